@@ -1,0 +1,66 @@
+"""Core torch names: the top-level package, ``torch.Tensor``, ``torch.Size`` and the few
+Tensor methods whose torch meaning every wrapper relies on (``numel``, ``size``, ``shape``,
+``stride``, ``dim``).  Wider areas live in their own modules (see ``registry.AREAS``)."""
+from __future__ import annotations
+
+from .registry import alias, module, tensor_method, type_, value
+
+TORCH_VERSION = "2.6.0+torchproxy"  # the torch API level the facade claims (README: versions)
+
+value("torch.__version__", TORCH_VERSION)
+alias("torch.Tensor", "paddle.Tensor")
+module("torch.nn")
+module("torch.nn.functional")
+alias("torch.nn.functional.relu", "paddle.nn.functional.relu")
+
+
+class Size(tuple):
+    """torch.Size: a tuple of ints with ``numel()``."""
+
+    __slots__ = ()
+
+    def numel(self) -> int:
+        n = 1
+        for d in self:
+            n *= d
+        return n
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    def __getitem__(self, item):
+        out = tuple.__getitem__(self, item)
+        return Size(out) if isinstance(item, slice) else out
+
+
+type_("torch.Size", Size)
+
+
+@tensor_method("numel")
+def numel(self) -> int:
+    """torch: a Python int (Paddle: a 0-d Tensor)."""
+    n = 1
+    for d in self.shape:
+        n *= d
+    return n
+
+
+@tensor_method("dim")
+def dim(self) -> int:
+    return len(self.shape)
+
+
+@tensor_method("size")
+def size(self, dim=None):
+    """torch: ``x.size()`` -> torch.Size, ``x.size(d)`` -> int (Paddle 3.x: ``x.size`` is an int)."""
+    shape = self.shape
+    if dim is None:
+        return Size(shape)
+    return shape[dim]
+
+
+@tensor_method("shape")
+@property
+def shape(self):
+    """torch: torch.Size (a tuple); Paddle: a list."""
+    return Size(self.shape)  # inside torchproxy, .shape is Paddle's list

@@ -1,0 +1,79 @@
+"""The facade module tree (``torch``, ``torch.nn``, ...) built from the table.
+
+The modules are ordinary ``types.ModuleType`` objects whose attributes are bound once, at build
+time, so an attribute read costs what it costs on any module.  A missing name falls through to
+``__getattr__``, which raises :class:`~torchproxy.errors.NotProvidedError` naming it.
+
+In scoped mode the tree is *not* published in ``sys.modules``: the import hook serves it from
+:data:`MODULES`.  Only global mode publishes it (see ``hook.py``).
+"""
+from __future__ import annotations
+
+import threading
+import types
+
+from ..errors import NotProvidedError
+from . import registry
+
+
+class FacadeModule(types.ModuleType):
+    """A torch module of the facade.  Missing attributes raise NotProvidedError."""
+
+    def __getattr__(self, attr: str):
+        if attr.startswith("__") and attr.endswith("__"):
+            # dunder probes (__path__, __wrapped__, __file__...) keep Python's usual answer
+            raise AttributeError(attr)
+        from .. import tracing
+        full = f"{self.__name__}.{attr}"
+        tracing.record_missing(full)
+        raise NotProvidedError(full)
+
+    def __repr__(self):
+        return f"<torchproxy facade module {self.__name__!r}>"
+
+
+MODULES: dict[str, FacadeModule] = {}
+_build_lock = threading.Lock()
+
+
+def _module(name: str) -> FacadeModule:
+    mod = MODULES.get(name)
+    if mod is None:
+        mod = FacadeModule(name)
+        mod.__package__ = name
+        mod.__path__ = []  # a package: `import torch.nn.functional` walks it
+        mod.__torchproxy__ = True
+        MODULES[name] = mod
+        parent, _, child = name.rpartition(".")
+        if parent:
+            setattr(_module(parent), child, mod)
+    return mod
+
+
+_built = False
+
+
+def build() -> dict[str, FacadeModule]:
+    """Build the tree once (thread-safe); later calls return it."""
+    global _built
+    if _built:
+        return MODULES
+    with _build_lock:
+        if _built:
+            return MODULES
+        table = registry.load_table()
+        try:
+            _module("torch")
+            # parents before children, so `torch.nn` exists before `torch.nn.functional.relu`
+            for entry in sorted(table.values(), key=lambda e: e.name.count(".")):
+                if entry.kind == "module":
+                    _module(entry.name)
+                    continue
+                parent, _, attr = entry.name.rpartition(".")
+                obj = registry.resolve_paddle(entry.impl) if entry.kind == "alias" else entry.impl
+                setattr(_module(parent), attr, obj)
+        except BaseException:
+            MODULES.clear()
+            raise
+        _built = True
+        return MODULES

@@ -1,0 +1,114 @@
+"""The facade is data: one table of torch names -> implementations.
+
+Every public torch name the facade provides is one :class:`Entry` in :data:`TABLE`, registered
+by the area modules listed in :data:`AREAS` (``dtypes``, ``device``, ``creation``...).  The module
+tree that scoped code sees (``torch``, ``torch.nn.functional``...) is built from this table, and so
+are the coverage report and the porting scanner.  Nothing else decides what exists.
+
+Kinds:
+- ``alias``   the Paddle object is used as is (its semantics match torch's on every supported
+              Paddle version); ``impl`` is a dotted Paddle path, resolved when the tree is built.
+- ``adapter`` a small function of ours that gives torch semantics on Paddle.
+- ``type``    a class of ours (``torch.device``, ``torch.Size``, ``torch.autograd.Function``...).
+- ``value``   a constant (``torch.float16``, ``torch.__version__``...).
+- ``module``  a submodule of the facade (``torch.nn``); created empty, filled by the entries.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Callable, NamedTuple
+
+KINDS = ("alias", "adapter", "type", "value", "module")
+
+
+class Entry(NamedTuple):
+    name: str      # full torch name: "torch.nn.functional.relu"
+    kind: str      # one of KINDS
+    impl: object   # alias: "paddle.nn.functional.relu"; others: the object itself
+    note: str = ""  # caveat shown in the coverage report ("" = none)
+
+
+TABLE: dict[str, Entry] = {}
+# Tensor methods and properties, keyed "torch.Tensor.<name>".  Installed on paddle.Tensor by
+# torchproxy.facade.tensor (policy: add what Paddle lacks; dispatch by caller scope where
+# Paddle has the name with other semantics).  ``impl`` is a function or a ``property``.
+TENSOR_TABLE: dict[str, Entry] = {}
+
+# Area modules, imported in this order by load_table(); each registers its entries.
+AREAS = (
+    "torchproxy.facade.core",
+)
+
+
+def _register(entry: Entry) -> None:
+    if not entry.name.startswith("torch"):
+        raise ValueError(f"facade names start with 'torch': {entry.name!r}")
+    if entry.kind not in KINDS:
+        raise ValueError(f"unknown entry kind {entry.kind!r} for {entry.name}")
+    if entry.name in TABLE and TABLE[entry.name] != entry:
+        raise ValueError(f"{entry.name} is registered twice ({TABLE[entry.name].kind} and {entry.kind})")
+    TABLE[entry.name] = entry
+
+
+def alias(torch_name: str, paddle_path: str, note: str = "") -> None:
+    _register(Entry(torch_name, "alias", paddle_path, note))
+
+
+def adapter(torch_name: str, note: str = "") -> Callable:
+    """Decorator: ``@adapter("torch.empty")`` registers the function as that name."""
+    def deco(fn):
+        _register(Entry(torch_name, "adapter", fn, note))
+        return fn
+    return deco
+
+
+def type_(torch_name: str, cls, note: str = ""):
+    _register(Entry(torch_name, "type", cls, note))
+    return cls
+
+
+def value(torch_name: str, obj, note: str = "") -> None:
+    _register(Entry(torch_name, "value", obj, note))
+
+
+def module(torch_name: str, note: str = "") -> None:
+    _register(Entry(torch_name, "module", None, note))
+
+
+def tensor_method(name: str, note: str = "") -> Callable:
+    """Decorator: ``@tensor_method("numel")`` gives ``Tensor.numel`` torch semantics in scope.
+
+    Decorate a function, or a ``property`` (put ``@tensor_method`` above ``@property``)."""
+    def deco(impl):
+        full = f"torch.Tensor.{name}"
+        if full in TENSOR_TABLE:
+            raise ValueError(f"{full} is registered twice")
+        TENSOR_TABLE[full] = Entry(full, "adapter", impl, note)
+        return impl
+    return deco
+
+
+def resolve_paddle(path: str):
+    """'paddle.nn.functional.relu' -> the object (imports the longest importable prefix)."""
+    parts = path.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ImportError(f"cannot resolve {path}")
+
+
+_loaded = False
+
+
+def load_table() -> dict[str, Entry]:
+    global _loaded
+    if not _loaded:
+        for area in AREAS:
+            importlib.import_module(area)
+        _loaded = True
+    return TABLE

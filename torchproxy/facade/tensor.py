@@ -1,0 +1,134 @@
+"""Installing torch's Tensor methods on paddle.Tensor, by one explicit policy.
+
+- Paddle lacks the name (``untyped_storage``, ``storage_offset``...): the torch implementation
+  is added to ``paddle.Tensor`` as is.  Paddle code never calls it, so nothing changes for it.
+- Paddle has the name with other semantics (``numel`` returns a Tensor, ``size`` is an int
+  property, ``max(dim=)``...): a dispatcher is installed that reads the caller's module name
+  (``sys._getframe(1).f_globals["__name__"]``, one attribute read) and applies torch semantics
+  only to callers in scope; everyone else gets Paddle's own attribute, unchanged.
+
+``uninstall()`` puts back exactly what ``paddle.Tensor.__dict__`` held before.
+The torch implementations live in the area modules, registered with
+``registry.tensor_method``; this module only installs them.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+
+from .. import scope as _scope
+from . import registry
+
+_wants = _scope.STATE.wants_facade
+_MISSING = object()
+_saved: dict[str, object] = {}  # name -> what paddle.Tensor.__dict__ held (or _MISSING)
+_lock = threading.Lock()
+
+
+def _paddle_tensor_types():
+    import paddle
+    return [paddle.Tensor]
+
+
+def _lookup_static(cls, name):
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return _MISSING
+
+
+def _method_dispatcher(name, torch_impl, paddle_impl):
+    def dispatch(self, *args, **kwargs):
+        if _wants(sys._getframe(1).f_globals.get("__name__")):
+            return torch_impl(self, *args, **kwargs)
+        return paddle_impl(self, *args, **kwargs)
+    dispatch.__name__ = name
+    dispatch.__qualname__ = f"Tensor.{name}"
+    dispatch.__doc__ = getattr(paddle_impl, "__doc__", None)
+    dispatch.__torchproxy_dispatch__ = (torch_impl, paddle_impl)
+    return dispatch
+
+
+def _property_dispatcher(name, torch_prop: property, paddle_desc):
+    torch_get = torch_prop.fget
+
+    if hasattr(paddle_desc, "__get__") and not callable(paddle_desc):
+        paddle_get = paddle_desc.__get__
+    elif isinstance(paddle_desc, property):
+        paddle_get = paddle_desc.__get__
+    else:
+        # Paddle has a *method* where torch has a property (rare): bind it like a method
+        def paddle_get(obj, _cls=None, _f=paddle_desc):
+            return _f.__get__(obj, type(obj))
+
+    def get(self):
+        if _wants(sys._getframe(1).f_globals.get("__name__")):
+            return torch_get(self)
+        return paddle_get(self, type(self))
+
+    setter = getattr(paddle_desc, "__set__", None)
+    if setter is not None:
+        def set_(self, value):
+            setter(self, value)
+    else:
+        set_ = None
+    return property(get, set_, doc=getattr(paddle_desc, "__doc__", None))
+
+
+def _torch_method_as_paddle_is_property(name, torch_impl, paddle_desc):
+    """torch has a method (``x.size()``) where Paddle has a property (``x.size`` on 3.x)."""
+    paddle_get = paddle_desc.__get__
+
+    def get(self):
+        if _wants(sys._getframe(1).f_globals.get("__name__")):
+            return torch_impl.__get__(self, type(self))
+        return paddle_get(self, type(self))
+    return property(get, doc=getattr(paddle_desc, "__doc__", None))
+
+
+def install() -> None:
+    with _lock:
+        if _saved:
+            return
+        registry.load_table()
+        for cls in _paddle_tensor_types():
+            for full, entry in registry.TENSOR_TABLE.items():
+                name = full.rsplit(".", 1)[1]
+                impl = entry.impl
+                current = _lookup_static(cls, name)
+                _saved[name] = cls.__dict__.get(name, _MISSING)
+                if current is _MISSING:
+                    new = impl
+                elif isinstance(impl, property):
+                    new = _property_dispatcher(name, impl, current)
+                elif isinstance(current, property) or (
+                        hasattr(current, "__get__") and hasattr(current, "__set__")):
+                    new = _torch_method_as_paddle_is_property(name, impl, current)
+                else:
+                    new = _method_dispatcher(name, impl, current)
+                setattr(cls, name, new)
+
+
+def uninstall() -> None:
+    with _lock:
+        for cls in _paddle_tensor_types():
+            for name, old in _saved.items():
+                if old is _MISSING:
+                    try:
+                        delattr(cls, name)
+                    except AttributeError:
+                        pass
+                else:
+                    setattr(cls, name, old)
+        _saved.clear()
+
+
+def installed() -> bool:
+    return bool(_saved)
+
+
+def policy_of(name: str) -> str:
+    """'added' (Paddle lacks it) or 'dispatched' (torch semantics in scope only)."""
+    import paddle
+    saved = _saved.get(name, _MISSING) if _saved else _lookup_static(paddle.Tensor, name)
+    return "added" if saved is _MISSING else "dispatched"
