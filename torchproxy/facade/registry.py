@@ -36,7 +36,18 @@ TENSOR_TABLE: dict[str, Entry] = {}
 
 # Area modules, imported in this order by load_table(); each registers its entries.
 AREAS = (
-    "torchproxy.facade.core",
+    "torchproxy.facade.core",       # torch.Tensor, torch.Size, numel/size/shape/dim
+    "torchproxy.facade.dtypes",     # dtypes, finfo/iinfo, default dtype
+    "torchproxy.facade.device",     # torch.device
+    "torchproxy.facade.creation",   # empty/zeros/arange/tensor/... with torch signatures
+    "torchproxy.facade.ops",        # math, reductions, shape ops, torch.* functions
+    "torchproxy.facade.tensor_methods",  # Tensor methods with torch semantics
+    "torchproxy.facade.cuda",       # torch.cuda, streams, events, memory
+    "torchproxy.facade.runtime",    # torch._C, torch.version, torch.backends, torch.compile
+    "torchproxy.facade.autograd",   # autograd.Function, no_grad, enable_grad, inference_mode
+    "torchproxy.facade.library",    # torch.library, torch.ops
+    "torchproxy.facade.nn",         # torch.nn.Module/Parameter, torch.nn.functional
+    "torchproxy.facade.misc",       # torch.testing, torch.utils.dlpack, ...
 )
 
 
@@ -109,6 +120,10 @@ def load_table() -> dict[str, Entry]:
     global _loaded
     if not _loaded:
         for area in AREAS:
-            importlib.import_module(area)
+            try:
+                importlib.import_module(area)
+            except ModuleNotFoundError as e:
+                if e.name != area:  # the area exists but is broken: say so
+                    raise
         _loaded = True
     return TABLE
