@@ -48,6 +48,8 @@ AREAS = (
     "torchproxy.facade.library",    # torch.library, torch.ops
     "torchproxy.facade.nn",         # torch.nn.Module/Parameter, torch.nn.functional
     "torchproxy.facade.misc",       # torch.testing, torch.utils.dlpack, ...
+    "torchproxy.facade.storage",    # untyped_storage, storage_offset, set_ (Triton interpreter)
+    "torchproxy.facade.cpp_extension",  # torch.utils.cpp_extension (JIT-built extensions)
 )
 
 
