@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    import warnings
+    # Paddle's import prints a ccache notice meant for extension builders, not for our users
+    warnings.filterwarnings("ignore", message="No ccache found")
     argv = sys.argv[1:] if argv is None else argv
     # `run` passes everything after the script through untouched
     parser = build_parser()
