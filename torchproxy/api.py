@@ -125,7 +125,7 @@ def status() -> dict:
         "hook_installed": hook.installed(),
         "tensor_methods_installed": _tensor.installed(),
         "facade_users": sorted(_STATE.facade_users),
-        "real_torch_loaded": bool(real_torch) and not getattr(real_torch, "__torchproxy__", False),
+        "real_torch_loaded": real_torch is not None and not hook._is_facade(real_torch),
         "real_torch_installed": _real_torch_installed(),
         "paddle_version": _paddle_version(),
     }

@@ -41,6 +41,11 @@ _original_find_spec = None
 _lock = threading.RLock()
 
 
+def _is_facade(mod) -> bool:
+    # isinstance, not an attribute probe: real torch.ops answers every getattr
+    return isinstance(mod, _modules.FacadeModule)
+
+
 def _is_torch_name(name) -> bool:
     return name[:5] == "torch" and (len(name) == 5 or name[5] == ".")
 
@@ -158,7 +163,7 @@ def _publish_global() -> None:
     with _lock:
         mods = _modules.build()
         for key in list(sys.modules):
-            if _is_torch_name(key) and not getattr(sys.modules[key], "__torchproxy__", False):
+            if _is_torch_name(key) and not _is_facade(sys.modules[key]):
                 _saved_real[key] = sys.modules.pop(key)
         sys.modules.update(mods)
 
@@ -166,7 +171,7 @@ def _publish_global() -> None:
 def _unpublish_global() -> None:
     with _lock:
         for key, mod in list(sys.modules.items()):
-            if _is_torch_name(key) and getattr(mod, "__torchproxy__", False):
+            if _is_torch_name(key) and _is_facade(mod):
                 del sys.modules[key]
         sys.modules.update(_saved_real)
         _saved_real.clear()
@@ -176,7 +181,7 @@ def _real_import_in_global_mode(name, globals, locals, fromlist, level):
     """A blocked module imports torch while the facade is published: give it real torch."""
     with _lock:
         published = {k: v for k, v in sys.modules.items()
-                     if _is_torch_name(k) and getattr(v, "__torchproxy__", False)}
+                     if _is_torch_name(k) and _is_facade(v)}
         for key in published:
             del sys.modules[key]
         sys.modules.update(_saved_real)
@@ -225,7 +230,7 @@ def uninstall() -> None:
 def sync_global_mode() -> None:
     """Publish or withdraw the facade in sys.modules to match the current state."""
     with _lock:
-        published = getattr(sys.modules.get("torch"), "__torchproxy__", False)
+        published = _is_facade(sys.modules.get("torch"))
         want = _STATE.active and _STATE.global_mode
         if want and not published:
             _publish_global()

@@ -42,7 +42,6 @@ def _module(name: str) -> FacadeModule:
         mod = FacadeModule(name)
         mod.__package__ = name
         mod.__path__ = []  # a package: `import torch.nn.functional` walks it
-        mod.__torchproxy__ = True
         MODULES[name] = mod
         parent, _, child = name.rpartition(".")
         if parent:
