@@ -62,6 +62,8 @@ def facade_module(name: str):
 
 
 def _import_facade(name: str, fromlist):
+    if name == "torch" and not fromlist:
+        return _modules.MODULES.get("torch") or facade_module("torch")  # the hot path
     mod = facade_module(name)
     if fromlist:
         for attr in fromlist:
@@ -71,11 +73,15 @@ def _import_facade(name: str, fromlist):
     return _modules.MODULES["torch"]
 
 
+_users = _STATE.facade_users
+
+
 def _proxy_import(name, globals=None, locals=None, fromlist=(), level=0):
     if level == 0 and name[:5] == "torch" and (len(name) == 5 or name[5] == "."):
-        importer = globals.get("__name__") if isinstance(globals, dict) else None
+        importer = globals.get("__name__") if type(globals) is dict else None
         if _wants_facade(importer):
-            _STATE.facade_users.add(importer)
+            if importer not in _users:
+                _users.add(importer)
             result = _import_facade(name, fromlist)
             # PyImport_Import (C code) passes an empty *list* and then reads sys.modules;
             # Python's IMPORT_NAME passes None or a tuple.

@@ -15,6 +15,10 @@ from typing import Iterable
 # Python code calls `x.numel()` and `x.size` expecting Paddle's answers.
 ALWAYS_EXCLUDED = ("torchproxy", "paddle")
 DEFAULT_BLOCKED = frozenset({"tvm_ffi"})
+# Packages that import torch from compiled companion modules with top-level names of their
+# own: scoping the package scopes the companions too.  TileLang's Cython launcher (its default
+# execution backend for target "c") is the module `tilelang_cython_wrapper`, built in its cache.
+COMPANIONS = {"tilelang": ("tilelang_cython_wrapper",)}
 
 
 def _matches(name: str, prefixes) -> bool:
@@ -78,6 +82,8 @@ class ScopeState:
                 global_mode = True
             else:
                 scope |= layer.scope
+                for name in layer.scope:
+                    scope.update(COMPANIONS.get(name, ()))
         # One assignment publishes the new rules together with a fresh cache: a reader holds
         # either the old snapshot or the new one, so a decision is never cached under the
         # wrong rules.
@@ -148,7 +154,7 @@ class ScopeState:
             self.base = None
             self.guards = []
             self.blocked = DEFAULT_BLOCKED
-            self.facade_users = set()
+            self.facade_users.clear()  # cleared in place: the hook holds a reference
             self._recompute()
 
 
