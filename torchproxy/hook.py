@@ -90,7 +90,26 @@ def _proxy_import(name, globals=None, locals=None, fromlist=(), level=0):
             return result
         if _STATE.global_mode and _STATE.active:
             return _real_import_in_global_mode(name, globals, locals, fromlist, level)
+    if name in _C_COMPANIONS:
+        return _import_c_companion(name, globals, locals, fromlist, level)
     return _original_import(name, globals, locals, fromlist, level)
+
+
+# Compiled companions (scope.COMPANIONS) run their own `import torch` through
+# PyImport_ImportModuleLevelObject, which never calls builtins.__import__: they get real torch.
+# Their code reads `torch` from the module dict at each use, so once such a module is loaded
+# for a scoped package, its `torch` global is rebound to the facade.
+_C_COMPANIONS = frozenset(n for names in _scope.COMPANIONS.values() for n in names)
+
+
+def _import_c_companion(name, globals, locals, fromlist, level):
+    result = _original_import(name, globals, locals, fromlist, level)
+    mod = sys.modules.get(name)
+    if mod is not None and _wants_facade(name):
+        current = mod.__dict__.get("torch")
+        if current is not None and not getattr(current, "__torchproxy__", False):
+            mod.__dict__["torch"] = _modules.build()["torch"]
+    return result
 
 
 def _proxy_import_module(name, package=None):
