@@ -67,7 +67,16 @@ def _property_dispatcher(name, torch_prop: property, paddle_desc):
         return paddle_get(self, type(self))
 
     setter = getattr(paddle_desc, "__set__", None)
-    if setter is not None:
+    torch_set = torch_prop.fset
+    if torch_set is not None:
+        # torch's setter in scope (``x.grad = None`` on Paddle 2.6), Paddle's elsewhere
+        def set_(self, value):
+            if _wants(sys._getframe(1).f_globals.get("__name__")):
+                return torch_set(self, value)
+            if setter is None:
+                raise AttributeError(f"can't set attribute {name!r}")
+            setter(self, value)
+    elif setter is not None:
         def set_(self, value):
             setter(self, value)
     else:
@@ -91,6 +100,8 @@ def install() -> None:
         if _saved:
             return
         registry.load_table()
+        from . import dtypes
+        dtypes.install()  # torch's dtype attributes on Paddle's dtype type (dtypes.py says why)
         for cls in _paddle_tensor_types():
             for full, entry in registry.TENSOR_TABLE.items():
                 name = full.rsplit(".", 1)[1]
@@ -111,6 +122,8 @@ def install() -> None:
 
 def uninstall() -> None:
     with _lock:
+        from . import dtypes
+        dtypes.uninstall()
         for cls in _paddle_tensor_types():
             for name, old in _saved.items():
                 if old is _MISSING:

@@ -1,0 +1,443 @@
+"""Tensor creation with torch signatures: varargs or tuple sizes, ``dtype=``, ``device=``,
+``requires_grad=``, torch's dtype inference, and torch's default device (the CPU).
+
+The hot ones (``empty``, ``empty_like``, ``zeros``...) call Paddle's ``_C_ops`` directly: the
+public ``paddle.empty`` spends most of its 4-5 us in Python argument checking that the facade
+has already done.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import paddle
+from paddle import _C_ops
+
+from . import dtypes as _dt
+from .device import to_place
+from .registry import adapter, type_, value
+
+_to_dtype = _dt.to_paddle
+DTYPES = _dt.DTYPES
+_FLOAT32 = DTYPES["float32"]
+_INT64 = DTYPES["int64"]
+_BOOL = DTYPES["bool"]
+
+
+def default_float():
+    return DTYPES[paddle.get_default_dtype()]
+
+
+class memory_format:
+    """torch.contiguous_format / preserve_format / channels_last (accepted; see gaps.toml)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+
+type_("torch.memory_format", memory_format)
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+value("torch.contiguous_format", contiguous_format)
+value("torch.preserve_format", preserve_format)
+
+
+def _check_memory_format(fmt):
+    if fmt is not None and fmt is not contiguous_format and fmt is not preserve_format:
+        raise NotImplementedError(f"torchproxy: memory_format={fmt!r} (only contiguous / "
+                                  "preserve) is not provided")
+
+
+def parse_size(args, kw_size=None, fn="empty"):
+    """torch's size forms: f(2, 3), f((2, 3)), f([2, 3]), f(torch.Size), f(size=(2, 3))."""
+    if kw_size is not None:
+        if args:
+            raise TypeError(f"{fn}() got multiple values for argument 'size'")
+        args = (kw_size,)
+    if len(args) == 1 and not isinstance(args[0], int):
+        a = args[0]
+        if isinstance(a, paddle.Tensor):
+            a = a.tolist()
+        args = a if isinstance(a, (list, tuple)) else (a,)
+    shape = []
+    for d in args:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+            if isinstance(d, paddle.Tensor) and d.size == 1 and not d.is_floating_point():
+                d = int(d)
+            else:
+                raise TypeError(f"{fn}(): argument 'size' must be tuple of ints, but found "
+                                f"element of type {type(d).__name__}")
+        d = int(d)
+        if d < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {d}: "
+                               f"{list(args)}")
+        shape.append(d)
+    return shape
+
+
+def _finish(t, requires_grad):
+    if requires_grad:
+        if not _dt.torch_name(t.dtype) in ("float16", "bfloat16", "float32", "float64",
+                                           "complex64", "complex128"):
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        t.stop_gradient = False
+    return t
+
+
+def _write_out(result, out):
+    """``out=``: write into the given tensor (same shape, its dtype) and return it."""
+    if out is None:
+        return result
+    if list(out.shape) != list(result.shape):
+        raise RuntimeError(f"torchproxy: out= has shape {list(out.shape)}, the result has "
+                           f"{list(result.shape)} (torch would resize; not provided)")
+    if result.dtype != out.dtype:
+        result = result.astype(out.dtype)
+    paddle.assign(result, output=out)
+    return out
+
+
+def _dtype_or_default(dtype):
+    return default_float() if dtype is None else _to_dtype(dtype)
+
+
+@adapter("torch.empty")
+def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False, memory_format=None):
+    _check_memory_format(memory_format)
+    shape = parse_size(size, fn="empty")
+    t = _C_ops.empty(shape, _dtype_or_default(dtype), to_place(device))
+    return _write_out(_finish(t, requires_grad), out)
+
+
+def _like(x, dtype, device):
+    return (x.dtype if dtype is None else _to_dtype(dtype),
+            x.place if device is None else to_place(device))
+
+
+@adapter("torch.empty_like")
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None):
+    if dtype is None and device is None and not requires_grad:
+        return _C_ops.empty_like(input, input.dtype, input.place)  # the hot path
+    _check_memory_format(memory_format)
+    dt, place = _like(input, dtype, device)
+    return _finish(_C_ops.empty_like(input, dt, place), requires_grad)
+
+
+@adapter("torch.empty_strided")
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False):
+    shape = parse_size((size,), fn="empty_strided")
+    stride = [int(s) for s in stride]
+    if len(stride) != len(shape):
+        raise RuntimeError(f"mismatch in length of strides and shape")
+    # the storage a strided tensor needs: 1 + sum((size-1)*stride), 0 when any size is 0
+    n = 0 if 0 in shape else 1 + sum((d - 1) * s for d, s in zip(shape, stride))
+    base = _C_ops.empty([n], _dtype_or_default(dtype), to_place(device))
+    return _finish(paddle.as_strided(base, shape, stride), requires_grad)
+
+
+def _full(shape, fill, dtype, device, requires_grad, out):
+    t = _C_ops.full(shape, fill, dtype, to_place(device))
+    return _write_out(_finish(t, requires_grad), out)
+
+
+@adapter("torch.zeros")
+def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    return _full(parse_size(size, fn="zeros"), 0, _dtype_or_default(dtype), device,
+                 requires_grad, out)
+
+
+@adapter("torch.ones")
+def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    return _full(parse_size(size, fn="ones"), 1, _dtype_or_default(dtype), device,
+                 requires_grad, out)
+
+
+def _scalar_dtype(v):
+    """torch's dtype for a Python scalar fill value."""
+    if isinstance(v, bool):
+        return _BOOL
+    if isinstance(v, (int, np.integer)):
+        return _INT64
+    if isinstance(v, complex):
+        return DTYPES["complex128"] if paddle.get_default_dtype() == "float64" \
+            else DTYPES["complex64"]
+    if isinstance(v, paddle.Tensor):
+        return v.dtype
+    return default_float()
+
+
+@adapter("torch.full")
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False):
+    dt = _scalar_dtype(fill_value) if dtype is None else _to_dtype(dtype)
+    if isinstance(fill_value, paddle.Tensor):
+        fill_value = fill_value.item()
+    return _full(parse_size((size,), fn="full"), fill_value, dt, device, requires_grad, out)
+
+
+def _full_like(x, fill, dtype, device, requires_grad):
+    dt, place = _like(x, dtype, device)
+    return _finish(_C_ops.full(list(x.shape), fill, dt, place), requires_grad)
+
+
+@adapter("torch.zeros_like")
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None):
+    _check_memory_format(memory_format)
+    return _full_like(input, 0, dtype, device, requires_grad)
+
+
+@adapter("torch.ones_like")
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None):
+    _check_memory_format(memory_format)
+    return _full_like(input, 1, dtype, device, requires_grad)
+
+
+@adapter("torch.full_like")
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None):
+    _check_memory_format(memory_format)
+    if isinstance(fill_value, paddle.Tensor):
+        fill_value = fill_value.item()
+    return _full_like(input, fill_value, dtype, device, requires_grad)
+
+
+def _num(v):
+    return v.item() if isinstance(v, paddle.Tensor) else v
+
+
+@adapter("torch.arange")
+def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+           requires_grad=False):
+    if end is None:
+        start, end = 0, start
+    start, end, step = _num(start), _num(end), _num(step)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+    dt = (_INT64 if is_int else default_float()) if dtype is None else _to_dtype(dtype)
+    # torch computes the values in double (int64 for integers), then casts
+    n = max(0, math.ceil((end - start) / step))
+    if is_int:
+        vals = np.arange(start, start + n * step, step, dtype=np.int64)[:n]
+    else:
+        vals = start + np.arange(n, dtype=np.float64) * step
+    return _write_out(_finish(_from_numpy_as(vals, dt, device), requires_grad), out)
+
+
+@adapter("torch.linspace")
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False):
+    start, end = _num(start), _num(end)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    dt = default_float() if dtype is None else _to_dtype(dtype)
+    vals = np.linspace(start, end, steps, dtype=np.float64)
+    if _dt.torch_name(dt) not in ("float16", "bfloat16", "float32", "float64"):
+        vals = np.trunc(vals)  # torch truncates toward zero for integer dtypes
+    return _write_out(_finish(_from_numpy_as(vals, dt, device), requires_grad), out)
+
+
+@adapter("torch.eye")
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    m = n if m is None else m
+    if n < 0 or m < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n if n < 0 else m}")
+    dt = _dtype_or_default(dtype)
+    return _write_out(_finish(_from_numpy_as(np.eye(n, m), dt, device), requires_grad), out)
+
+
+def _from_numpy_as(arr, dt, device):
+    """numpy values -> a tensor of Paddle dtype ``dt`` on ``device`` (bf16 via float32)."""
+    name = _dt.torch_name(dt)
+    if name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        t = paddle.to_tensor(np.asarray(arr, dtype=np.float32), place=to_place(device))
+        return t.astype(dt)
+    return paddle.to_tensor(np.asarray(arr, dtype=name), place=to_place(device))
+
+
+# -- random ------------------------------------------------------------------------------------
+def _no_generator(generator):
+    if generator is not None:
+        raise NotImplementedError("torchproxy: generator= is not provided (Paddle has one "
+                                  "global generator per device; use torch.manual_seed)")
+
+
+@adapter("torch.randn")
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False, pin_memory=False):
+    _no_generator(generator)
+    dt = _dtype_or_default(dtype)
+    shape = parse_size(size, fn="randn")
+    with _on(device):
+        t = paddle.randn(shape, dtype=_compute_float(dt)).astype(dt)
+    return _write_out(_finish(t, requires_grad), out)
+
+
+@adapter("torch.rand")
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False, pin_memory=False):
+    _no_generator(generator)
+    dt = _dtype_or_default(dtype)
+    shape = parse_size(size, fn="rand")
+    with _on(device):
+        t = paddle.rand(shape, dtype=_compute_float(dt)).astype(dt)
+    return _write_out(_finish(t, requires_grad), out)
+
+
+@adapter("torch.randint")
+def randint(*args, generator=None, out=None, dtype=None, layout=None, device=None,
+            requires_grad=False, size=None, low=None, high=None):
+    _no_generator(generator)
+    pos = list(args)
+    if size is None:
+        size = pos.pop()
+    if high is None:
+        high = pos.pop()
+    if low is None:
+        low = pos.pop() if pos else 0
+    dt = _INT64 if dtype is None else _to_dtype(dtype)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
+    with _on(device):
+        t = paddle.randint(low, high, parse_size((size,), fn="randint"), dtype="int64")
+    return _write_out(_finish(t.astype(dt), requires_grad), out)
+
+
+@adapter("torch.randn_like")
+def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None):
+    dt, _ = _like(input, dtype, None)
+    with _on(input.place if device is None else device):
+        t = paddle.randn(list(input.shape), dtype=_compute_float(dt)).astype(dt)
+    return _finish(t, requires_grad)
+
+
+@adapter("torch.rand_like")
+def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None):
+    dt, _ = _like(input, dtype, None)
+    with _on(input.place if device is None else device):
+        t = paddle.rand(list(input.shape), dtype=_compute_float(dt)).astype(dt)
+    return _finish(t, requires_grad)
+
+
+def _compute_float(dt):
+    n = _dt.torch_name(dt)
+    if n not in ("float32", "float64", "float16", "bfloat16"):
+        raise RuntimeError(f"\"normal_kernel_cpu\" not implemented for '{n}'")
+    return "float64" if n == "float64" else "float32"
+
+
+class _on:
+    """Run Paddle's random ops on ``device`` (they take no place argument)."""
+
+    def __init__(self, device):
+        self.place = to_place(device)
+
+    def __enter__(self):
+        self.saved = paddle.framework._current_expected_place()
+        paddle.framework._set_expected_place(self.place)
+
+    def __exit__(self, *exc):
+        paddle.framework._set_expected_place(self.saved)
+
+
+@adapter("torch.manual_seed")
+def manual_seed(seed):
+    paddle.seed(int(seed))
+    return paddle.framework.random.default_cpu_generator() \
+        if hasattr(paddle.framework.random, "default_cpu_generator") else None
+
+
+@adapter("torch.seed")
+def seed():
+    s = int(np.random.SeedSequence().entropy % (2 ** 63))
+    paddle.seed(s)
+    return s
+
+
+# -- from data ---------------------------------------------------------------------------------
+def _infer(data):
+    """Python data -> (numpy array, torch dtype) by torch's rules (floats -> default dtype)."""
+    arr = np.asarray(data)
+    k = arr.dtype.kind
+    if k == "f":
+        return arr, default_float()
+    if k in "iu":
+        return arr, _INT64
+    if k == "b":
+        return arr, _BOOL
+    if k == "c":
+        return arr, _scalar_dtype(1j)
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _flatten_tensors(data):
+    """Lists holding 0-d/1-d Paddle tensors (torch.tensor([t.item(), ...]) style) -> values."""
+    if isinstance(data, paddle.Tensor):
+        return data.numpy() if _dt.torch_name(data.dtype) != "bfloat16" \
+            else data.astype("float32").numpy()
+    if isinstance(data, (list, tuple)):
+        return [_flatten_tensors(d) for d in data]
+    return data
+
+
+@adapter("torch.tensor")
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if isinstance(data, paddle.Tensor):
+        t = data.detach().clone()
+        if dtype is not None:
+            t = t.astype(_to_dtype(dtype))
+        if device is not None:
+            t = t._copy_to(to_place(device), True)
+        return _finish(t, requires_grad)
+    if isinstance(data, np.ndarray):
+        arr, dt = data, _dt.to_paddle(str(data.dtype))
+    else:
+        arr, dt = _infer(_flatten_tensors(data))
+    dt = dt if dtype is None else _to_dtype(dtype)
+    return _finish(_from_numpy_as(arr, dt, device), requires_grad)
+
+
+@adapter("torch.as_tensor")
+def as_tensor(data, dtype=None, device=None):
+    """torch: no copy when data is already a tensor of that dtype and device."""
+    if isinstance(data, paddle.Tensor):
+        t = data
+        if dtype is not None and _to_dtype(dtype) != t.dtype:
+            t = t.astype(_to_dtype(dtype))
+        if device is not None:
+            place = to_place(device)
+            if not t.place._equals(place):
+                t = t._copy_to(place, True)
+        return t
+    if isinstance(data, np.ndarray) and dtype is None and device is None:
+        return from_numpy(data)
+    return tensor(data, dtype=dtype, device=device)
+
+
+@adapter("torch.from_numpy")
+def from_numpy(ndarray):
+    """Shares memory with the array, as torch does (Paddle's zero-copy constructor)."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    if not ndarray.flags.c_contiguous or not ndarray.flags.writeable or \
+            ndarray.dtype.kind not in "biufc" or ndarray.ndim == 0:
+        # Paddle's zero-copy path needs a writable C-contiguous array; torch shares strided
+        # arrays too (gaps.toml: from_numpy)
+        return paddle.to_tensor(ndarray)
+    return paddle.base.core.eager.Tensor(ndarray, paddle.CPUPlace(), False, True, "", True)

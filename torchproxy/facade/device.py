@@ -1,0 +1,179 @@
+"""torch.device: a real type of ours, and the conversions to and from Paddle places.
+
+``torch.device`` must be a class (``isinstance(x.device, torch.device)``, ``int | torch.device``
+annotations, hashing, equality), and Paddle has no such value type (a ``Place`` is mutable and
+compares with ``_equals``).  Each device caches the Paddle place it stands for, so a creation
+call with ``device=x.device`` converts in one attribute read.  ``"cuda"`` without an index means
+the *current* device when a place is needed, as in torch; the object itself keeps
+``index=None``.
+"""
+from __future__ import annotations
+
+import paddle
+
+from .registry import adapter, tensor_method, type_
+
+# torch's list (the RuntimeError text names them all, as torch's does)
+_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
+          "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+
+def _has_cuda() -> bool:
+    return paddle.is_compiled_with_cuda() and paddle.device.cuda.device_count() > 0
+
+
+class device:
+    """torch.device(type[, index]) / torch.device("cuda:1") / torch.device(other_device)."""
+
+    __slots__ = ("type", "index", "_place")
+
+    def __init__(self, type=None, index=None):  # noqa: A002 - torch's parameter names
+        if isinstance(type, device):
+            if index is not None:
+                raise TypeError("torch.device(device) takes no index")
+            self.type, self.index, self._place = type.type, type.index, type._place
+            return
+        if _is_place(type):
+            d = device_of_place(type)
+            self.type, self.index, self._place = d.type, d.index, None
+            return
+        if isinstance(type, int) and not isinstance(type, bool) and index is None:
+            # torch.device(0): the current accelerator's device 0
+            if not _has_cuda():
+                raise RuntimeError("Cannot access accelerator device when none is available.")
+            type, index = "cuda", type
+        if not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got "
+                            f"({type.__class__.__name__})")
+        kind, sep, idx = type.partition(":")
+        if kind not in _TYPES:
+            raise RuntimeError(f"Expected one of {', '.join(_TYPES)} device type at start of "
+                               f"device string: {type}")
+        if sep:
+            if index is not None:
+                raise RuntimeError("type (string) must not include an index because index was "
+                                   f"passed explicitly: {type}")
+            if not idx.isdigit() or (len(idx) > 1 and idx[0] == "0"):
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            index = int(idx)
+        if index is not None:
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise TypeError(f"device(): argument 'index' must be int, not "
+                                f"{index.__class__.__name__}")
+            if index < 0:
+                raise RuntimeError("Device index must not be negative")
+        self.type, self.index, self._place = kind, index, None
+
+    def __eq__(self, other):
+        if other.__class__ is not device:
+            return NotImplemented
+        return self.type == other.type and self.index == other.index
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __repr__(self):
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __reduce__(self):
+        return (device, (self.type, self.index))
+
+
+type_("torch.device", device)
+
+_PLACE_TYPES = tuple(t for t in (getattr(paddle, n, None) for n in (
+    "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPlace", "CustomPlace", "IPUPlace"))
+    if isinstance(t, type))
+
+
+def _is_place(obj) -> bool:
+    return isinstance(obj, _PLACE_TYPES) or type(obj).__name__ == "Place"
+
+
+CPU = device("cpu")
+_CUDA: dict[int, device] = {}
+
+
+def _cuda(i: int) -> device:
+    d = _CUDA.get(i)
+    if d is None:
+        d = _CUDA[i] = device("cuda", i)
+    return d
+
+
+def device_of_place(place) -> device:
+    """A Paddle place -> torch.device (pinned host memory is a CPU device, as in torch)."""
+    if not hasattr(place, "is_gpu_place"):  # paddle.CPUPlace() etc.: make a generic Place
+        generic = paddle.base.core.Place()
+        generic.set_place(place)
+        place = generic
+    if place.is_gpu_place():
+        return _cuda(place.gpu_device_id())
+    if place.is_cpu_place() or place.is_cuda_pinned_place():
+        return CPU
+    if place.is_xpu_place():
+        return device("xpu", place.xpu_device_id())
+    if place.is_custom_place():
+        return device(place.custom_device_type(), place.custom_device_id())
+    raise RuntimeError(f"no torch device for Paddle place {place}")
+
+
+def current_cuda_index() -> int:
+    if not _has_cuda():
+        # torch's CPU build raises AssertionError from torch.cuda._lazy_init
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    p = paddle.framework._current_expected_place()
+    return p.gpu_device_id() if p.is_gpu_place() else 0
+
+
+def to_place(dev):
+    """A device argument of a torch call (torch.device, "cuda:0", 0, Place) -> Paddle place."""
+    if dev.__class__ is not device:
+        if dev is None:
+            return paddle.CPUPlace()  # torch's default device is the CPU
+        if _is_place(dev):
+            return dev
+        if isinstance(dev, str) and dev.startswith("gpu"):  # Paddle spelling from Paddle callers
+            dev = "cuda" + dev[3:]
+        dev = device(dev)
+    place = dev._place
+    if place is not None:
+        return place
+    if dev.type == "cpu":
+        place = paddle.CPUPlace()
+    elif dev.type == "cuda":
+        if dev.index is None:
+            return paddle.CUDAPlace(current_cuda_index())  # current device: never cached
+        current_cuda_index()  # raises on CPU-only builds, as torch does
+        place = paddle.CUDAPlace(dev.index)
+    elif dev.type == "xpu":
+        place = paddle.XPUPlace(dev.index or 0)
+    elif dev.type == "meta":
+        raise RuntimeError("torchproxy: the meta device has no Paddle equivalent")
+    else:
+        place = paddle.CustomPlace(dev.type, dev.index or 0)
+    dev._place = place
+    return place
+
+
+@tensor_method("device")
+@property
+def device_(self):
+    """torch: a torch.device (Paddle 3.x: a string, Paddle 2.6: absent)."""
+    return device_of_place(self.place)
+
+
+@tensor_method("is_cuda")
+@property
+def is_cuda(self):
+    return self.place.is_gpu_place()
+
+
+@adapter("torch.get_default_device")
+def get_default_device():
+    return CPU

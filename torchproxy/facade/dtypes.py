@@ -1,0 +1,291 @@
+"""torch dtypes, finfo/iinfo and the default dtype.
+
+Decision: a torch dtype IS Paddle's dtype object (``torch.float16 is paddle.float16``), and the
+attributes torch code reads on a dtype (``itemsize``, ``is_floating_point``, ``is_signed``,
+``is_complex``, ``to_real()``, ``to_complex()``) are added to Paddle's dtype *type* at enable()
+(``paddle.dtype`` is ``DataType`` on 3.x and ``VarType`` on 2.6; both accept new type
+attributes, neither accepts instance attributes).  Why not a small type of our own comparing
+equal to Paddle's (measured in bench/facade_calls.py, "dtype design"):
+- ``x.dtype`` would need a scope dispatcher on every Paddle ``.dtype`` read (Paddle's own code
+  reads it constantly) to hand out our object, which makes Paddle slower outside scope;
+- ``x.dtype == torch.float16`` then costs a Python ``__eq__`` (or breaks when a Paddle dtype
+  arrives from outside scope and is compared by identity);
+- our dtypes would leak into Paddle calls made with them and need converting everywhere.
+With Paddle's objects there is no conversion at all, ``x.dtype`` is Paddle's own fast getter,
+and ``str(dtype)`` is ``"paddle.float16"``: the suffix after the last dot is the torch name, which
+is what Triton reads.  Costs: ``repr`` prints Paddle's name (gaps.toml), and ``==`` is pybind's
+enum comparison (about 0.5 us on 3.3, 0.9 us on 2.6; torch's is 0.1 us).
+"""
+from __future__ import annotations
+
+import paddle
+
+from ..errors import NotProvidedError
+from .registry import adapter, type_, value
+
+DTYPE_TYPE = type(paddle.float32)
+
+# torch name -> Paddle attribute name.  Aliases (torch.float == torch.float32) are the same
+# object, as in torch.
+_NAMES = {
+    "bool": "bool", "uint8": "uint8", "int8": "int8", "int16": "int16", "int32": "int32",
+    "int64": "int64", "float16": "float16", "bfloat16": "bfloat16", "float32": "float32",
+    "float64": "float64", "complex64": "complex64", "complex128": "complex128",
+    "float8_e4m3fn": "float8_e4m3fn", "float8_e5m2": "float8_e5m2",
+    "uint32": "uint32", "uint64": "uint64",
+}
+_ALIASES = {"half": "float16", "float": "float32", "double": "float64", "short": "int16",
+            "int": "int32", "long": "int64", "cfloat": "complex64", "cdouble": "complex128"}
+
+# Names torch has that the facade does not provide, with the reason (mirrored in gaps.toml).
+NOT_PROVIDED = {
+    "uint16": "Paddle's uint16 prints as 'paddle.bfloat16' (its legacy bf16 storage type), so "
+              "Triton and str() would see bfloat16",
+    "complex32": "Paddle has no complex32", "chalf": "Paddle has no complex32",
+    "float8_e4m3fnuz": "Paddle has no fnuz float8", "float8_e5m2fnuz": "Paddle has no fnuz float8",
+    "float8_e8m0fnu": "Paddle has no e8m0 float8", "float4_e2m1fn_x2": "Paddle has no float4",
+    "qint8": "no quantized dtypes", "quint8": "no quantized dtypes", "qint32": "no quantized dtypes",
+    "quint4x2": "no quantized dtypes", "quint2x4": "no quantized dtypes",
+    "bits8": "no bits dtypes", "bits16": "no bits dtypes",
+}
+
+DTYPES: dict[str, object] = {}   # torch name -> Paddle dtype (what this Paddle has)
+MISSING_ON_THIS_PADDLE: dict[str, str] = {}
+for _torch, _pd in _NAMES.items():
+    _obj = getattr(paddle, _pd, None)
+    if _obj is None or type(_obj) is not DTYPE_TYPE:
+        MISSING_ON_THIS_PADDLE[_torch] = f"Paddle {paddle.__version__} has no paddle.{_pd}"
+        continue
+    DTYPES[_torch] = _obj
+for _alias, _torch in _ALIASES.items():
+    DTYPES[_alias] = DTYPES[_torch]
+
+for _name, _obj in DTYPES.items():
+    value(f"torch.{_name}", _obj)
+type_("torch.dtype", DTYPE_TYPE)
+
+# Per-dtype facts, keyed by the Paddle dtype object (hashable on both versions).
+_ITEMSIZE = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
+             "float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "complex64": 8,
+             "complex128": 16, "float8_e4m3fn": 1, "float8_e5m2": 1, "uint32": 4, "uint64": 8}
+_FLOATING = {"float16", "bfloat16", "float32", "float64", "float8_e4m3fn", "float8_e5m2"}
+_COMPLEX = {"complex64", "complex128"}
+_UNSIGNED = {"bool", "uint8", "uint32", "uint64"}
+_TO_REAL = {"complex64": "float32", "complex128": "float64"}
+_TO_COMPLEX = {"float32": "complex64", "float64": "complex128", "float16": "complex64"}
+
+NAME_OF: dict = {}  # Paddle dtype -> torch name
+for _torch in _NAMES:
+    if _torch in DTYPES:
+        NAME_OF[DTYPES[_torch]] = _torch
+
+
+def torch_name(dtype) -> str:
+    """The torch name of a Paddle dtype (``paddle.float16`` -> ``"float16"``)."""
+    try:
+        return NAME_OF[dtype]
+    except KeyError:
+        raise TypeError(f"{dtype!r} has no torch dtype counterpart") from None
+
+
+def _itemsize(self) -> int:
+    return _ITEMSIZE[torch_name(self)]
+
+
+def _is_floating_point(self) -> bool:
+    return torch_name(self) in _FLOATING
+
+
+def _is_complex(self) -> bool:
+    return torch_name(self) in _COMPLEX
+
+
+def _is_signed(self) -> bool:
+    n = torch_name(self)
+    return n not in _UNSIGNED
+
+
+def _to_real(self):
+    n = torch_name(self)
+    return DTYPES[_TO_REAL.get(n, n)]
+
+
+def _to_complex(self):
+    n = torch_name(self)
+    if n in _COMPLEX:
+        return self
+    if n not in _TO_COMPLEX:
+        raise RuntimeError(f"Unsupported dtype {n} for to_complex")
+    return DTYPES[_TO_COMPLEX[n]]
+
+
+# Installed on the Paddle dtype type by tensor.install() (enable), removed by uninstall().
+# Paddle's dtype has none of these names, so Paddle code never sees a difference.
+TYPE_ATTRS = {
+    "itemsize": property(_itemsize),
+    "is_floating_point": property(_is_floating_point),
+    "is_complex": property(_is_complex),
+    "is_signed": property(_is_signed),
+    "to_real": _to_real,
+    "to_complex": _to_complex,
+}
+_saved_type_attrs: dict = {}
+_MISSING = object()
+
+
+def install() -> None:
+    if _saved_type_attrs:
+        return
+    for name, attr in TYPE_ATTRS.items():
+        _saved_type_attrs[name] = DTYPE_TYPE.__dict__.get(name, _MISSING)
+        if _saved_type_attrs[name] is not _MISSING:
+            continue  # a future Paddle providing it keeps its own
+        setattr(DTYPE_TYPE, name, attr)
+
+
+def uninstall() -> None:
+    for name, old in _saved_type_attrs.items():
+        if old is _MISSING:
+            try:
+                delattr(DTYPE_TYPE, name)
+            except AttributeError:
+                pass
+    _saved_type_attrs.clear()
+
+
+# -- conversion used by every adapter --------------------------------------------------------
+def to_paddle(dtype):
+    """A dtype argument of a torch call -> Paddle dtype (None stays None).
+
+    torch accepts only torch.dtype objects; we also accept Paddle dtype names as strings and
+    numpy dtypes because Paddle callers hand those to scoped code."""
+    if dtype is None or type(dtype) is DTYPE_TYPE:
+        return dtype
+    if isinstance(dtype, DTYPE_TYPE):
+        return dtype
+    if isinstance(dtype, type) and dtype in _PY_TYPES:
+        return _PY_TYPES[dtype]()
+    try:
+        return DTYPES[str(dtype).rsplit(".", 1)[-1]]
+    except KeyError:
+        raise TypeError(f"expected a torch.dtype, got {dtype!r}") from None
+
+
+def _default_float():
+    return DTYPES[paddle.get_default_dtype()]
+
+
+_PY_TYPES = {float: _default_float, int: lambda: DTYPES["int64"], bool: lambda: DTYPES["bool"],
+             complex: lambda: DTYPES["complex128"] if paddle.get_default_dtype() == "float64"
+             else DTYPES["complex64"]}
+
+
+@adapter("torch.get_default_dtype")
+def get_default_dtype():
+    """torch: a dtype (Paddle: a string)."""
+    return DTYPES[paddle.get_default_dtype()]
+
+
+@adapter("torch.set_default_dtype")
+def set_default_dtype(d):
+    d = to_paddle(d)
+    n = torch_name(d)
+    if n not in ("float32", "float64", "float16", "bfloat16"):
+        # torch: "only floating-point types are supported as the default type"
+        raise TypeError(f"only floating-point types are supported as the default type, got {n}")
+    paddle.set_default_dtype(n)
+
+
+@adapter("torch.is_floating_point")
+def is_floating_point(x) -> bool:
+    return torch_name(x.dtype) in _FLOATING
+
+
+@adapter("torch.is_complex")
+def is_complex(x) -> bool:
+    return torch_name(x.dtype) in _COMPLEX
+
+
+@adapter("torch.is_tensor")
+def is_tensor(obj) -> bool:
+    return isinstance(obj, paddle.Tensor)
+
+
+@adapter("torch.promote_types")
+def promote_types(a, b):
+    """torch's promotion lattice: a float wins over any int (numpy would widen int32+float16
+    to float64); bfloat16 + float16 -> float32; otherwise numpy's rules agree with torch."""
+    import numpy as np
+    na, nb = torch_name(to_paddle(a)), torch_name(to_paddle(b))
+    rank = {"bool": 0, "uint8": 1, "int8": 1, "int16": 1, "int32": 1, "int64": 1}
+    ka = 2 if na in _FLOATING else 3 if na in _COMPLEX else rank.get(na, 1)
+    kb = 2 if nb in _FLOATING else 3 if nb in _COMPLEX else rank.get(nb, 1)
+    if ka != kb and max(ka, kb) >= 2:
+        hi, lo = (na, nb) if ka > kb else (nb, na)
+        if max(ka, kb) == 3 and min(ka, kb) == 2 and _ITEMSIZE[lo] == 8:
+            return DTYPES["complex128"]
+        return DTYPES[hi]
+    if {na, nb} == {"bfloat16", "float16"}:
+        return DTYPES["float32"]
+    if "bfloat16" in (na, nb):
+        return DTYPES[nb if na == "bfloat16" else na] if (na, nb) != ("bfloat16", "bfloat16") \
+            and _ITEMSIZE[nb if na == "bfloat16" else na] > 2 else DTYPES["bfloat16"]
+    if "float8_e4m3fn" in (na, nb) or "float8_e5m2" in (na, nb):
+        if na != nb:
+            raise RuntimeError(f"Promotion for Float8 Types is not supported, attempted to "
+                               f"promote {na} and {nb}")
+        return DTYPES[na]
+    return DTYPES[str(np.promote_types(na, nb))]
+
+
+class finfo:
+    """torch.finfo: machine limits of a floating dtype (``dtype`` is the name, a str)."""
+
+    __slots__ = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype")
+
+    def __init__(self, type=None):
+        d = get_default_dtype() if type is None else to_paddle(type)
+        n = torch_name(d)
+        if n not in _FLOATING and n not in _COMPLEX:
+            raise TypeError("torch.finfo() requires a floating point input type. "
+                            "Use torch.iinfo to handle 'torch.finfo'")
+        info = paddle.finfo(DTYPES[_TO_REAL.get(n, n)])
+        for attr in ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution"):
+            setattr(self, attr, getattr(info, attr))
+        self.dtype = _TO_REAL.get(n, n)
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
+                f"tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    """torch.iinfo: limits of an integer dtype."""
+
+    __slots__ = ("bits", "max", "min", "dtype")
+
+    def __init__(self, type):
+        n = torch_name(to_paddle(type))
+        if n in _FLOATING or n in _COMPLEX:
+            raise TypeError("torch.iinfo() requires an integer input type. "
+                            "Use torch.finfo to handle 'torch.iinfo'")
+        if n == "bool":
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        info = paddle.iinfo(DTYPES[n])
+        self.bits, self.max, self.min, self.dtype = info.bits, int(info.max), int(info.min), n
+
+    def __repr__(self):
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+type_("torch.finfo", finfo)
+type_("torch.iinfo", iinfo)
+
+
+def require(name: str):
+    """The Paddle dtype for a torch name, or NotProvidedError naming ``torch.<name>``."""
+    try:
+        return DTYPES[name]
+    except KeyError:
+        raise NotProvidedError(f"torch.{name}") from None

@@ -1,0 +1,856 @@
+"""torch.* functions: math, reductions, comparisons and shape ops with torch's signatures.
+
+Each function takes the input tensor first, so tensor_methods.py registers the same functions
+as Tensor methods (``x.sum(dim=1)`` is ``torch.sum(x, dim=1)``).  Aliases are used only where
+Paddle's function has torch's semantics on 2.6.2 and 3.3.1 alike (proved by tests/facade).
+What torch does differently and we follow:
+- integer inputs to float-only math (exp, sqrt, sigmoid...) give the default float dtype;
+- integer sums/products/cumsums accumulate in int64;
+- ``dim`` out of range is an IndexError;
+- ``max(x, dim)`` / ``sort`` / ``topk`` return named tuples ``(values, indices)``;
+- ``split(n)`` means chunks of n elements, not n sections.
+"""
+from __future__ import annotations
+
+import collections
+import numbers
+
+import paddle
+
+from . import dtypes as _dt
+from .creation import _write_out, default_float
+from .registry import adapter
+
+_name = _dt.torch_name
+_to_dtype = _dt.to_paddle
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+_INTS = ("bool", "uint8", "int8", "int16", "int32", "int64")
+
+
+def _return_type(name, fields=("values", "indices")):
+    cls = collections.namedtuple(name, fields)
+    cls.__module__ = "torch.return_types"
+    return cls
+
+
+MaxResult = _return_type("max")
+MinResult = _return_type("min")
+SortResult = _return_type("sort")
+TopkResult = _return_type("topk")
+KthResult = _return_type("kthvalue")
+ModeResult = _return_type("mode")
+MedianResult = _return_type("median")
+CummaxResult = _return_type("cummax")
+
+
+def wrap_dim(d, ndim):
+    """torch's dim check: range [-ndim, ndim-1] (a 0-d tensor accepts -1 and 0)."""
+    n = max(ndim, 1)
+    if isinstance(d, bool) or not isinstance(d, numbers.Integral):
+        raise TypeError(f"dim must be an int, got {type(d).__name__}")
+    if d < -n or d >= n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {d})")
+    return d + n if d < 0 else d
+
+
+def _dims(dim, ndim):
+    """None / int / tuple / list -> None (all) or a sorted list of non-negative dims."""
+    if dim is None:
+        return None
+    if isinstance(dim, (list, tuple)):
+        if len(dim) == 0:
+            return None
+        out = [wrap_dim(d, ndim) for d in dim]
+        if len(set(out)) != len(out):
+            raise RuntimeError(f"dim {out} appears multiple times in the list of dims")
+        return sorted(out)
+    return [wrap_dim(dim, ndim)]
+
+
+def _float_input(x):
+    """Integers and bools promote to the default float dtype for float-only math."""
+    if _name(x.dtype) in _INTS:
+        return x.astype(default_float())
+    return x
+
+
+# -- unary math --------------------------------------------------------------------------------
+def _unary(torch_name, paddle_fn, float_only):
+    def fn(input, *, out=None):
+        x = _float_input(input) if float_only else input
+        return _write_out(paddle_fn(x), out)
+    fn.__name__ = torch_name
+    fn.__qualname__ = torch_name
+    adapter(f"torch.{torch_name}")(fn)
+    return fn
+
+
+_FLOAT_ONLY = {
+    "exp": paddle.exp, "log": paddle.log, "log2": paddle.log2, "log10": paddle.log10,
+    "log1p": paddle.log1p, "expm1": paddle.expm1, "sqrt": paddle.sqrt, "rsqrt": paddle.rsqrt,
+    "sigmoid": paddle.nn.functional.sigmoid, "tanh": paddle.tanh, "sin": paddle.sin,
+    "cos": paddle.cos, "tan": paddle.tan, "erf": paddle.erf, "reciprocal": paddle.reciprocal,
+    "asin": paddle.asin, "acos": paddle.acos, "atan": paddle.atan, "sinh": paddle.sinh,
+    "cosh": paddle.cosh, "exp2": lambda x: paddle.pow(paddle.full([], 2.0, x.dtype), x),
+}
+_SAME_DTYPE = {
+    "abs": paddle.abs, "neg": paddle.neg, "square": paddle.square, "sign": paddle.sign,
+    "floor": paddle.floor, "ceil": paddle.ceil, "trunc": paddle.trunc,
+    "relu": paddle.nn.functional.relu,
+}
+UNARY = {}
+for _n, _f in _FLOAT_ONLY.items():
+    UNARY[_n] = _unary(_n, _f, True)
+for _n, _f in _SAME_DTYPE.items():
+    UNARY[_n] = _unary(_n, _f, False)
+UNARY["negative"] = UNARY["neg"]
+adapter("torch.negative")(UNARY["neg"])
+UNARY["absolute"] = UNARY["abs"]
+adapter("torch.absolute")(UNARY["abs"])
+
+
+@adapter("torch.round")
+def round(input, *, decimals=0, out=None):  # noqa: A001 - torch's name
+    if decimals:
+        s = 10.0 ** decimals
+        return _write_out(paddle.round(input * s) / s, out)
+    # torch rounds half to even; paddle.round rounds half away from zero on some versions
+    f = paddle.floor(input)
+    diff = input - f
+    even = paddle.remainder(f, paddle.full([], 2.0, f.dtype)) == 0
+    up = (diff > 0.5) | ((diff == 0.5) & ~even)
+    return _write_out(paddle.where(up, f + 1, f).astype(input.dtype), out)
+
+
+# -- binary ------------------------------------------------------------------------------------
+def result_type(a, b):
+    """torch's promotion for tensor/scalar operands: a 0-d tensor or Python scalar only lifts
+    the category (int -> float), never the width of a dimensioned tensor."""
+    ta, tb = isinstance(a, paddle.Tensor), isinstance(b, paddle.Tensor)
+    if ta and tb:
+        a_dim, b_dim = len(a.shape) > 0, len(b.shape) > 0
+        if a_dim == b_dim:
+            return _dt.promote_types(a.dtype, b.dtype)
+        dense, scal = (a, b) if a_dim else (b, a)
+        return _lift(dense.dtype, scal.dtype)
+    if ta:
+        return _lift(a.dtype, _dt._PY_TYPES[_pytype(b)]())
+    if tb:
+        return _lift(b.dtype, _dt._PY_TYPES[_pytype(a)]())
+    return _dt._PY_TYPES[_pytype(a)]()
+
+
+def _pytype(v):
+    for t in (bool, int, float, complex):
+        if isinstance(v, t):
+            return t
+    raise TypeError(f"unsupported operand {v!r}")
+
+
+def _kind(n):
+    return 0 if n == "bool" else 1 if n in _INTS else 3 if n.startswith("complex") else 2
+
+
+def _lift(dense, scalar):
+    kd, ks = _kind(_name(dense)), _kind(_name(scalar))
+    if ks > kd:
+        if ks == 2:
+            return default_float()
+        return scalar
+    return dense
+
+
+def _operands(a, b):
+    dt = result_type(a, b)
+    if not isinstance(a, paddle.Tensor):
+        a = paddle.full([], a, dt)
+    elif a.dtype != dt:
+        a = a.astype(dt)
+    if not isinstance(b, paddle.Tensor):
+        b = paddle.full([], b, dt)
+    elif b.dtype != dt:
+        b = b.astype(dt)
+    return a, b
+
+
+def _binary(torch_name, paddle_fn, result_float=False):
+    def fn(input, other, *, out=None):
+        a, b = _operands(input, other)
+        if result_float:
+            a, b = _float_input(a), _float_input(b)
+        return _write_out(paddle_fn(a, b), out)
+    fn.__name__ = torch_name
+    adapter(f"torch.{torch_name}")(fn)
+    return fn
+
+
+BINARY = {}
+for _n, _f in {"mul": paddle.multiply, "maximum": paddle.maximum, "minimum": paddle.minimum,
+               "eq": paddle.equal, "ne": paddle.not_equal, "lt": paddle.less_than,
+               "le": paddle.less_equal, "gt": paddle.greater_than,
+               "ge": paddle.greater_equal, "remainder": paddle.remainder, "logical_and": paddle.logical_and,
+               "logical_or": paddle.logical_or, "logical_xor": paddle.logical_xor,
+               "bitwise_and": paddle.bitwise_and, "bitwise_or": paddle.bitwise_or,
+               "bitwise_xor": paddle.bitwise_xor}.items():
+    BINARY[_n] = _binary(_n, _f)
+BINARY["multiply"] = BINARY["mul"]
+adapter("torch.multiply")(BINARY["mul"])
+BINARY["atan2"] = _binary("atan2", paddle.atan2, result_float=True)
+BINARY["true_divide"] = _binary("true_divide", paddle.divide, result_float=True)
+
+
+@adapter("torch.fmod")
+def fmod(input, other, *, out=None):
+    a, b = _operands(input, other)
+    return _write_out(a - paddle.trunc(a / b).astype(a.dtype) * b
+                      if _name(a.dtype) in _FLOATS else paddle.sign(a) * paddle.remainder(
+                          paddle.abs(a), paddle.abs(b)), out)
+
+
+@adapter("torch.add")
+def add(input, other, *, alpha=1, out=None):
+    if alpha != 1:
+        other = other * alpha
+    a, b = _operands(input, other)
+    return _write_out(paddle.add(a, b), out)
+
+
+@adapter("torch.sub")
+def sub(input, other, *, alpha=1, out=None):
+    if alpha != 1:
+        other = other * alpha
+    a, b = _operands(input, other)
+    if _name(a.dtype) == "bool":
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    return _write_out(paddle.subtract(a, b), out)
+
+
+adapter("torch.subtract")(sub)
+
+
+@adapter("torch.div")
+def div(input, other, *, rounding_mode=None, out=None):
+    a, b = _operands(input, other)
+    if rounding_mode is None:
+        a, b = _float_input(a), _float_input(b)
+        return _write_out(paddle.divide(a, b), out)
+    if rounding_mode == "trunc":
+        if _name(a.dtype) in _INTS:
+            q = paddle.divide(a.astype("float64"), b.astype("float64"))
+            return _write_out(paddle.trunc(q).astype(a.dtype), out)
+        return _write_out(paddle.trunc(paddle.divide(a, b)), out)
+    if rounding_mode == "floor":
+        if _name(a.dtype) in _INTS:
+            return _write_out(paddle.floor_divide(a, b), out)
+        return _write_out(paddle.floor(paddle.divide(a, b)), out)
+    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                       f"found '{rounding_mode}'")
+
+
+adapter("torch.divide")(div)
+
+
+@adapter("torch.pow")
+def pow(input, exponent, *, out=None):  # noqa: A001
+    a, b = _operands(input, exponent)
+    return _write_out(paddle.pow(a, b), out)
+
+
+@adapter("torch.where")
+def where(condition, input=None, other=None, *, out=None):
+    if input is None and other is None:
+        return tuple(paddle.nonzero(condition, as_tuple=True)) if condition.ndim else \
+            (paddle.nonzero(condition.reshape([1])).reshape([-1]),)
+    a, b = _operands(input, other)
+    if condition.dtype != paddle.bool:
+        condition = condition.astype("bool")
+    shape = paddle.broadcast_shape(paddle.broadcast_shape(list(a.shape), list(b.shape)),
+                                   list(condition.shape))
+    return _write_out(paddle.where(condition.expand(shape), a.expand(shape), b.expand(shape)),
+                      out)
+
+
+@adapter("torch.clamp")
+def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    x = input
+    if isinstance(min, paddle.Tensor) or isinstance(max, paddle.Tensor):
+        if min is not None:
+            x = BINARY["maximum"](x, min)
+        if max is not None:
+            x = BINARY["minimum"](x, max)
+        return _write_out(x, out)
+    dt = x.dtype
+    for bound in (min, max):
+        if bound is not None:
+            dt = result_type(paddle.empty([1], dt), bound)
+    if dt != x.dtype:
+        x = x.astype(dt)
+    if _name(dt) in _INTS:
+        # paddle.clip wants bounds of the tensor's kind
+        lo = paddle.full([], min, dt) if min is not None else None
+        hi = paddle.full([], max, dt) if max is not None else None
+        if lo is not None:
+            x = paddle.maximum(x, lo)
+        if hi is not None:
+            x = paddle.minimum(x, hi)
+        return _write_out(x, out)
+    if min is not None and max is not None and min > max:
+        return _write_out(paddle.full_like(x, max), out)  # torch: every value becomes max
+    return _write_out(paddle.clip(x, min, max), out)
+
+
+clip = adapter("torch.clip")(clamp)
+
+
+@adapter("torch.clamp_min")
+def clamp_min(input, min):  # noqa: A002
+    return clamp(input, min=min)
+
+
+@adapter("torch.clamp_max")
+def clamp_max(input, max):  # noqa: A002
+    return clamp(input, max=max)
+
+
+@adapter("torch.allclose")
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    """torch: a Python bool (Paddle: a bool Tensor)."""
+    a, b = _operands(input, other)
+    return bool(paddle.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+@adapter("torch.isclose")
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = _operands(input, other)
+    return paddle.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+@adapter("torch.equal")
+def equal(input, other) -> bool:
+    """torch: True when shapes and all values are equal (paddle.equal is elementwise)."""
+    if list(input.shape) != list(other.shape):
+        return False
+    if input.size == 0:
+        return True
+    a, b = _operands(input, other)
+    return bool(paddle.equal_all(a, b))
+
+
+for _n, _f in (("isnan", paddle.isnan), ("isinf", paddle.isinf), ("isfinite", paddle.isfinite),
+               ("logical_not", paddle.logical_not), ("bitwise_not", paddle.bitwise_not)):
+    UNARY[_n] = _unary(_n, _f, False)
+
+
+# -- reductions --------------------------------------------------------------------------------
+def _reduce_dtype(x, dtype, int_to_int64=True):
+    if dtype is not None:
+        return x.astype(_to_dtype(dtype))
+    if int_to_int64 and _name(x.dtype) in _INTS:
+        return x.astype("int64")
+    return x
+
+
+@adapter("torch.sum")
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
+    x = _reduce_dtype(input, dtype)
+    axis = _dims(dim, x.ndim)
+    return _write_out(paddle.sum(x, axis=axis, keepdim=keepdim), out)
+
+
+@adapter("torch.prod")
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    x = _reduce_dtype(input, dtype)
+    axis = None if dim is None else wrap_dim(dim, x.ndim)
+    return paddle.prod(x, axis=axis, keepdim=keepdim)
+
+
+@adapter("torch.mean")
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    x = input if dtype is None else input.astype(_to_dtype(dtype))
+    n = _name(x.dtype)
+    if n not in _FLOATS and not n.startswith("complex"):
+        raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either "
+                           f"a floating point or complex dtype. Got: {n.capitalize()}")
+    return _write_out(paddle.mean(x, axis=_dims(dim, x.ndim), keepdim=keepdim), out)
+
+
+def _var_correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+@adapter("torch.var")
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):  # torch.var(x, False): the old unbiased positional
+        dim, unbiased = None, dim
+    c = _var_correction(unbiased, correction)
+    axis = _dims(dim, input.ndim)
+    m = paddle.mean(input, axis=axis, keepdim=True)
+    n = input.size if axis is None else _prod([input.shape[d] for d in axis])
+    s = paddle.sum((input - m) ** 2, axis=axis, keepdim=keepdim)
+    return s / max(n - c, 0) if n - c > 0 else s / 0.0
+
+
+@adapter("torch.std")
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return paddle.sqrt(var(input, dim, unbiased, keepdim, correction=correction))
+
+
+def _prod(xs):
+    n = 1
+    for v in xs:
+        n *= v
+    return n
+
+
+def _minmax(torch_name, reduce_all, reduce_dim, elementwise, result_cls):
+    def fn(input, dim=None, keepdim=False, *, out=None):
+        if isinstance(dim, paddle.Tensor):  # torch.max(a, b)
+            return _write_out(BINARY[elementwise](input, dim), out)
+        if dim is None:
+            if keepdim:
+                raise TypeError(f"{torch_name}() received an invalid combination of arguments")
+            if input.size == 0:
+                raise RuntimeError(f"{torch_name}(): Expected reduction dim to be specified for "
+                                   "input.numel() == 0. Specify the reduction dim with the "
+                                   "'dim' argument.")
+            return reduce_all(input)
+        d = wrap_dim(dim, input.ndim)
+        if input.ndim == 0:
+            return result_cls(input.clone(), paddle.zeros([], "int64"))
+        if input.shape[d] == 0:
+            raise IndexError(f"{torch_name}(): Expected reduction dim {d} to have non-zero size.")
+        values = reduce_dim(input, axis=d, keepdim=keepdim)
+        indices = (paddle.argmax if torch_name == "max" else paddle.argmin)(
+            input, axis=d, keepdim=keepdim)
+        return result_cls(values, indices.astype("int64"))
+    fn.__name__ = torch_name
+    return adapter(f"torch.{torch_name}")(fn)
+
+
+max = _minmax("max", paddle.max, paddle.max, "maximum", MaxResult)  # noqa: A001
+min = _minmax("min", paddle.min, paddle.min, "minimum", MinResult)  # noqa: A001
+
+
+@adapter("torch.amax")
+def amax(input, dim=(), keepdim=False, *, out=None):
+    return _write_out(paddle.amax(input, axis=_dims(dim, input.ndim), keepdim=keepdim), out)
+
+
+@adapter("torch.amin")
+def amin(input, dim=(), keepdim=False, *, out=None):
+    return _write_out(paddle.amin(input, axis=_dims(dim, input.ndim), keepdim=keepdim), out)
+
+
+def _arg(torch_name, paddle_fn):
+    def fn(input, dim=None, keepdim=False):
+        if dim is None:
+            r = paddle_fn(input.reshape([-1]), axis=0)
+            return r.reshape([1] * input.ndim) if keepdim else r.reshape([])
+        return paddle_fn(input, axis=wrap_dim(dim, input.ndim), keepdim=keepdim).astype("int64")
+    fn.__name__ = torch_name
+    return adapter(f"torch.{torch_name}")(fn)
+
+
+argmax = _arg("argmax", paddle.argmax)
+argmin = _arg("argmin", paddle.argmin)
+
+
+@adapter("torch.all")
+def all(input, dim=None, keepdim=False):  # noqa: A001
+    x = input.astype("bool")
+    r = paddle.all(x, axis=_dims(dim, x.ndim), keepdim=keepdim)
+    return r.astype("uint8") if _name(input.dtype) == "uint8" else r
+
+
+@adapter("torch.any")
+def any(input, dim=None, keepdim=False):  # noqa: A001
+    x = input.astype("bool")
+    r = paddle.any(x, axis=_dims(dim, x.ndim), keepdim=keepdim)
+    return r.astype("uint8") if _name(input.dtype) == "uint8" else r
+
+
+@adapter("torch.logsumexp")
+def logsumexp(input, dim, keepdim=False):
+    x = _float_input(input)
+    return paddle.logsumexp(x, axis=_dims(dim, x.ndim), keepdim=keepdim)
+
+
+@adapter("torch.cumsum")
+def cumsum(input, dim, *, dtype=None, out=None):
+    x = _reduce_dtype(input, dtype)
+    return _write_out(paddle.cumsum(x, axis=wrap_dim(dim, x.ndim)), out)
+
+
+@adapter("torch.cumprod")
+def cumprod(input, dim, *, dtype=None):
+    x = _reduce_dtype(input, dtype)
+    return paddle.cumprod(x, dim=wrap_dim(dim, x.ndim))
+
+
+@adapter("torch.softmax")
+def softmax(input, dim, dtype=None):
+    x = input if dtype is None else input.astype(_to_dtype(dtype))
+    return paddle.nn.functional.softmax(x, axis=wrap_dim(dim, x.ndim))
+
+
+@adapter("torch.log_softmax")
+def log_softmax(input, dim, dtype=None):
+    x = input if dtype is None else input.astype(_to_dtype(dtype))
+    return paddle.nn.functional.log_softmax(x, axis=wrap_dim(dim, x.ndim))
+
+
+@adapter("torch.norm")
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    x = input if dtype is None else input.astype(_to_dtype(dtype))
+    axis = _dims(dim, x.ndim)
+    if p == "fro" or p == 2:
+        return paddle.sqrt(paddle.sum(x * x, axis=axis, keepdim=keepdim))
+    if p == float("inf"):
+        return paddle.amax(paddle.abs(x), axis=axis, keepdim=keepdim)
+    return paddle.sum(paddle.abs(x) ** p, axis=axis, keepdim=keepdim) ** (1.0 / p)
+
+
+@adapter("torch.sort")
+def sort(input, dim=-1, descending=False, stable=False):
+    d = wrap_dim(dim, input.ndim)
+    idx = paddle.argsort(input, axis=d, descending=descending, stable=True) \
+        if _has_stable_argsort() else paddle.argsort(input, axis=d, descending=descending)
+    return SortResult(paddle.take_along_axis(input, idx, d), idx.astype("int64"))
+
+
+@adapter("torch.argsort")
+def argsort(input, dim=-1, descending=False, stable=False):
+    return sort(input, dim, descending, stable).indices
+
+
+def _has_stable_argsort():
+    import inspect
+    global _STABLE
+    if _STABLE is None:
+        _STABLE = "stable" in inspect.signature(paddle.argsort).parameters
+    return _STABLE
+
+
+_STABLE = None
+
+
+@adapter("torch.topk")
+def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+    d = wrap_dim(dim, input.ndim)
+    v, i = paddle.topk(input, k, axis=d, largest=largest, sorted=True)
+    return TopkResult(v, i.astype("int64"))
+
+
+# -- matmul ------------------------------------------------------------------------------------
+def _check_same_dtype(a, b, op):
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{_name(a.dtype)} != {_name(b.dtype)}")
+
+
+@adapter("torch.matmul")
+def matmul(input, other, *, out=None):
+    _check_same_dtype(input, other, "matmul")
+    if input.ndim == 0 or other.ndim == 0:
+        raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
+                           f"{input.ndim}D and {other.ndim}D")
+    return _write_out(paddle.matmul(input, other), out)
+
+
+@adapter("torch.mm")
+def mm(input, mat2, *, out=None):
+    if input.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    _check_same_dtype(input, mat2, "mm")
+    if input.shape[1] != mat2.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x"
+                           f"{input.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
+    return _write_out(paddle.matmul(input, mat2), out)
+
+
+@adapter("torch.bmm")
+def bmm(input, mat2, *, out=None):
+    if input.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if mat2.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    _check_same_dtype(input, mat2, "bmm")
+    if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{input.shape[0]}, {input.shape[2]}] but got: "
+                           f"[{mat2.shape[0]}, {mat2.shape[1]}].")
+    return _write_out(paddle.matmul(input, mat2), out)
+
+
+@adapter("torch.addmm")
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    prod_ = mm(mat1, mat2)
+    r = prod_ * alpha if alpha != 1 else prod_
+    if beta != 0:
+        r = r + (input * beta if beta != 1 else input)
+    return _write_out(r, out)
+
+
+@adapter("torch.outer")
+def outer(input, vec2):
+    return paddle.outer(input, vec2)
+
+
+@adapter("torch.einsum")
+def einsum(equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    return paddle.einsum(equation, *operands)
+
+
+# -- joining and shape ops ---------------------------------------------------------------------
+def _common(tensors, op):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError(f"{op}(): expected a non-empty list of Tensors")
+    dt = tensors[0].dtype
+    for t in tensors[1:]:
+        if t.dtype != dt:
+            dt = _dt.promote_types(dt, t.dtype)
+    return [t if t.dtype == dt else t.astype(dt) for t in tensors]
+
+
+@adapter("torch.cat")
+def cat(tensors, dim=0, *, out=None):
+    ts = _common(tensors, "cat")
+    # torch skips legacy 1-D empty tensors (shape [0]) when joining others
+    kept = [t for t in ts if not (t.ndim == 1 and t.shape[0] == 0)] or ts[:1]
+    d = wrap_dim(dim, kept[0].ndim)
+    return _write_out(paddle.concat(kept, axis=d), out)
+
+
+adapter("torch.concat")(cat)
+adapter("torch.concatenate")(cat)
+
+
+@adapter("torch.stack")
+def stack(tensors, dim=0, *, out=None):
+    ts = _common(tensors, "stack")
+    shapes = {tuple(t.shape) for t in ts}
+    if len(shapes) > 1:
+        raise RuntimeError("stack expects each tensor to be equal size")
+    d = wrap_dim(dim, ts[0].ndim + 1)
+    return _write_out(paddle.stack(ts, axis=d), out)
+
+
+@adapter("torch.reshape")
+def reshape(input, shape):
+    return input.reshape(list(shape))
+
+
+@adapter("torch.transpose")
+def transpose(input, dim0, dim1):
+    nd = input.ndim
+    d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
+    if nd < 2:
+        return input.view(input.shape) if nd else input.reshape([])
+    perm = list(range(nd))
+    perm[d0], perm[d1] = perm[d1], perm[d0]
+    return input.transpose(perm)
+
+
+adapter("torch.swapaxes")(transpose)
+
+
+@adapter("torch.permute")
+def permute(input, dims):
+    nd = input.ndim
+    perm = [wrap_dim(d, nd) for d in dims]
+    if len(perm) != nd or sorted(perm) != list(range(nd)):
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
+                           f"not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {nd} is not equal to len(dims) = {len(perm)}")
+    return input.transpose(perm) if nd else input
+
+
+@adapter("torch.flatten")
+def flatten(input, start_dim=0, end_dim=-1):
+    nd = input.ndim
+    if nd == 0:
+        return input.reshape([1])
+    s, e = wrap_dim(start_dim, nd), wrap_dim(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    shape = list(input.shape)
+    return input.reshape(shape[:s] + [-1 if 0 not in shape[s:e + 1] else 0] + shape[e + 1:])
+
+
+@adapter("torch.squeeze")
+def squeeze(input, dim=None):
+    nd = input.ndim
+    if dim is None:
+        return input.reshape([d for d in input.shape if d != 1])
+    dims = _dims(dim, nd) or []
+    shape = list(input.shape)
+    return input.reshape([s for i, s in enumerate(shape) if not (i in dims and s == 1)])
+
+
+@adapter("torch.unsqueeze")
+def unsqueeze(input, dim):
+    d = wrap_dim(dim, input.ndim + 1)
+    shape = list(input.shape)
+    return input.reshape(shape[:d] + [1] + shape[d:])
+
+
+@adapter("torch.split")
+def split(tensor, split_size_or_sections, dim=0):
+    """torch: an int is the size of each chunk (the last may be smaller)."""
+    d = wrap_dim(dim, tensor.ndim)
+    n = tensor.shape[d]
+    if isinstance(split_size_or_sections, int):
+        s = split_size_or_sections
+        if s <= 0 and not (s == 0 and n == 0):
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {n}")
+        sizes = [s] * (n // s) + ([n % s] if n % s else []) if s else [0]
+    else:
+        sizes = [int(v) for v in split_size_or_sections]
+        if builtins_sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
+                               f"(input tensor's size at dimension {d}), but got "
+                               f"split_sizes={sizes}")
+    return tuple(_narrow(tensor, d, sizes))
+
+
+def _narrow(t, d, sizes):
+    out, start = [], 0
+    for s in sizes:
+        out.append(paddle.slice(t, [d], [start], [start + s]))
+        start += s
+    return out
+
+
+def builtins_sum(xs):
+    t = 0
+    for v in xs:
+        t += v
+    return t
+
+
+@adapter("torch.chunk")
+def chunk(input, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    d = wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    size = -(-n // chunks) if n else 0
+    if size == 0:
+        return tuple(_narrow(input, d, [0] * (chunks if n == 0 else 1)))
+    return split(input, size, d)
+
+
+@adapter("torch.unbind")
+def unbind(input, dim=0):
+    d = wrap_dim(dim, input.ndim)
+    return tuple(paddle.unbind(input, axis=d))
+
+
+@adapter("torch.narrow")
+def narrow(input, dim, start, length):
+    d = wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    if start < 0:
+        start += n
+    if start < 0 or start + length > n or length < 0:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    return paddle.slice(input, [d], [start], [start + length])
+
+
+@adapter("torch.gather")
+def gather(input, dim, index, *, sparse_grad=False):
+    return paddle.take_along_axis(input, index, wrap_dim(dim, input.ndim),
+                                  broadcast=False) if _tal_has_broadcast() else \
+        paddle.take_along_axis(input, index, wrap_dim(dim, input.ndim))
+
+
+_TAL = None
+
+
+def _tal_has_broadcast():
+    global _TAL
+    if _TAL is None:
+        import inspect
+        _TAL = "broadcast" in inspect.signature(paddle.take_along_axis).parameters
+    return _TAL
+
+
+@adapter("torch.index_select")
+def index_select(input, dim, index):
+    return paddle.index_select(input, index, axis=wrap_dim(dim, input.ndim))
+
+
+@adapter("torch.masked_fill")
+def masked_fill(input, mask, value):
+    if isinstance(value, paddle.Tensor):
+        value = value.item()
+    fill = paddle.full([], value, input.dtype)
+    return paddle.where(mask.astype("bool"), fill, input)
+
+
+@adapter("torch.tril")
+def tril(input, diagonal=0, *, out=None):
+    return _write_out(paddle.tril(input, diagonal), out)
+
+
+@adapter("torch.triu")
+def triu(input, diagonal=0, *, out=None):
+    return _write_out(paddle.triu(input, diagonal), out)
+
+
+@adapter("torch.flip")
+def flip(input, dims):
+    return paddle.flip(input, axis=[wrap_dim(d, input.ndim) for d in dims])
+
+
+@adapter("torch.roll")
+def roll(input, shifts, dims=None):
+    return paddle.roll(input, shifts, axis=dims)
+
+
+@adapter("torch.broadcast_to")
+def broadcast_to(input, size):
+    return paddle.broadcast_to(input, list(size))
+
+
+@adapter("torch.nonzero")
+def nonzero(input, *, as_tuple=False):
+    if as_tuple:
+        return where(input)
+    return paddle.nonzero(input).astype("int64")
+
+
+@adapter("torch.numel")
+def numel(input) -> int:
+    return _prod(input.shape)
+
+
+@adapter("torch.count_nonzero")
+def count_nonzero(input, dim=None):
+    return paddle.sum((input != 0).astype("int64"), axis=_dims(dim, input.ndim))
+
+
+@adapter("torch.clone")
+def clone(input, *, memory_format=None):
+    return input.clone()
+
+
+@adapter("torch.repeat_interleave")
+def repeat_interleave(input, repeats, dim=None, *, output_size=None):
+    if dim is None:
+        input, dim = input.reshape([-1]), 0
+    return paddle.repeat_interleave(input, repeats, axis=wrap_dim(dim, input.ndim))
