@@ -42,6 +42,7 @@ class Library:
     install: tuple[str, ...] = ()          # shell commands that install it (README, reports)
     devices: tuple[str, ...] = DEVICES     # where its cases can run at all
     env: tuple[tuple[str, str], ...] = ()  # extra environment for its workers
+    pythonpath: tuple[str, ...] = ()       # extra sys.path entries, relative to the spec file
     notes: str = ""
 
 
@@ -109,6 +110,7 @@ class Case:
     kwargs: dict = dataclasses.field(default_factory=dict)  # plain Python keyword arguments
     tol: dict = dataclasses.field(default_factory=dict)     # dtype -> (rtol, atol) overrides
     reference: Callable | None = None              # numpy function of the inputs (optional)
+    imports: tuple[str, ...] = ()                  # modules of this case only (import stage)
     devices: tuple[str, ...] | None = None         # default: the library's
     timeout: float | None = None                   # seconds; default: the runner's --timeout
     notes: str = ""

@@ -1,0 +1,84 @@
+"""Command line of the matrix, shared by ``python -m compat_matrix`` and ``torchproxy matrix``."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import spec as spec_mod
+
+
+def _csv(value):
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--libs", type=_csv, help="comma-separated libraries (default: all specs)")
+    p.add_argument("--cases", type=_csv, help="only these case names (the import case always runs)")
+    p.add_argument("--backend", type=_csv, default=list(spec_mod.BACKENDS),
+                   help="comma-separated backends: torch,torchproxy,paddle_compat (default: all; "
+                        "torch, the oracle, always runs when a proxy backend is asked for)")
+    p.add_argument("--device", type=_csv, default=None,
+                   help="cpu,gpu (default: cpu, plus gpu when one is present)")
+    p.add_argument("--jobs", "-j", type=int, default=2, help="cases run at the same time (default 2)")
+    p.add_argument("--timeout", type=float, default=180.0, help="seconds per cell (default 180)")
+    p.add_argument("--out", default="reports", help="where results and reports go (default reports/)")
+    p.add_argument("--resume", action="store_true", help="keep OUT/results.jsonl, run only what is missing")
+    p.add_argument("--report-only", action="store_true", help="only (re)write the reports from OUT")
+    p.add_argument("--python", default=sys.executable, help="Python that runs the workers")
+    p.add_argument("--specs", action="append", help="spec file or folder (repeatable; default: built-in)")
+    p.add_argument("--list", action="store_true", help="list libraries, cases and install commands")
+
+
+def _list(specs) -> int:
+    for s in specs:
+        lib = s.library
+        print(f"{lib.name}: scope={','.join(lib.scope)} devices={','.join(lib.devices)}")
+        for cmd in lib.install:
+            print(f"    install: {cmd}")
+        print("    cases: import, " + ", ".join(c.name for c in s.cases))
+    return 0
+
+
+def main(args) -> int:
+    from . import reports
+    from .progress import Progress
+    from .runner import Options, Runner
+
+    bad = set(args.backend) - set(spec_mod.BACKENDS)
+    if bad:
+        print(f"unknown backend(s) {sorted(bad)}; known: {', '.join(spec_mod.BACKENDS)}", file=sys.stderr)
+        return 2
+    if args.device and set(args.device) - set(spec_mod.DEVICES):
+        print(f"unknown device(s) in {args.device}; known: cpu, gpu", file=sys.stderr)
+        return 2
+    if args.list:
+        return _list(spec_mod.load_specs(args.specs, args.libs))
+    if args.report_only:
+        paths = reports.write_all(args.out)
+        print("\n".join(f"{k}: {v}" for k, v in paths.items()))
+        return 0
+    opts = Options(out=args.out, libs=args.libs, backends=tuple(args.backend),
+                   devices=tuple(args.device) if args.device else None, jobs=args.jobs,
+                   timeout=args.timeout, resume=args.resume, python=args.python,
+                   specs=args.specs, cases=args.cases)
+    os.makedirs(args.out, exist_ok=True)
+    runner = Runner(opts, Progress())
+    runner.plan()
+    code = 0
+    try:
+        runner.run()
+    except KeyboardInterrupt:
+        print("\ninterrupted: results so far are in "
+              f"{os.path.join(args.out, 'results.jsonl')}; --resume continues", file=sys.stderr)
+        code = 130
+    paths = reports.write_all(args.out)
+    print("reports: " + ", ".join(paths.values()), file=sys.stderr)
+    return code
+
+
+def run(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m compat_matrix",
+                                description="run the compatibility matrix (libraries x cases x backends)")
+    add_arguments(p)
+    return main(p.parse_args(argv))

@@ -1,0 +1,94 @@
+"""Reports from ``OUT/results.jsonl`` (+ ``meta.json``): Markdown, JUnit XML, HTML.
+
+All three are written from the same :class:`Matrix` model, so they never disagree; they can be
+regenerated at any time (``--report-only``), also from a partial (interrupted) run.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter, defaultdict
+
+from ..runner import read_results
+
+STATUSES = ("matches", "runs", "imports", "fails", "n/a")
+PROXY_BACKENDS = ("torchproxy", "paddle_compat")
+
+
+class Matrix:
+    def __init__(self, records: list[dict], meta: dict | None):
+        self.meta = meta or {}
+        self.records = sorted(records, key=lambda r: (r["lib"], r["case"] != "import", r["case"],
+                                                      r["device"], r["backend"]))
+        order = {"torch": 0, "torchproxy": 1, "paddle_compat": 2}
+        self.backends = sorted({r["backend"] for r in records}, key=lambda b: (order.get(b, 9), b))
+        self.devices = sorted({r["device"] for r in records})
+        self.libs = sorted({r["lib"] for r in records})
+        self.columns = [(b, d) for d in self.devices for b in self.backends]
+        self.cells = {(r["lib"], r["case"], r["backend"], r["device"]): r for r in records}
+        self.rows = []
+        for r in self.records:
+            row = (r["lib"], r["case"])
+            if row not in self.rows:
+                self.rows.append(row)
+
+    @classmethod
+    def load(cls, out_dir):
+        recs = list(read_results(os.path.join(out_dir, "results.jsonl")).values())
+        meta = None
+        try:
+            with open(os.path.join(out_dir, "meta.json")) as f:
+                meta = json.load(f)
+        except (OSError, json.JSONDecodeError):
+            pass
+        return cls(recs, meta)
+
+    def counts(self, lib=None, backend=None, device=None) -> Counter:
+        c = Counter()
+        for r in self.records:
+            if (lib is None or r["lib"] == lib) and (backend is None or r["backend"] == backend) \
+                    and (device is None or r["device"] == device):
+                c[r["status"]] += 1
+        return c
+
+    def pass_rate(self, lib=None, backend=None, device=None) -> tuple[int, int]:
+        """(cases that match [imports, for the import case], applicable cases)."""
+        ok = total = 0
+        for r in self.records:
+            if (lib is None or r["lib"] == lib) and (backend is None or r["backend"] == backend) \
+                    and (device is None or r["device"] == device) and r["status"] != "n/a":
+                total += 1
+                good = ("imports",) if r["case"] == "import" else ("matches",)
+                if r["backend"] == "torch" and r["case"] != "import":
+                    good = ("matches", "runs")  # the oracle without a reference can only run
+                ok += r["status"] in good
+        return ok, total
+
+    def missing_names(self, backend="torchproxy") -> dict[str, dict[str, list[str]]]:
+        """lib -> torch name -> cases that needed it (the cause, or seen by the tracer)."""
+        out: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))
+        for r in self.records:
+            if r["backend"] != backend:
+                continue
+            for n in list(r.get("unsupported") or []) + list(r.get("missing") or []):
+                out[r["lib"]][n].add(r["case"])
+        return {lib: {n: sorted(cases) for n, cases in sorted(d.items())} for lib, d in sorted(out.items())}
+
+    def cases_per_lib(self) -> dict[str, int]:
+        return {lib: sum(1 for (l, _c) in self.rows if l == lib) for lib in self.libs}
+
+
+def write_all(out_dir) -> dict[str, str]:
+    from . import html, junit, markdown
+    m = Matrix.load(out_dir)
+    paths = {
+        "markdown": os.path.join(out_dir, "matrix.md"),
+        "junit": os.path.join(out_dir, "junit.xml"),
+        "html": os.path.join(out_dir, "matrix.html"),
+    }
+    for key, mod in (("markdown", markdown), ("junit", junit), ("html", html)):
+        tmp = paths[key] + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(mod.render(m))
+        os.replace(tmp, paths[key])
+    return paths

@@ -1,0 +1,146 @@
+"""One case on one backend, in its own process: ``python -m compat_matrix.worker TASK.json``.
+
+Writes into the task's directory:
+- ``phase``        how far it got (started / imported / called), rewritten as it goes, so the
+                   runner can say "imports, then crashed" when this process dies;
+- ``outputs.npz``  the case's outputs (see values.py);
+- ``result.json``  status, reason, detail, missing torch names, outputs' metadata, timings.
+Comparison with the oracle is the runner's job (it has both results).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+
+
+def _write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+class _NullTrace:
+    missing: dict = {}
+    used: dict = {}
+
+
+def _enable_backend(backend: str, scope: list[str]):
+    """Switch the backend on; return a context manager that traces (torchproxy) or nothing."""
+    import contextlib
+    if backend == "torchproxy":
+        import torchproxy
+        torchproxy.enable(scope=scope)
+        return torchproxy.trace()
+    if backend == "paddle_compat":
+        import paddle
+        compat = getattr(paddle, "compat", None)
+        if compat is None or not hasattr(compat, "enable_torch_proxy"):
+            raise _Unavailable(f"Paddle {paddle.__version__} has no paddle.compat.enable_torch_proxy")
+        compat.enable_torch_proxy(scope=set(scope), silent=True)
+    return contextlib.nullcontext(_NullTrace())
+
+
+class _Unavailable(Exception):
+    pass
+
+
+def _versions() -> dict:
+    out = {"python": sys.version.split()[0]}
+    for name in ("paddle", "triton"):
+        mod = sys.modules.get(name)
+        if mod is not None:
+            out[name] = getattr(mod, "__version__", "?")
+    torch = sys.modules.get("torch")
+    if torch is not None and type(torch).__name__ == "module" and not getattr(torch, "__torchproxy__", False):
+        out["torch"] = getattr(torch, "__version__", "?")
+    return out
+
+
+def run_task(task: dict) -> dict:
+    from . import classify, spec as spec_mod, values
+
+    out_dir = task["dir"]
+    backend, device = task["backend"], task["device"]
+    phase_file = os.path.join(out_dir, "phase")
+    _write(phase_file, "started")
+    result = {"status": "fails", "reason": None, "detail": "", "unsupported": [], "missing": [],
+              "used": 0, "outputs": None}
+    t0 = time.perf_counter()
+
+    # the spec module joins the scope: its case functions' `import torch` get the backend
+    scope = list(task["scope"]) + [task["module_name"]]
+    try:
+        tracer = _enable_backend(backend, scope)
+    except _Unavailable as e:
+        result.update(status="n/a", reason="unavailable", detail=str(e))
+        return result
+    except Exception as exc:  # noqa: BLE001 - the backend itself is broken: every case says so
+        result.update(reason="error", detail=f"enabling {backend} failed: {classify.describe(exc)}\n"
+                      + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-4:]))
+        return result
+
+    with tracer as t:
+        stage = "import"
+        try:
+            # Paddle's proxy marks modules it loads for a scope with this attribute and looks for
+            # it on the stack; our spec loader bypasses its finder, so mark it the same way.
+            pre = (lambda m: m.__dict__.__setitem__("__enable_torch_proxy__", True)) \
+                if backend == "paddle_compat" else None
+            mod = spec_mod.import_spec(task["spec_path"], task["module_name"], pre_exec=pre)
+            import importlib
+            for name in task["imports"]:
+                importlib.import_module(name)
+            result["import_s"] = round(time.perf_counter() - t0, 3)
+            _write(phase_file, "imported")
+            result["status"] = "imports"
+            if task["case"] == "import":
+                result["status"] = "runs"
+            else:
+                stage = "call"
+                case = {c.name: c for c in mod.CASES}[task["case"]]
+                import numpy as np
+                with np.load(task["inputs"], allow_pickle=True) as z:
+                    arrays = [z[f"i{i}"] for i in range(len(case.inputs))]
+                args = [values.to_backend(a.item() if inp.kind == "value" else a, inp, backend, device)
+                        for a, inp in zip(arrays, case.inputs)]
+                t1 = time.perf_counter()
+                out = case.fn(*args, **case.kwargs)
+                leaves = values.flatten(out)
+                result["call_s"] = round(time.perf_counter() - t1, 3)
+                _write(phase_file, "called")
+                result["outputs"] = values.save(leaves, os.path.join(out_dir, "outputs.npz"))
+                result["status"] = "runs"
+        except Exception as exc:  # noqa: BLE001 - any failure of the case is the result
+            reason, detail, names = classify.classify(exc, backend, stage)
+            result.update(reason=reason, detail=detail, unsupported=names)
+        except SystemExit as exc:
+            result.update(reason="error", detail=f"SystemExit({exc.code!r}) raised by the case")
+        result["missing"] = sorted(t.missing)
+        result["used"] = len(t.used)
+    result["versions"] = _versions()
+    result["wall_s"] = round(time.perf_counter() - t0, 3)
+    return result
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    with open(argv[0]) as f:
+        task = json.load(f)
+    try:
+        result = run_task(task)
+    except BaseException:  # a bug of ours (or a KeyboardInterrupt): still say what happened
+        result = {"status": "fails", "reason": "error",
+                  "detail": "worker error: " + traceback.format_exc()[-1500:]}
+    _write(os.path.join(task["dir"], "result.json"), json.dumps(result))
+    sys.stdout.flush()
+    # skip interpreter teardown: some libraries hang or crash in atexit handlers, and the
+    # result is already on disk
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
