@@ -1,0 +1,220 @@
+"""Tensor storage: ``untyped_storage()``, ``storage_offset()``, ``set_`` (``new_empty`` is in
+tensor_methods).
+
+Triton's interpreter (``TRITON_INTERPRET=1``, every Triton version from 3.0 to 3.9) moves each
+tensor argument to the host like this (``GridExecutor._init_args_hst``)::
+
+    storage = arg.untyped_storage().cpu()            # a host copy of the WHOLE allocation
+    host = arg.new_empty(0, device="cpu")
+    host.set_(storage, arg.storage_offset(), arg.size(), arg.stride())   # a view into it
+    ... kernel reads and writes host.data_ptr() ...
+    arg.untyped_storage().copy_(host.untyped_storage())                 # write back
+
+So a storage here is a real alias of a Paddle allocation: its base address, its size in bytes
+and a 1-D Paddle tensor ``_flat`` covering it (the owner's dtype), which keeps the memory alive.
+``set_`` builds the requested strided view of ``_flat`` with ``paddle.as_strided`` and moves it
+into the tensor with ``_share_underline_tensor_to`` (the same DenseTensor: no copy).
+
+Paddle facts this relies on (checked on 2.6.2 and 3.3.1, tested in tests/triton/test_storage.py):
+- ``x._offset()`` is the view's offset in BYTES from the start of its allocation;
+- ``paddle.as_strided(t, shape, stride, offset)`` takes ``offset`` in BYTES, measured from the
+  start of ``t``'s allocation (not from ``t``'s own offset);
+- on 2.6.2 ``as_strided`` refuses a non-contiguous input; a one-element index ``x[0, ..., 0]``
+  is a contiguous view of the same allocation, so we start from that;
+- ``x._holder_size()`` (3.x only) is the allocation's size.  Paddle 2.6 does not expose it, so
+  there a storage covers the allocation from its start to the end of this tensor's view
+  (``nbytes()`` can be smaller than torch's); ``set_`` beyond it raises instead of reading
+  past what we know is allocated.
+"""
+from __future__ import annotations
+
+import paddle
+
+from .registry import tensor_method, type_
+
+
+_ITEMSIZE = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
+             "float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "complex64": 8,
+             "complex128": 16, "float8_e4m3fn": 1, "float8_e5m2": 1, "uint16": 2,
+             "uint32": 4, "uint64": 8}
+
+
+def _itemsize(dtype) -> int:
+    return _ITEMSIZE[str(dtype).split(".")[-1]]  # "paddle.float16" on every Paddle version
+
+
+def _empty(shape, dtype, place):
+    """paddle.empty on ``place`` (allocation only: no kernel runs, so it works everywhere)."""
+    with paddle.base.framework._dygraph_place_guard(place):
+        return paddle.empty(shape, dtype=dtype)
+
+
+def _extent_bytes(shape, strides, itemsize) -> int:
+    """Bytes from a view's first element to one past its last (0 for an empty view)."""
+    if any(s == 0 for s in shape):
+        return 0
+    return (1 + sum((n - 1) * st for n, st in zip(shape, strides))) * itemsize
+
+
+def _contiguous_strides(shape):
+    strides, acc = [], 1
+    for n in reversed(shape):
+        strides.append(acc)
+        acc *= max(n, 1)
+    return strides[::-1]
+
+
+class UntypedStorage:
+    """torch.UntypedStorage over a Paddle allocation (bytes; ``element_size()`` is 1)."""
+
+    __slots__ = ("_ptr", "_nbytes", "_flat", "_place")
+
+    def __init__(self, ptr: int, nbytes: int, flat, place):
+        self._ptr = ptr        # address of the allocation's first byte
+        self._nbytes = nbytes
+        self._flat = flat      # 1-D Paddle tensor over [ptr, ptr + nbytes), or None when empty
+        self._place = place
+
+    @classmethod
+    def of_tensor(cls, x) -> "UntypedStorage":
+        itemsize = _itemsize(x.dtype)
+        offset = x._offset()
+        ptr = x.data_ptr() - offset
+        holder_size = getattr(x, "_holder_size", None)
+        if holder_size is not None:
+            nbytes = holder_size()
+        else:  # Paddle 2.6: the allocation is at least this long
+            nbytes = offset + _extent_bytes(list(x.shape), x.get_strides(), itemsize)
+        numel = nbytes // itemsize
+        if numel == 0 or _numel(x) == 0:
+            return cls(ptr, nbytes, None, x.place)
+        first = x[(0,) * len(x.shape)] if len(x.shape) else x
+        if first.data_ptr() != x.data_ptr():  # a copy, not a view: nothing below would alias
+            raise RuntimeError("torchproxy: untyped_storage(): Paddle returned a copy for an "
+                               "element view; cannot alias this tensor's allocation")
+        flat = paddle.as_strided(first, [numel], [1], 0)
+        if flat.data_ptr() != ptr:
+            raise RuntimeError(f"torchproxy: untyped_storage(): expected the allocation at "
+                               f"{ptr:#x}, Paddle's as_strided gave {flat.data_ptr():#x}")
+        return cls(ptr, nbytes, flat, x.place)
+
+    # -- torch.UntypedStorage API ------------------------------------------------------------
+    def data_ptr(self) -> int:
+        return self._ptr
+
+    def nbytes(self) -> int:
+        return self._nbytes
+
+    def size(self) -> int:
+        return self._nbytes
+
+    __len__ = size
+
+    def element_size(self) -> int:
+        return 1
+
+    @property
+    def device(self):
+        from .device import device_of_place
+        return device_of_place(self._place)
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._place.is_gpu_place() if hasattr(self._place, "is_gpu_place") else \
+            isinstance(self._place, paddle.CUDAPlace)
+
+    def _is_cpu(self) -> bool:
+        return isinstance(self._place, paddle.CPUPlace) or (
+            hasattr(self._place, "is_cpu_place") and self._place.is_cpu_place())
+
+    def cpu(self) -> "UntypedStorage":
+        """torch: self when already on the CPU, else a host copy of every byte."""
+        if self._is_cpu():
+            return self
+        if self._flat is None:
+            return UntypedStorage(0, 0, None, paddle.CPUPlace())
+        host = self._flat.cpu()  # a device-to-host memcpy: no Paddle GPU kernel involved
+        return UntypedStorage(host.data_ptr(), host.shape[0] * _itemsize(host.dtype), host,
+                              paddle.CPUPlace())
+
+    def copy_(self, src: "UntypedStorage", non_blocking: bool = False) -> "UntypedStorage":
+        if not isinstance(src, UntypedStorage):
+            raise TypeError(f"copy_(): expected an UntypedStorage, got {type(src).__name__}")
+        if src._nbytes != self._nbytes:
+            raise RuntimeError(f"size mismatch, got input ({src._nbytes}), "
+                               f"output ({self._nbytes})")
+        if self._flat is None or (src._ptr == self._ptr and src._is_cpu() == self._is_cpu()):
+            return self  # empty, or the very same bytes (the interpreter on CPU tensors)
+        if src._flat.dtype != self._flat.dtype:
+            raise NotImplementedError("torchproxy: copy_ between storages of tensors of "
+                                      "different dtypes is not supported")
+        # Tensor.copy_(src, blocking): a memcpy across places, in place into our allocation
+        self._flat.copy_(src._flat, not non_blocking)
+        return self
+
+    def __repr__(self):
+        return (f"torchproxy UntypedStorage(data_ptr={self._ptr:#x}, nbytes={self._nbytes}, "
+                f"place={self._place})")
+
+
+type_("torch.UntypedStorage", UntypedStorage)
+
+
+def _numel(x) -> int:
+    n = 1
+    for d in x.shape:
+        n *= d
+    return n
+
+
+@tensor_method("untyped_storage")
+def untyped_storage(self) -> UntypedStorage:
+    return UntypedStorage.of_tensor(self)
+
+
+@tensor_method("storage_offset")
+def storage_offset(self) -> int:
+    """Offset of the first element from the allocation's start, in elements."""
+    return self._offset() // _itemsize(self.dtype)
+
+
+@tensor_method("set_")
+def set_(self, source=None, storage_offset=0, size=None, stride=None):
+    """torch ``set_()``, ``set_(tensor)``, ``set_(storage, offset, size, stride=None)``.
+
+    The tensor becomes a view of ``source``'s memory, keeping its own dtype."""
+    if source is None:
+        _empty([0], self.dtype, self.place)._share_underline_tensor_to(self)
+        return self
+    if isinstance(source, paddle.Tensor):
+        if source.dtype != self.dtype:
+            raise RuntimeError(f"Could not set tensor of type {self.dtype} to a tensor of "
+                               f"type {source.dtype}")
+        source._share_underline_tensor_to(self)
+        return self
+    if not isinstance(source, UntypedStorage):
+        raise TypeError(f"set_(): source must be a Tensor or an UntypedStorage, got "
+                        f"{type(source).__name__}")
+    size = [int(n) for n in (size if size is not None else [source.nbytes()
+                                                            // _itemsize(self.dtype)])]
+    stride = [int(s) for s in stride] if stride is not None else _contiguous_strides(size)
+    if len(stride) != len(size):
+        raise RuntimeError(f"mismatch in length of strides and shape: {len(stride)} vs "
+                           f"{len(size)}")
+    itemsize = _itemsize(self.dtype)
+    start = int(storage_offset) * itemsize
+    end = start + _extent_bytes(size, stride, itemsize)
+    if any(n == 0 for n in size):  # no bytes to alias: an empty tensor of that shape
+        _empty(size, self.dtype, source._place)._share_underline_tensor_to(self)
+        return self
+    if end > source.nbytes():
+        # torch would grow a resizable storage; a Paddle allocation cannot grow
+        raise RuntimeError(f"torchproxy: set_(): the view needs bytes [{start}, {end}) of a "
+                           f"storage of {source.nbytes()} bytes")
+    flat = source._flat
+    if flat.dtype != self.dtype:
+        # Paddle 2.6's dtype view crashes the process (SIGFPE) for some pairs: refuse clearly
+        raise NotImplementedError(f"torchproxy: set_(): viewing a {flat.dtype} storage as "
+                                  f"{self.dtype} is not supported")
+    paddle.as_strided(flat, size, stride, start)._share_underline_tensor_to(self)
+    return self
