@@ -76,10 +76,21 @@ def _import_facade(name: str, fromlist):
 _users = _STATE.facade_users
 
 
+def _torch_own_c_import(name, fromlist) -> bool:
+    """Real torch's C code importing one of its submodules (``set_`` on a real tensor imports
+    ``torch.storage`` from DynamicTypes.cpp) sees the globals of whatever Python frame called
+    it -- Triton's interpreter, in scope, for one.  Only real torch's own code imports a torch
+    *submodule* from C (Triton's specializer imports just ``torch``), so those keep real torch.
+    Added for Triton (interpreter on real tensors while "triton" is in scope)."""
+    return (name != "torch" and type(fromlist) is list and not fromlist
+            and "torch" in sys.modules
+            and not getattr(sys.modules["torch"], "__torchproxy__", False))
+
+
 def _proxy_import(name, globals=None, locals=None, fromlist=(), level=0):
     if level == 0 and name[:5] == "torch" and (len(name) == 5 or name[5] == "."):
         importer = globals.get("__name__") if type(globals) is dict else None
-        if _wants_facade(importer):
+        if _wants_facade(importer) and not _torch_own_c_import(name, fromlist):
             if importer not in _users:
                 _users.add(importer)
             result = _import_facade(name, fromlist)
@@ -98,8 +109,9 @@ def _proxy_import(name, globals=None, locals=None, fromlist=(), level=0):
 # Compiled companions (scope.COMPANIONS) run their own `import torch` through
 # PyImport_ImportModuleLevelObject, which never calls builtins.__import__: they get real torch.
 # Their code reads `torch` from the module dict at each use, so once such a module is loaded
-# for a scoped package, its `torch` global is rebound to the facade.
-_C_COMPANIONS = frozenset(n for names in _scope.COMPANIONS.values() for n in names)
+# for a scoped package, its `torch` global is rebound to the facade, and the package's
+# integration (torchproxy/integrations/<package>.py, if it has on_import()) is told.
+_C_COMPANIONS = {n: pkg for pkg, names in _scope.COMPANIONS.items() for n in names}
 
 
 def _import_c_companion(name, globals, locals, fromlist, level):
@@ -107,8 +119,12 @@ def _import_c_companion(name, globals, locals, fromlist, level):
     mod = sys.modules.get(name)
     if mod is not None and _wants_facade(name):
         current = mod.__dict__.get("torch")
-        if current is not None and not getattr(current, "__torchproxy__", False):
+        if current is not None and not _is_facade(current):
             mod.__dict__["torch"] = _modules.build()["torch"]
+            integration = _original_import_module(f"torchproxy.integrations.{_C_COMPANIONS[name]}")
+            on_import = getattr(integration, "on_import", None)
+            if on_import is not None:
+                on_import()
     return result
 
 

@@ -1,0 +1,104 @@
+"""TileLang on Paddle tensors: what the facade alone cannot do.
+
+TileLang (upstream ``tilelang`` and Paddle's fork ``tilelang-paddle``) imports torch for
+devices, dtypes, streams, output allocation and its profiler; with
+``torchproxy.enable(scope={"tilelang"})`` all of that is the facade, so tensors in and out are
+``paddle.Tensor``.  Two things need more than the facade:
+
+- TileLang's Cython launcher is a compiled top-level module (``tilelang_cython_wrapper``) whose
+  ``import torch`` bypasses ``builtins.__import__``; ``scope.COMPANIONS`` puts it in scope and
+  the import hook rebinds its ``torch`` global (see ``hook._import_c_companion``), then calls
+  :func:`on_import` here.
+- Target auto-detection: on a machine with a CUDA toolkit but no GPU Paddle can use, TileLang
+  picks a bare ``"cuda"`` target, which TVM completes with its default ``sm_50``, and the user
+  sees an nvcc error about an architecture CUDA 13 no longer has.  :func:`on_import` wraps
+  TileLang's CUDA target detector and normalizer to say what is wrong and what to pass instead.
+
+Scope for kernels: ``torchproxy.enable(scope={"tilelang", "<your kernel package>"})`` or
+:func:`enable` below.
+"""
+from __future__ import annotations
+
+import sys
+
+SCOPE = ("tilelang",)
+
+
+class NoCudaDeviceError(RuntimeError):
+    """TileLang would compile for CUDA, but Paddle has no CUDA device on this machine."""
+
+
+def enable(*extra_scope: str) -> None:
+    """``torchproxy.enable(scope={"tilelang", *extra_scope})``: TileLang and the packages that
+    hold your kernels get the facade."""
+    import torchproxy
+    torchproxy.enable(scope=set(SCOPE) | set(extra_scope))
+
+
+def _paddle_cuda_devices() -> int:
+    import paddle
+    if not paddle.is_compiled_with_cuda():
+        return 0
+    return paddle.device.cuda.device_count()
+
+
+def _toolkit_path() -> str | None:
+    try:
+        from tilelang.contrib import nvcc
+        return nvcc.find_cuda_path()
+    except Exception:
+        return None
+
+
+def no_device_message(toolkit: str | None) -> str:
+    import paddle
+    return (
+        f"torchproxy: TileLang needs a target. This machine has a CUDA toolkit ({toolkit}) "
+        f"but Paddle {paddle.__version__} sees no CUDA GPU (compiled with CUDA: "
+        f"{paddle.is_compiled_with_cuda()}, devices: {_paddle_cuda_devices()}), so there is no "
+        "GPU to take the architecture from (a bare 'cuda' target means TVM's default sm_50, "
+        "which nvcc 13 rejects). "
+        "Pass a target: target='c' for CPU kernels on Paddle CPU tensors, or "
+        "target={'kind': 'cuda', 'arch': 'sm_90'} (tilelang.jit(target=...) / "
+        "tilelang.compile(..., target=...)) to generate and compile CUDA code for a GPU that "
+        "is not on this machine.")
+
+
+def _wrap_cuda_detection(target_mod) -> None:
+    """Wrap TileLang's registered CUDA detector/normalizer (same position, same name)."""
+    detectors = target_mod._TARGET_DETECTORS
+    normalizers = target_mod._TARGET_NORMALIZERS
+    det = detectors.get("cuda")
+    if det is not None and not getattr(det.detect, "__torchproxy__", False):
+        inner_detect = det.detect
+
+        def detect():
+            toolkit = _toolkit_path()
+            if toolkit is not None and _paddle_cuda_devices() == 0:
+                raise NoCudaDeviceError(no_device_message(toolkit))
+            return inner_detect()
+        detect.__torchproxy__ = True
+        target_mod.register_target_detector("cuda", detect, override=True)
+
+    norm = normalizers.get("cuda")
+    if norm is not None and not getattr(norm.normalize, "__torchproxy__", False):
+        inner_normalize = norm.normalize
+
+        def normalize(target):
+            # an explicit bare "cuda" on a GPU-less machine ends at sm_50 the same way
+            if isinstance(target, str) and target.strip() == "cuda" and _paddle_cuda_devices() == 0:
+                raise NoCudaDeviceError(no_device_message(_toolkit_path()))
+            return inner_normalize(target)
+        normalize.__torchproxy__ = True
+        target_mod.register_target_normalizer("cuda", normalize, override=True)
+
+
+def on_import() -> None:
+    """Called by the import hook when TileLang's compiled launcher loads for a scoped
+    importer (that happens inside ``import tilelang``)."""
+    target_mod = sys.modules.get("tilelang.backend.target")
+    if target_mod is None:
+        import tilelang.backend.target as target_mod  # noqa: PLW0621
+    # the CUDA detector registers when tilelang.cuda.target is imported (inside import tilelang)
+    import tilelang.cuda.target  # noqa: F401
+    _wrap_cuda_detection(target_mod)
