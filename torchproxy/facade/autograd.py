@@ -1,0 +1,369 @@
+"""torch's autograd API on Paddle's autograd.
+
+- ``torch.autograd.Function``: every subclass gets a companion ``paddle.autograd.PyLayer``
+  (built once, when the subclass is defined).  ``Function.apply`` runs it; the torch ``forward``
+  and ``backward`` receive a :class:`FunctionCtx` with torch's ctx API.  The translation that
+  matters: torch's ``backward`` returns one gradient per forward *input* (``None`` for
+  non-tensors), Paddle's PyLayer wants one per *tensor* input -- the companion drops the rest.
+- grad modes (``no_grad``, ``enable_grad``, ``set_grad_enabled``, ``inference_mode``) switch
+  Paddle's one grad flag (``paddle.base.dygraph.base._set_grad_enabled``, on 2.6 and 3.x).
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+
+import paddle
+from paddle.autograd import PyLayer
+
+from .registry import adapter, module, type_
+
+_dy = paddle.base.dygraph.base
+
+module("torch.autograd")
+module("torch.autograd.function")
+
+
+# -- grad modes ---------------------------------------------------------------------------------
+class _GradMode:
+    """Base of the grad-mode context managers; also decorators, with or without parentheses
+    (``@torch.no_grad`` and ``@torch.no_grad()``), as in torch 2.x."""
+
+    _mode = None  # subclasses: the grad flag inside
+
+    def __new__(cls, *args, **kwargs):
+        if cls._bare_decorator_ok and len(args) == 1 and callable(args[0]) and not kwargs:
+            # @torch.no_grad without parentheses: the argument is the function
+            return cls()(args[0])
+        return super().__new__(cls)
+
+    _bare_decorator_ok = True
+
+    def __enter__(self):
+        self._prev = _dy.is_grad_enabled()
+        _dy._set_grad_enabled(self._mode)
+        return None
+
+    def __exit__(self, *exc):
+        _dy._set_grad_enabled(self._prev)
+        return False
+
+    def __call__(self, fn):
+        if inspect.isgeneratorfunction(fn):
+            raise NotImplementedError(f"torchproxy: {type(self).__name__} as a decorator of a "
+                                      "generator function is not provided")
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return fn(*args, **kwargs)
+        return wrapper
+
+    def clone(self):
+        return type(self)()
+
+
+class no_grad(_GradMode):
+    _mode = False
+
+
+class enable_grad(_GradMode):
+    _mode = True
+
+
+class inference_mode(_GradMode):
+    """Paddle has no inference tensors: this is ``no_grad`` (mode=False: grad unchanged)."""
+
+    def __new__(cls, mode=True):
+        if callable(mode) and not isinstance(mode, bool):
+            return cls()(mode)
+        return object.__new__(cls)
+
+    def __init__(self, mode=True):
+        self.mode = bool(mode)
+
+    def __enter__(self):
+        self._prev = _dy.is_grad_enabled()
+        if self.mode:
+            _dy._set_grad_enabled(False)
+
+    def clone(self):
+        return type(self)(self.mode)
+
+
+class set_grad_enabled(_GradMode):
+    """Sets the mode at construction (a plain call works), restores it on ``__exit__``."""
+
+    _bare_decorator_ok = False
+
+    def __init__(self, mode: bool):
+        self._prev = _dy.is_grad_enabled()
+        self.mode = bool(mode)
+        _dy._set_grad_enabled(self.mode)
+
+    def __enter__(self):
+        return None
+
+    def clone(self):
+        return type(self)(self.mode)
+
+
+for _name, _cls in (("no_grad", no_grad), ("enable_grad", enable_grad),
+                    ("inference_mode", inference_mode), ("set_grad_enabled", set_grad_enabled)):
+    type_(f"torch.{_name}", _cls,
+          note="Paddle has no inference tensors: grad recording off" if _name == "inference_mode" else "")
+    type_(f"torch.autograd.{_name}", _cls)
+
+
+@adapter("torch.is_grad_enabled")
+def is_grad_enabled() -> bool:
+    return bool(_dy.is_grad_enabled())
+
+
+@adapter("torch.is_inference_mode_enabled", note="Paddle has no inference mode: always False")
+def is_inference_mode_enabled() -> bool:
+    return False
+
+
+# -- errors raised inside a Function's backward -------------------------------------------------
+_pending = threading.local()
+
+
+def _run_backward(fn, *args, **kwargs):
+    """Run a Paddle backward; if a torch Function's backward raised, re-raise that error."""
+    _pending.error = None
+    try:
+        return fn(*args, **kwargs)
+    except Exception:
+        err, _pending.error = getattr(_pending, "error", None), None
+        if err is not None:
+            raise err.with_traceback(err.__traceback__) from None
+        raise
+
+
+# -- torch.autograd.grad / backward -------------------------------------------------------------
+def _as_list(x):
+    if x is None:
+        return None
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    return [x]
+
+
+@adapter("torch.autograd.grad")
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    if is_grads_batched:
+        raise NotImplementedError("torchproxy: torch.autograd.grad(is_grads_batched=True) is not provided")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    inputs_l = _as_list(inputs)
+    grads = _run_backward(paddle.grad, _as_list(outputs), inputs_l,
+                          grad_outputs=_as_list(grad_outputs), retain_graph=retain_graph,
+                          create_graph=create_graph, allow_unused=True)
+    out = []
+    for g, x in zip(grads, inputs_l):
+        if g is None:
+            if not allow_unused:
+                # torch's message; Paddle raises a different one (or none) per version
+                raise RuntimeError("One of the differentiated Tensors appears to not have been "
+                                   "used in the graph. Set allow_unused=True if this is the "
+                                   "desired behavior.")
+            if materialize_grads:
+                g = paddle.zeros_like(x)
+        out.append(g)
+    return tuple(out)
+
+
+@adapter("torch.autograd.backward")
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    if create_graph or inputs is not None:
+        raise NotImplementedError("torchproxy: torch.autograd.backward(create_graph=, inputs=) "
+                                  "is not provided")
+    _run_backward(paddle.autograd.backward, _as_list(tensors), _as_list(grad_tensors),
+                  bool(retain_graph))
+
+
+# -- torch.autograd.Function on PyLayer ---------------------------------------------------------
+class FunctionCtx:
+    """The ``ctx`` torch code sees.  Arbitrary attributes live here; the Paddle context it
+    wraps does the bookkeeping Paddle needs (non-differentiable outputs, grad materialising)."""
+
+    def __init__(self, pctx, needs_input_grad):
+        self._pctx = pctx
+        self._saved = ()
+        self.needs_input_grad = needs_input_grad
+        self.materialize_grads = True
+
+    def save_for_backward(self, *tensors):
+        # kept here (None entries allowed, as in torch); Paddle's save_for_backward would
+        # reject None on some versions
+        self._saved = tensors
+
+    @property
+    def saved_tensors(self):
+        return tuple(self._saved)
+
+    def mark_non_differentiable(self, *tensors):
+        self._pctx.mark_non_differentiable(*tensors)
+
+    def set_materialize_grads(self, value: bool):
+        self.materialize_grads = bool(value)
+        self._pctx.set_materialize_grads(bool(value))
+
+    def mark_dirty(self, *tensors):
+        raise NotImplementedError("torchproxy: ctx.mark_dirty (in-place autograd.Function) is "
+                                  "not provided: Paddle's PyLayer has no counterpart")
+
+
+type_("torch.autograd.function.FunctionCtx", FunctionCtx)
+
+
+def _is_tensor(x) -> bool:
+    return isinstance(x, paddle.Tensor)
+
+
+class _FunctionMeta(type):
+    def __init__(cls, name, bases, ns):
+        super().__init__(name, bases, ns)
+        if bases and ("forward" in ns or "backward" in ns):
+            cls._pylayer = _companion_pylayer(cls)
+
+
+def _companion_pylayer(torch_cls):
+    has_setup_context = getattr(torch_cls, "setup_context", None) is not Function.setup_context
+
+    def forward(pctx, *args):
+        needs = tuple(_is_tensor(a) and not a.stop_gradient for a in args)
+        ctx = FunctionCtx(pctx, needs)
+        pctx._torch_ctx = ctx
+        pctx._tensor_positions = tuple(i for i, a in enumerate(args) if _is_tensor(a))
+        if has_setup_context:
+            out = torch_cls.forward(*args)
+            torch_cls.setup_context(ctx, args, out)
+            return out
+        return torch_cls.forward(ctx, *args)
+
+    def backward(pctx, *grads):
+        try:
+            return _backward(pctx, grads)
+        except BaseException as e:
+            # Paddle re-raises errors of a PyLayer backward as OSError("(External) ...");
+            # keep the original so the torch-facing entry points re-raise it as torch would
+            _pending.error = e
+            raise
+
+    def _backward(pctx, grads):
+        ctx = pctx._torch_ctx
+        result = torch_cls.backward(ctx, *grads)
+        if not isinstance(result, tuple):
+            result = (result,)
+        n_inputs = len(ctx.needs_input_grad)
+        if len(result) < n_inputs:
+            raise RuntimeError(f"function {torch_cls.__name__}Backward returned an incorrect "
+                               f"number of gradients (expected {n_inputs}, got {len(result)})")
+        # torch allows extra trailing Nones; anything else past the inputs is an error there too
+        if any(g is not None for g in result[n_inputs:]):
+            raise RuntimeError(f"function {torch_cls.__name__}Backward returned an incorrect "
+                               f"number of gradients (expected {n_inputs}, got {len(result)})")
+        picked = tuple(result[i] for i in pctx._tensor_positions)
+        return picked[0] if len(picked) == 1 else picked
+
+    return type(f"{torch_cls.__name__}_PyLayer", (PyLayer,),
+                {"forward": staticmethod(forward), "backward": staticmethod(backward),
+                 "__module__": torch_cls.__module__})
+
+
+class Function(metaclass=_FunctionMeta):
+    """torch.autograd.Function: define ``forward(ctx, ...)`` and ``backward(ctx, *grads)`` as
+    staticmethods (or ``forward(...)`` plus ``setup_context(ctx, inputs, output)``)."""
+
+    @staticmethod
+    def forward(*args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward mode AD.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        if kwargs:  # torch binds keyword arguments to forward's positional parameters
+            sig = inspect.signature(cls.forward)
+            params = list(sig.parameters.values())
+            if cls.setup_context is Function.setup_context:
+                params = params[1:]  # old style forward(ctx, ...): drop ctx
+            bound = inspect.Signature(params).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args
+        pylayer = cls.__dict__.get("_pylayer") or getattr(cls, "_pylayer", None)
+        if pylayer is None:
+            raise RuntimeError(f"{cls.__name__} defines no forward/backward")
+        return pylayer.apply(*args)
+
+
+type_("torch.autograd.Function", Function,
+      note="on paddle.autograd.PyLayer; ctx: save_for_backward, saved_tensors, needs_input_grad, "
+           "mark_non_differentiable, set_materialize_grads, attributes")
+type_("torch.autograd.function.Function", Function)
+
+
+# -- the Tensor side of autograd: requires_grad (Paddle: stop_gradient) -----------------------
+from .registry import tensor_method  # noqa: E402
+
+
+@tensor_method("requires_grad")
+@property
+def requires_grad(self) -> bool:
+    return not self.stop_gradient
+
+
+@requires_grad.setter
+def requires_grad(self, flag) -> None:
+    self.stop_gradient = not bool(flag)
+
+
+@tensor_method("requires_grad_")
+def requires_grad_(self, requires_grad: bool = True):
+    self.stop_gradient = not bool(requires_grad)
+    return self
+
+
+@tensor_method("backward", note="create_graph=True and inputs= are not provided")
+def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    if create_graph or inputs is not None:
+        raise NotImplementedError("torchproxy: Tensor.backward(create_graph=, inputs=) is not provided")
+    if gradient is None:
+        n = 1
+        for d in self.shape:
+            n *= d
+        if n != 1:  # Paddle would silently use ones; torch refuses
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+    # inside torchproxy, self.backward is Paddle's own method
+    _run_backward(self.backward, gradient, retain_graph=bool(retain_graph))
+
+
+@tensor_method("grad", note="a view of Paddle's grad with requires_grad False, as torch's; "
+                            "x.grad = None releases it")
+@property
+def grad(self):
+    g = self.grad  # Paddle's (inside torchproxy)
+    if g is None or g.stop_gradient:
+        return g
+    # Paddle's grad tensor records stop_gradient=False; torch's .grad never requires grad.
+    # detach() shares the memory, so in-place updates (x.grad.zero_()) reach the real grad.
+    return g.detach()
+
+
+@grad.setter
+def grad(self, value):
+    if value is None:
+        self.clear_gradient(False)  # release it: x.grad is None afterwards (Paddle 2.6 and 3.x)
+    else:
+        self.grad = value  # Paddle's setter

@@ -1,0 +1,486 @@
+"""``torch.cuda`` on Paddle's CUDA runtime: devices, properties, streams, events, memory.
+
+Paddle has ONE current device (its "expected place", set by ``paddle.set_device``) that decides
+both where new tensors go and which GPU runs kernels; torch keeps the allocation default (CPU)
+apart from the current CUDA device.  ``torch.cuda.set_device(i)`` here therefore sets Paddle's
+place to ``gpu:i`` (noted in the coverage report).
+
+Streams and events are Paddle's own (``paddle.device.Stream`` / ``core.CUDAEvent``), so a
+stream set through ``torch.cuda.stream(s)`` is the stream Paddle's kernels run on, and
+``current_stream().cuda_stream`` is the raw ``cudaStream_t`` of Paddle's current stream: the
+handle Triton and TileLang pass to their launches.
+
+Without CUDA the calls fail the way torch's CPU build fails (``AssertionError: Torch not
+compiled with CUDA enabled``, ``RuntimeError`` for Stream/Event), and the calls torch's CPU build
+answers (``is_available`` False, ``device_count`` 0, memory counters 0, ``empty_cache``) answer
+the same.  Every Paddle call below exists with the same signature on Paddle 2.6.2 and 3.x.
+"""
+from __future__ import annotations
+
+import paddle
+
+from ..errors import NotProvidedError
+from .registry import TABLE, adapter, module, type_
+
+core = paddle.base.core
+
+module("torch.cuda")
+
+_NOT_COMPILED = "Torch not compiled with CUDA enabled"  # torch's own message, kept for greps
+
+
+def _compiled() -> bool:
+    return paddle.is_compiled_with_cuda()
+
+
+@adapter("torch.cuda.device_count")
+def device_count() -> int:
+    return core.get_cuda_device_count() if _compiled() else 0
+
+
+@adapter("torch.cuda.is_available")
+def is_available() -> bool:
+    return device_count() > 0
+
+
+@adapter("torch.cuda.is_initialized")
+def is_initialized() -> bool:
+    # Paddle initialises CUDA when it is imported: initialised exactly when a GPU is usable
+    return is_available()
+
+
+@adapter("torch.cuda._lazy_init")
+def _lazy_init() -> None:
+    """torch's entry check for every call that needs a GPU."""
+    if not _compiled():
+        raise AssertionError(_NOT_COMPILED)
+    if device_count() == 0:
+        raise RuntimeError("No CUDA GPUs are available")
+
+
+@adapter("torch.cuda.init")
+def init() -> None:
+    _lazy_init()
+
+
+@adapter("torch.cuda.current_device")
+def current_device() -> int:
+    _lazy_init()
+    place = paddle.framework._current_expected_place()
+    if isinstance(place, paddle.CUDAPlace):
+        return place.get_device_id()
+    # Paddle's place is the CPU: the CUDA runtime's current device is the answer
+    return core.get_cuda_current_device_id()
+
+
+def _index(device, optional: bool = False) -> int:
+    """torch.cuda._utils._get_device_index: int / 'cuda:i' / torch.device / Paddle place -> int."""
+    if device is None:
+        if optional:
+            return current_device()
+        raise ValueError("Expected a torch.device with a specified index or an integer, but got:None")
+    if isinstance(device, bool):
+        raise ValueError(f"Expected a cuda device, but got: {device}")
+    if isinstance(device, int):
+        return device
+    if isinstance(device, str):
+        kind, _, idx = device.partition(":")
+        if kind not in ("cuda", "gpu"):
+            raise ValueError(f"Expected a cuda device, but got: {device}")
+        if idx:
+            return int(idx)
+        if optional:
+            return current_device()
+        raise ValueError(f"Expected a torch.device with a specified index or an integer, but got:{device}")
+    if isinstance(device, paddle.CUDAPlace):
+        return device.get_device_id()
+    if isinstance(device, paddle.CPUPlace):
+        raise ValueError("Expected a cuda device, but got: cpu")
+    kind = getattr(device, "type", None)  # torch.device of the facade (or any duck)
+    if isinstance(kind, str):
+        if kind != "cuda":
+            raise ValueError(f"Expected a cuda device, but got: {device}")
+        if device.index is not None:
+            return device.index
+        if optional:
+            return current_device()
+        raise ValueError(f"Expected a torch.device with a specified index or an integer, but got:{device}")
+    if hasattr(device, "get_device_id"):  # other Paddle places (Place wrapping a CUDA place)
+        if hasattr(device, "is_gpu_place") and not device.is_gpu_place():
+            raise ValueError(f"Expected a cuda device, but got: {device}")
+        return device.get_device_id()
+    raise ValueError(f"Expected a cuda device, but got: {device!r}")
+
+
+@adapter("torch.cuda.set_device",
+         note="sets Paddle's current place to gpu:i (Paddle has one current device for "
+              "allocation and kernels; torch keeps new tensors on the CPU)")
+def set_device(device) -> None:
+    idx = _index(device)
+    if idx < 0:  # torch: a negative index is a no-op
+        return
+    _lazy_init()
+    paddle.set_device(f"gpu:{idx}")
+
+
+class _DeviceGuard:
+    """``with torch.cuda.device(i):`` -- the current device is ``i`` inside, restored after."""
+
+    def __init__(self, device):
+        self.idx = -1 if device is None else _index(device, optional=True)
+        self.prev_place = None
+
+    def __enter__(self):  # returns None, as torch's
+        if self.idx < 0:
+            return
+        if not _compiled():
+            raise RuntimeError("PyTorch was compiled without CUDA support")
+        _lazy_init()
+        self.prev_place = paddle.framework._current_expected_place()
+        paddle.set_device(f"gpu:{self.idx}")
+
+    def __exit__(self, *exc):
+        if self.prev_place is not None:
+            # restore the exact place object (CPU or another GPU), as torch restores the index
+            paddle.framework._set_expected_place(self.prev_place)
+            self.prev_place = None
+        return False
+
+
+type_("torch.cuda.device", _DeviceGuard,
+      note="a context manager; None or a negative index is a no-op, as in torch")
+type_("torch.cuda._DeviceGuard", _DeviceGuard)
+
+
+class device_of(_DeviceGuard):
+    """``with torch.cuda.device_of(tensor):`` -- the tensor's device (no-op for CPU tensors)."""
+
+    def __init__(self, obj):
+        place = obj.place
+        idx = place.gpu_device_id() if place.is_gpu_place() else -1
+        super().__init__(idx)
+
+
+type_("torch.cuda.device_of", device_of)
+
+
+# -- device properties --------------------------------------------------------------------------
+class _CudaDeviceProperties:
+    """torch.cuda._CudaDeviceProperties over Paddle's properties object.
+
+    Paddle reports name, major, minor, total_memory, multi_processor_count (and, depending on
+    the version, a few more); any field Paddle does not report raises NotProvidedError naming it
+    rather than a made-up value (so ``getattr(p, "gcnArchName", None)`` answers None)."""
+
+    def __init__(self, paddle_props):
+        object.__setattr__(self, "_p", paddle_props)
+
+    def __getattr__(self, attr):
+        p = object.__getattribute__(self, "_p")
+        if not attr.startswith("_") and hasattr(p, attr):
+            return getattr(p, attr)
+        raise NotProvidedError(f"torch.cuda._CudaDeviceProperties.{attr}")
+
+    def __repr__(self):
+        p = self._p
+        return (f"_CudaDeviceProperties(name='{p.name}', major={p.major}, minor={p.minor}, "
+                f"total_memory={p.total_memory // (1024 * 1024)}MB, "
+                f"multi_processor_count={p.multi_processor_count})")
+
+
+type_("torch.cuda._CudaDeviceProperties", _CudaDeviceProperties)
+
+
+@adapter("torch.cuda.get_device_properties",
+         note="fields Paddle reports: name, major, minor, total_memory, multi_processor_count; "
+              "others raise NotProvidedError")
+def get_device_properties(device=None) -> _CudaDeviceProperties:
+    _lazy_init()
+    idx = _index(device, optional=True)
+    if not 0 <= idx < device_count():
+        raise AssertionError("Invalid device id")
+    return _CudaDeviceProperties(core.get_device_properties(idx))
+
+
+@adapter("torch.cuda.get_device_capability")
+def get_device_capability(device=None) -> tuple:
+    p = get_device_properties(device)
+    return (p.major, p.minor)
+
+
+@adapter("torch.cuda.get_device_name")
+def get_device_name(device=None) -> str:
+    return get_device_properties(device).name
+
+
+@adapter("torch.cuda.is_bf16_supported")
+def is_bf16_supported(including_emulation: bool = True) -> bool:
+    if not is_available():
+        return False
+    return get_device_capability()[0] >= 8 or bool(including_emulation)
+
+
+# -- streams ------------------------------------------------------------------------------------
+def _torch_device(idx: int):
+    """torch.device('cuda', idx) of the facade (registered by the device area)."""
+    entry = TABLE.get("torch.device")
+    if entry is None:
+        raise NotProvidedError("torch.device")
+    return entry.impl("cuda", idx)
+
+
+def _wrap_stream_base(base):
+    s = Stream.__new__(Stream)
+    s._paddle = paddle.device.Stream(stream_base=base)
+    return s
+
+
+class Stream:
+    """torch.cuda.Stream over a Paddle stream (``paddle.device.Stream``).
+
+    torch priorities: 0 = default, negative = higher; Paddle's: 2 = low (default), 1 = high."""
+
+    def __new__(cls, device=None, priority: int = 0, **kwargs):
+        if not _compiled():
+            raise RuntimeError("torch.cuda.Stream requires CUDA support")
+        return super().__new__(cls)
+
+    def __init__(self, device=None, priority: int = 0, **kwargs):
+        if kwargs:
+            raise TypeError(f"torch.cuda.Stream() got unexpected arguments {sorted(kwargs)}")
+        _lazy_init()
+        idx = _index(device, optional=True)
+        self._paddle = paddle.device.Stream(device=paddle.CUDAPlace(idx),
+                                            priority=1 if priority < 0 else 2)
+
+    @property
+    def cuda_stream(self) -> int:
+        """The raw cudaStream_t as an int (0 = the legacy default stream)."""
+        return int(self._paddle.stream_base.cuda_stream)
+
+    @property
+    def device_index(self) -> int:
+        return self._paddle.stream_base.place.get_device_id()
+
+    @property
+    def device(self):
+        return _torch_device(self.device_index)
+
+    @property
+    def paddle_stream(self):
+        """The Paddle stream underneath (for code that mixes both APIs)."""
+        return self._paddle
+
+    def query(self) -> bool:
+        return self._paddle.query()
+
+    def synchronize(self) -> None:
+        self._paddle.synchronize()
+
+    def wait_event(self, event) -> None:
+        self._paddle.stream_base.wait_event(event._base)
+
+    def wait_stream(self, stream) -> None:
+        self._paddle.stream_base.wait_stream(stream._paddle.stream_base)
+
+    def record_event(self, event=None):
+        if event is None:
+            event = Event()
+        event.record(self)
+        return event
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and self.cuda_stream == other.cuda_stream \
+            and self.device_index == other.device_index
+
+    def __hash__(self):
+        return hash((self.cuda_stream, self.device_index))
+
+    def __repr__(self):
+        return f"<torch.cuda.Stream device=cuda:{self.device_index} cuda_stream={self.cuda_stream:#x}>"
+
+
+type_("torch.cuda.Stream", Stream)
+
+
+@adapter("torch.cuda.current_stream", note="Paddle's current stream on that device")
+def current_stream(device=None) -> Stream:
+    _lazy_init()
+    return _wrap_stream_base(core._get_current_stream(_index(device, optional=True)))
+
+
+@adapter("torch.cuda.default_stream",
+         note="Paddle has no separate default stream: this is the stream of Paddle's device "
+              "context as first seen by torchproxy (not the legacy null stream 0)")
+def default_stream(device=None) -> Stream:
+    _lazy_init()
+    idx = _index(device, optional=True)
+    # Paddle's device context owns the stream kernels use unless one is set; it is what
+    # _get_current_stream returns when nothing was set.  Paddle keeps no record of it once a
+    # stream is set, so we remember the one seen before our first set_stream/stream() per device.
+    base = _DEFAULT.get(idx)
+    if base is None:
+        base = _DEFAULT.setdefault(idx, core._get_current_stream(idx))
+    return _wrap_stream_base(base)
+
+
+_DEFAULT: dict = {}
+
+
+@adapter("torch.cuda.set_stream")
+def set_stream(stream) -> None:
+    if stream is None:
+        return
+    default_stream(stream.device_index)  # remember the context stream before replacing it
+    paddle.device.set_stream(stream._paddle)
+
+
+class StreamContext:
+    """``with torch.cuda.stream(s):`` -- ``s`` is the current stream inside (None: no-op)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self._guard = None
+
+    def __enter__(self):
+        if self.stream is None:
+            return self.stream
+        default_stream(self.stream.device_index)
+        self._guard = paddle.device.stream_guard(self.stream._paddle)
+        self._guard.__enter__()
+        return self.stream
+
+    def __exit__(self, *exc):
+        if self._guard is not None:
+            self._guard.__exit__(*exc)
+            self._guard = None
+        return False
+
+
+type_("torch.cuda.StreamContext", StreamContext)
+
+
+@adapter("torch.cuda.stream")
+def stream(stream) -> StreamContext:
+    return StreamContext(stream)
+
+
+@adapter("torch.cuda.synchronize")
+def synchronize(device=None) -> None:
+    _lazy_init()
+    core._device_synchronize(_index(device, optional=True))
+
+
+# -- events -------------------------------------------------------------------------------------
+class Event:
+    """torch.cuda.Event over Paddle's ``core.CUDAEvent`` (same constructor on 2.6 and 3.x)."""
+
+    def __new__(cls, enable_timing: bool = False, blocking: bool = False, interprocess: bool = False):
+        if not _compiled():
+            raise RuntimeError("Tried to instantiate dummy base class Event")
+        return super().__new__(cls)
+
+    def __init__(self, enable_timing: bool = False, blocking: bool = False,
+                 interprocess: bool = False):
+        _lazy_init()
+        self._base = core.CUDAEvent(bool(enable_timing), bool(blocking), bool(interprocess))
+        self.enable_timing = bool(enable_timing)
+
+    def record(self, stream=None) -> None:
+        if stream is None:
+            stream = current_stream()
+        self._base.record(stream._paddle.stream_base)
+
+    def wait(self, stream=None) -> None:
+        if stream is None:
+            stream = current_stream()
+        stream.wait_event(self)
+
+    def query(self) -> bool:
+        return self._base.query()
+
+    def synchronize(self) -> None:
+        self._base.synchronize()
+
+    def elapsed_time(self, end_event) -> float:
+        """Milliseconds between this event and ``end_event`` (both recorded, timing enabled)."""
+        return float(self._base.elapsed_time(end_event._base))
+
+    def __repr__(self):
+        return f"<torch.cuda.Event enable_timing={self.enable_timing}>"
+
+
+type_("torch.cuda.Event", Event)
+
+
+# -- memory -------------------------------------------------------------------------------------
+def _memory_query(paddle_fn_name: str, device):
+    if not _compiled():
+        return 0  # torch's CPU build answers 0
+    idx = _index(device, optional=True)
+    return int(getattr(paddle.device.cuda, paddle_fn_name)(idx))
+
+
+@adapter("torch.cuda.memory_allocated", note="Paddle allocator's counter")
+def memory_allocated(device=None) -> int:
+    return _memory_query("memory_allocated", device)
+
+
+@adapter("torch.cuda.max_memory_allocated", note="Paddle allocator's peak counter")
+def max_memory_allocated(device=None) -> int:
+    return _memory_query("max_memory_allocated", device)
+
+
+@adapter("torch.cuda.memory_reserved")
+def memory_reserved(device=None) -> int:
+    return _memory_query("memory_reserved", device)
+
+
+@adapter("torch.cuda.max_memory_reserved")
+def max_memory_reserved(device=None) -> int:
+    return _memory_query("max_memory_reserved", device)
+
+
+@adapter("torch.cuda.reset_peak_memory_stats",
+         note="needs Paddle >= 3.0 (Paddle 2.6 cannot reset its peak counters)")
+def reset_peak_memory_stats(device=None) -> None:
+    _lazy_init()
+    idx = _index(device, optional=True)
+    reset = getattr(core, "device_memory_stat_reset_peak_value", None)
+    if reset is None:
+        raise RuntimeError(
+            f"torch.cuda.reset_peak_memory_stats needs Paddle >= 3.0; Paddle {paddle.__version__} "
+            "cannot reset its peak memory counters")
+    reset("Allocated", idx)
+    reset("Reserved", idx)
+
+
+@adapter("torch.cuda.reset_max_memory_allocated")
+def reset_max_memory_allocated(device=None) -> None:
+    reset_peak_memory_stats(device)
+
+
+@adapter("torch.cuda.empty_cache")
+def empty_cache() -> None:
+    if _compiled():
+        core.cuda_empty_cache()
+
+
+# -- RNG, graphs --------------------------------------------------------------------------------
+@adapter("torch.cuda.manual_seed")
+def manual_seed(seed: int) -> None:
+    if is_available():
+        core.default_cuda_generator(current_device()).manual_seed(int(seed))
+
+
+@adapter("torch.cuda.manual_seed_all")
+def manual_seed_all(seed: int) -> None:
+    for i in range(device_count()):
+        core.default_cuda_generator(i).manual_seed(int(seed))
+
+
+@adapter("torch.cuda.is_current_stream_capturing")
+def is_current_stream_capturing() -> bool:
+    if not _compiled():
+        raise RuntimeError("Tried to instantiate dummy base class _cuda_isCurrentStreamCapturing")
+    return bool(core.is_cuda_graph_capturing())

@@ -1,0 +1,357 @@
+"""Runtime names around the tensor API: ``torch.version``, ``torch._C`` (the few private names
+Triton and TileLang call), ``torch.backends``, ``torch.compile`` / ``torch.jit`` /
+``torch._dynamo`` (which run the function as is), and ``torch.amp`` custom_fwd/custom_bwd.
+
+API level: the facade claims ``torch.__version__ == core.TORCH_VERSION`` ("2.6.0+torchproxy"):
+the torch API the names here follow (e.g. ``torch.amp.custom_fwd(device_type=...)``, which
+Liger-Kernel picks when torch >= 2.4).
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import warnings
+
+import paddle
+
+from . import cuda as _cuda
+from .core import TORCH_VERSION
+from .registry import adapter, module, type_, value
+
+core = paddle.base.core
+
+# -- torch.version ------------------------------------------------------------------------------
+module("torch.version")
+value("torch.version.__version__", TORCH_VERSION)
+
+
+def _cuda_version():
+    if not paddle.is_compiled_with_cuda() or paddle.is_compiled_with_rocm():
+        return None
+    v = paddle.version.cuda()
+    return None if v in (None, "False", "") else str(v)
+
+
+def _hip_version():
+    if not paddle.is_compiled_with_rocm():
+        return None
+    hip = getattr(paddle.version, "hip", None)  # Paddle >= 3.0
+    v = hip() if callable(hip) else None
+    # a ROCm build whose Paddle cannot tell the HIP version still must not look like CUDA
+    return str(v) if v not in (None, "False", "") else "unknown"
+
+
+value("torch.version.cuda", _cuda_version(), note="Paddle's CUDA version; None without CUDA")
+value("torch.version.hip", _hip_version(), note="Paddle's HIP version on ROCm builds, else None")
+value("torch.version.debug", False)
+
+# -- torch._C: the private entry points Triton's driver and TileLang's adapters read ------------
+module("torch._C")
+
+
+@adapter("torch._C._cuda_getCurrentRawStream",
+         note="raw cudaStream_t of Paddle's current stream (Triton's and TileLang's launch path)")
+def _cuda_getCurrentRawStream(device_index: int) -> int:
+    return _cuda.current_stream(device_index).cuda_stream
+
+
+@adapter("torch._C._cuda_getDevice")
+def _cuda_getDevice() -> int:
+    return _cuda.current_device()
+
+
+# -- torch.backends -------------------------------------------------------------------------------
+module("torch.backends")
+
+
+class _Switch:
+    """A torch.backends flag bridged to a Paddle switch where Paddle has one.
+
+    Paddle builds without cuBLAS/cuDNN (CPU builds of 2.6) have no switch: the value is kept
+    here, and there is no GPU math for it to affect."""
+
+    def __init__(self, getter: str, setter: str, default: bool):
+        self.get = getattr(core, getter, None)
+        self.set = getattr(core, setter, None)
+        self.value = default
+
+    def read(self) -> bool:
+        return bool(self.get()) if self.get is not None else self.value
+
+    def write(self, flag) -> None:
+        flag = bool(flag)
+        if self.set is not None:
+            self.set(flag)
+        self.value = flag
+
+
+_CUBLAS_TF32 = _Switch("get_cublas_switch", "set_cublas_switch", False)
+_CUDNN_TF32 = _Switch("get_cudnn_switch", "set_cudnn_switch", True)
+
+
+class _CudaMatmul:
+    """``torch.backends.cuda.matmul``: ``allow_tf32`` is Paddle's cuBLAS TF32 switch."""
+
+    allow_fp16_reduced_precision_reduction = True
+    allow_bf16_reduced_precision_reduction = True
+
+    @property
+    def allow_tf32(self) -> bool:
+        return _CUBLAS_TF32.read()
+
+    @allow_tf32.setter
+    def allow_tf32(self, flag) -> None:
+        _CUBLAS_TF32.write(flag)
+
+    def __repr__(self):
+        return f"<torch.backends.cuda.matmul allow_tf32={self.allow_tf32}>"
+
+
+module("torch.backends.cuda")
+value("torch.backends.cuda.matmul", _CudaMatmul(),
+      note="allow_tf32 reads/writes Paddle's cuBLAS TF32 switch (core.set_cublas_switch)")
+
+
+@adapter("torch.backends.cuda.is_built")
+def _cuda_is_built() -> bool:
+    return paddle.is_compiled_with_cuda()
+
+
+class _Cudnn:
+    """``torch.backends.cudnn``: ``allow_tf32`` is Paddle's cuDNN TF32 switch.
+
+    An object, not a module, because its flags are properties (torch uses a module subclass
+    for the same reason); ``import torch.backends.cudnn`` is therefore not provided, while
+    ``torch.backends.cudnn.x`` after ``import torch`` is."""
+
+    enabled = True
+
+    @property
+    def allow_tf32(self) -> bool:
+        return _CUDNN_TF32.read()
+
+    @allow_tf32.setter
+    def allow_tf32(self, flag) -> None:
+        _CUDNN_TF32.write(flag)
+
+    @staticmethod
+    def version():
+        """cuDNN version as an int (e.g. 90100), None without cuDNN -- as torch."""
+        v = paddle.device.get_cudnn_version()
+        return int(v) if v else None
+
+    def is_available(self) -> bool:
+        return self.version() is not None
+
+    @contextlib.contextmanager
+    def flags(self, enabled=False, benchmark=False, benchmark_limit=10, deterministic=False,
+              allow_tf32=True):
+        """Only ``allow_tf32`` has a Paddle counterpart; asking for cuDNN benchmark or
+        deterministic mode is refused rather than ignored."""
+        if benchmark or deterministic:
+            raise NotImplementedError(
+                "torch.backends.cudnn.flags(benchmark=/deterministic=) is not provided by "
+                "torchproxy: set Paddle's FLAGS_cudnn_exhaustive_search / "
+                "FLAGS_cudnn_deterministic instead")
+        saved = self.allow_tf32
+        self.allow_tf32 = allow_tf32
+        try:
+            yield
+        finally:
+            self.allow_tf32 = saved
+
+    def __repr__(self):
+        return f"<torch.backends.cudnn allow_tf32={self.allow_tf32}>"
+
+
+value("torch.backends.cudnn", _Cudnn(),
+      note="allow_tf32 = Paddle's cuDNN TF32 switch; version()/is_available()/flags(allow_tf32=)")
+
+
+class _Mps:
+    @staticmethod
+    def is_available() -> bool:
+        return False  # Paddle has no Metal backend
+
+    @staticmethod
+    def is_built() -> bool:
+        return False
+
+
+value("torch.backends.mps", _Mps(), note="Paddle has no Metal backend: is_available() is False")
+
+# -- torch.compile / torch.compiler / torch._dynamo / torch.jit: run the Python as is -----------
+_notified = False
+
+
+def _notice_once():
+    global _notified
+    if not _notified:
+        _notified = True
+        warnings.warn("torchproxy: torch.compile runs the function as is (no graph compilation "
+                      "on Paddle); this notice is shown once", RuntimeWarning, stacklevel=3)
+
+
+@adapter("torch.compile", note="returns the function unchanged (one RuntimeWarning per process)")
+def compile_(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
+            options=None, disable=False):
+    if model is None:  # @torch.compile(...) with arguments
+        def deco(fn):
+            _notice_once()
+            return fn
+        return deco
+    _notice_once()
+    return model
+
+
+def _passthrough_decorator(fn=None, *args, **kwargs):
+    """``@x``, ``@x(...)`` and ``x(fn, ...)`` all give back ``fn``."""
+    if fn is None or not callable(fn):
+        return lambda f: f
+    return fn
+
+
+module("torch.compiler")
+adapter("torch.compiler.disable")(_passthrough_decorator)
+adapter("torch.compiler.allow_in_graph")(_passthrough_decorator)
+
+
+@adapter("torch.compiler.is_compiling")
+def is_compiling() -> bool:
+    return False
+
+
+@adapter("torch.compiler.is_dynamo_compiling")
+def is_dynamo_compiling() -> bool:
+    return False
+
+
+module("torch._dynamo")
+adapter("torch._dynamo.disable")(_passthrough_decorator)
+adapter("torch._dynamo.allow_in_graph")(_passthrough_decorator)
+adapter("torch._dynamo.is_compiling")(is_compiling)
+
+module("torch.jit")
+adapter("torch.jit.script", note="returns the function unchanged")(_passthrough_decorator)
+adapter("torch.jit.ignore")(_passthrough_decorator)
+adapter("torch.jit.unused")(_passthrough_decorator)
+
+
+@adapter("torch.jit.is_scripting")
+def is_scripting() -> bool:
+    return False
+
+
+@adapter("torch.jit.is_tracing")
+def is_tracing() -> bool:
+    return False
+
+
+# -- torch.amp.custom_fwd / custom_bwd on Paddle's autocast -------------------------------------
+def _amp_state():
+    tracer = paddle.base.framework._dygraph_tracer()
+    return tracer._amp_level != core.AmpLevel.O0, str(tracer._amp_dtype)
+
+
+def paddle_dtype_of(dtype):
+    """A torch dtype of the facade (whatever its representation) -> Paddle's dtype."""
+    if isinstance(dtype, str):
+        name = dtype
+    else:
+        name = str(dtype).split(".")[-1]  # torch.float16 / paddle.float16 / VarType.FP16
+    name = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64",
+            "half": "float16", "float": "float32", "double": "float64"}.get(name.lower(), name.lower())
+    return paddle.to_tensor([], dtype=name).dtype
+
+
+def _cast_floats(value, dtype):
+    if isinstance(value, paddle.Tensor):
+        return value.astype(dtype) if value.is_floating_point() else value
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_floats(v, dtype) for v in value)
+    if isinstance(value, dict):
+        return {k: _cast_floats(v, dtype) for k, v in value.items()}
+    return value
+
+
+def _check_device_type(device_type):
+    if device_type not in ("cuda", "cpu"):
+        raise ValueError(f"torchproxy: torch.amp device_type must be 'cuda' or 'cpu', got {device_type!r}")
+
+
+module("torch.amp")
+
+
+@adapter("torch.amp.custom_fwd",
+         note="Paddle's autocast is one global state (device_type is only validated)")
+def custom_fwd(fwd=None, *, device_type, cast_inputs=None):
+    """torch.amp.custom_fwd: remember the autocast state for backward; with ``cast_inputs``,
+    run forward with autocast off on inputs cast to that dtype (when autocast is on)."""
+    _check_device_type(device_type)
+    if fwd is None:
+        return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
+
+    @functools.wraps(fwd)
+    def decorate_fwd(ctx, *args, **kwargs):
+        enabled, dtype = _amp_state()
+        ctx._dtype = dtype
+        if cast_inputs is None or not enabled:
+            ctx._fwd_used_autocast = enabled and cast_inputs is None
+            return fwd(ctx, *args, **kwargs)
+        ctx._fwd_used_autocast = False
+        target = paddle_dtype_of(cast_inputs)
+        with paddle.amp.auto_cast(enable=False):
+            return fwd(ctx, *_cast_floats(args, target), **_cast_floats(kwargs, target))
+    return decorate_fwd
+
+
+@adapter("torch.amp.custom_bwd")
+def custom_bwd(bwd=None, *, device_type):
+    """torch.amp.custom_bwd: backward runs under the autocast state forward saw."""
+    _check_device_type(device_type)
+    if bwd is None:
+        return functools.partial(custom_bwd, device_type=device_type)
+
+    @functools.wraps(bwd)
+    def decorate_bwd(ctx, *args, **kwargs):
+        used = getattr(ctx, "_fwd_used_autocast", False)
+        dtype = getattr(ctx, "_dtype", "float16")
+        if not used:
+            return bwd(ctx, *args, **kwargs)
+        amp_dtype = "bfloat16" if "bfloat16" in dtype else "float16"
+        with paddle.amp.auto_cast(enable=True, dtype=amp_dtype):
+            return bwd(ctx, *args, **kwargs)
+    return decorate_bwd
+
+
+module("torch.cuda.amp")
+
+
+@adapter("torch.cuda.amp.custom_fwd", note="= torch.amp.custom_fwd(device_type='cuda')")
+def cuda_custom_fwd(fwd=None, *, cast_inputs=None):
+    return custom_fwd(fwd, device_type="cuda", cast_inputs=cast_inputs)
+
+
+@adapter("torch.cuda.amp.custom_bwd", note="= torch.amp.custom_bwd(device_type='cuda')")
+def cuda_custom_bwd(bwd=None):
+    return custom_bwd(bwd, device_type="cuda")
+
+
+# -- other accelerators the libraries probe for: Paddle's answer -------------------------------
+module("torch.xpu")
+
+
+@adapter("torch.xpu.is_available")
+def xpu_is_available() -> bool:
+    return paddle.is_compiled_with_xpu() and core.get_xpu_device_count() > 0
+
+
+module("torch.mps")
+
+
+@adapter("torch.mps.is_available")
+def mps_is_available() -> bool:
+    return False
+
+
+type_("torch._C._CudaDeviceProperties", _cuda._CudaDeviceProperties)
