@@ -15,6 +15,7 @@ import traceback
 _ATTR_RE = re.compile(r"module '((?:torch|paddle)(?:\.[\w.]+)?)' has no attribute '(\w+)'")
 _MOD_RE = re.compile(r"No module named '((?:torch|paddle)(?:\.[\w.]+)?)'")
 _TENSOR_ATTR_RE = re.compile(r"'Tensor' object has no attribute '(\w+)'")
+_FROM_RE = re.compile(r"cannot import name '(\w+)' from '((?:torch|paddle)(?:\.[\w.]+)?)'")
 
 
 def chain(exc: BaseException):
@@ -46,6 +47,8 @@ def unsupported_names(exc: BaseException, backend: str) -> list[str]:
             names.append(f"{_torch_name(mod)}.{attr}")
         for mod in _MOD_RE.findall(msg):
             names.append(_torch_name(mod))
+        for attr, mod in _FROM_RE.findall(msg):
+            names.append(f"{_torch_name(mod)}.{attr}")
         for attr in _TENSOR_ATTR_RE.findall(msg):
             names.append(f"torch.Tensor.{attr}")
     out = []

@@ -1,0 +1,187 @@
+"""Liger-Kernel (linkedin/Liger-Kernel): Triton kernels for LLM training, torch-style wrappers.
+
+Called through the public functional API (``liger_kernel.transformers.functional``), on
+Paddle tensors under the proxies and on torch tensors in the oracle.  Installed without its
+``torch`` requirement (real torch is the oracle's, pinned separately).  On CPU the kernels run
+in the Triton interpreter; several of them do not run there even on real torch (a Python float
+``eps`` where the compiler would give a tl scalar): those cases show the oracle's failure, and
+the proxy cells say ``oracle_failed`` at best.
+"""
+from compat_matrix.spec import Case, Library, rand, randint, randn, value
+
+LIBRARY = Library(
+    name="liger_kernel",
+    scope=("liger_kernel", "triton"),
+    requires=("liger_kernel", "triton"),
+    imports=("liger_kernel.transformers.functional",),
+    install=("pip install --no-deps liger-kernel==0.8.5",),
+    devices=("cpu", "gpu"),
+)
+
+
+def _F():
+    import liger_kernel.transformers.functional as F
+    return F
+
+
+def rms_norm(x, w, eps):
+    return _F().liger_rms_norm(x, w, eps)
+
+
+def rms_norm_backward(x, w, eps, dy):
+    y = _F().liger_rms_norm(x, w, eps)
+    y.backward(dy)
+    return y, x.grad, w.grad
+
+
+def fused_add_rms_norm(x, r, w, eps):
+    return _F().liger_fused_add_rms_norm(x, r, w, eps)
+
+
+def layer_norm(x, w, b, eps):
+    return _F().liger_layer_norm(x, w, b, eps)
+
+
+def layer_norm_backward(x, w, b, eps, dy):
+    y = _F().liger_layer_norm(x, w, b, eps)
+    y.backward(dy)
+    return y, x.grad, w.grad, b.grad
+
+
+def poly_norm(x, w, b, eps):
+    return _F().liger_poly_norm(x, w, b, eps)
+
+
+def group_norm(x, w, b, channels, groups, eps):
+    return _F().liger_group_norm(x, w, b, channels, groups, eps)
+
+
+def dyt(x, alpha, gamma, beta):
+    return _F().liger_dyt(x, alpha, gamma, beta)
+
+
+def swiglu(a, b):
+    return _F().liger_swiglu(a, b)
+
+
+def swiglu_backward(a, b, dy):
+    y = _F().liger_swiglu(a, b)
+    y.backward(dy)
+    return y, a.grad, b.grad
+
+
+def geglu(a, b):
+    return _F().liger_geglu(a, b)
+
+
+def relu_squared(x):
+    return _F().liger_relu_squared(x)
+
+
+def softmax(x):
+    return _F().liger_softmax(x)
+
+
+def softmax_backward(x, dy):
+    y = _F().liger_softmax(x)
+    y.backward(dy)
+    return y, x.grad
+
+
+def sparsemax(x):
+    return _F().liger_sparsemax(x)
+
+
+def cross_entropy(logits, target):
+    return _F().liger_cross_entropy(logits, target)
+
+
+def cross_entropy_backward(logits, target):
+    loss = _F().liger_cross_entropy(logits, target)
+    loss.backward()
+    return loss, logits.grad
+
+
+def fused_linear_cross_entropy(x, weight, target):
+    return _F().liger_fused_linear_cross_entropy(x, weight, target)
+
+
+def rope(q, k, cos, sin):
+    return _F().liger_rope(q, k, cos, sin)
+
+
+def rope_backward(q, k, cos, sin, dq, dk):
+    import torch
+    q2, k2 = _F().liger_rope(q, k, cos, sin)
+    torch.autograd.backward([q2, k2], [dq, dk])
+    return q2, k2, q.grad, k.grad
+
+
+def _log_softmax_pair(a, b):
+    import torch
+    return torch.log_softmax(a, dim=-1), torch.log_softmax(b, dim=-1)
+
+
+def kl_div(a, b):
+    x, y = _log_softmax_pair(a, b)
+    return _F().liger_kl_div(x, y)
+
+
+def jsd(a, b):
+    x, y = _log_softmax_pair(a, b)
+    return _F().liger_jsd(x, y)
+
+
+def tvd(a, b):
+    import torch
+    return _F().liger_tvd(torch.softmax(a, dim=-1), torch.softmax(b, dim=-1))
+
+
+B, H = 4, 64
+CASES = [
+    Case("rms_norm", rms_norm, inputs=[randn(B, H), randn(H), value(1e-6)],
+         reference=lambda x, w, eps: x / (((x.astype("float64") ** 2).mean(-1, keepdims=True)
+                                           + eps) ** 0.5) * w),
+    Case("rms_norm_backward", rms_norm_backward,
+         inputs=[randn(B, H, grad=True), randn(H, grad=True), value(1e-6), randn(B, H)],
+         tol={"float32": (1e-4, 1e-5)}),
+    Case("rms_norm_bf16", rms_norm, inputs=[randn(B, H, dtype="bfloat16"),
+                                            randn(H, dtype="bfloat16"), value(1e-6)]),
+    Case("fused_add_rms_norm", fused_add_rms_norm,
+         inputs=[randn(B, H), randn(B, H), randn(H), value(1e-6)]),
+    Case("layer_norm", layer_norm, inputs=[randn(B, H), randn(H), randn(H), value(1e-6)],
+         reference=lambda x, w, b, eps: (x - x.mean(-1, keepdims=True))
+         / (x.var(-1, keepdims=True) + eps) ** 0.5 * w + b, tol={"float32": (1e-4, 1e-5)}),
+    Case("layer_norm_backward", layer_norm_backward,
+         inputs=[randn(B, H, grad=True), randn(H, grad=True), randn(H, grad=True), value(1e-6),
+                 randn(B, H)], tol={"float32": (1e-4, 1e-5)}),
+    Case("poly_norm", poly_norm, inputs=[randn(B, H), randn(3), randn(1), value(1e-6)]),
+    Case("group_norm", group_norm, inputs=[randn(2, 4, 16), randn(4), randn(4), value(4),
+                                           value(2), value(1e-6)], tol={"float32": (1e-4, 1e-5)}),
+    Case("dyt", dyt, inputs=[randn(B, H), rand(1, low=0.3, high=0.7), randn(H), randn(H)]),
+    Case("swiglu", swiglu, inputs=[randn(B, H), randn(B, H)],
+         reference=lambda a, b: a / (1 + __import__("numpy").exp(-a)) * b),
+    Case("swiglu_backward", swiglu_backward,
+         inputs=[randn(B, H, grad=True), randn(B, H, grad=True), randn(B, H)]),
+    Case("geglu", geglu, inputs=[randn(B, H), randn(B, H)], tol={"float32": (1e-4, 1e-5)}),
+    Case("relu_squared", relu_squared, inputs=[randn(B, H)],
+         reference=lambda x: __import__("numpy").maximum(x, 0) ** 2),
+    Case("softmax", softmax, inputs=[randn(B, H)], tol={"float32": (1e-5, 1e-6)}),
+    Case("softmax_backward", softmax_backward, inputs=[randn(B, H, grad=True), randn(B, H)]),
+    Case("sparsemax", sparsemax, inputs=[randn(B, H)]),
+    Case("cross_entropy", cross_entropy, inputs=[randn(8, 32), randint(0, 32, 8)],
+         tol={"float32": (1e-5, 1e-5)}),
+    Case("cross_entropy_backward", cross_entropy_backward,
+         inputs=[randn(8, 32, grad=True), randint(0, 32, 8)], tol={"float32": (1e-5, 1e-6)}),
+    Case("fused_linear_cross_entropy", fused_linear_cross_entropy,
+         inputs=[randn(8, 16), randn(32, 16), randint(0, 32, 8)], tol={"float32": (1e-4, 1e-5)}),
+    Case("rope", rope, inputs=[randn(1, 2, 8, 16), randn(1, 2, 8, 16), randn(1, 8, 16),
+                               randn(1, 8, 16)]),
+    Case("rope_backward", rope_backward,
+         inputs=[randn(1, 2, 8, 16, grad=True), randn(1, 2, 8, 16, grad=True), randn(1, 8, 16),
+                 randn(1, 8, 16), randn(1, 2, 8, 16), randn(1, 2, 8, 16)],
+         tol={"float32": (1e-5, 1e-5)}),
+    Case("kl_div", kl_div, inputs=[randn(B, H), randn(B, H)]),
+    Case("jsd", jsd, inputs=[randn(B, H), randn(B, H)], tol={"float32": (1e-5, 1e-6)}),
+    Case("tvd", tvd, inputs=[randn(B, H), randn(B, H)]),
+]

@@ -1,0 +1,91 @@
+"""Run a library's own test suite under the proxy.
+
+    pytest -p torchproxy.pytest_plugin --torchproxy-scope=liger_kernel,triton tests/
+
+The proxy is enabled with that scope in ``pytest_configure``, i.e. before collection, so the
+library's modules (imported by the test modules) get the facade when they ``import torch``.
+The test modules themselves are not in scope unless named (``--torchproxy-scope=mylib,tests``):
+a test that builds inputs with real torch and hands them to the library is exactly what the
+proxy cannot serve, and the run says so.  Every facade name touched is traced; the terminal
+summary lists the torch names the facade lacks, with the tests that needed them, and
+``--torchproxy-report=FILE`` writes them as JSON.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import pytest
+
+_STATE = {"trace_cm": None, "trace": None, "per_test": defaultdict(set), "scope": None}
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("torchproxy", "run the tests with torchproxy's torch facade")
+    group.addoption("--torchproxy-scope", default=None,
+                    help="comma-separated modules that get the facade ('*' = global mode)")
+    group.addoption("--torchproxy-blocked", default=None,
+                    help="comma-separated modules that always get real torch")
+    group.addoption("--torchproxy-report", default=None,
+                    help="write the missing torch names (name -> tests) to this JSON file")
+
+
+def pytest_configure(config):
+    scope = config.getoption("--torchproxy-scope")
+    if not scope:
+        return
+    import torchproxy
+    blocked = config.getoption("--torchproxy-blocked") or None
+    torchproxy.enable(None if scope.strip() == "*" else scope, blocked=blocked)
+    cm = torchproxy.trace()
+    _STATE.update(trace_cm=cm, trace=cm.__enter__(), scope=scope)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A trace of its own per test (traces nest): names are attributed to the tests that
+    needed them, also when an earlier test already needed them."""
+    if _STATE["trace"] is None:
+        yield
+        return
+    import torchproxy
+    with torchproxy.trace() as t:
+        yield
+    for name in t.missing:
+        _STATE["per_test"][name].add(item.nodeid)
+
+
+def _report() -> dict:
+    t = _STATE["trace"]
+    out = {}
+    for name in sorted(t.missing):
+        tests = sorted(_STATE["per_test"].get(name, ())) or ["<collection>"]
+        out[name] = tests
+    return out
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if _STATE["trace"] is None:
+        return
+    report = _report()
+    tr = terminalreporter
+    tr.section("torchproxy")
+    tr.write_line(f"scope: {_STATE['scope']}; facade names used: {len(_STATE['trace'].used)}; "
+                  f"missing: {len(report)}")
+    for name, tests in report.items():
+        shown = ", ".join(tests[:3]) + (f" (+{len(tests) - 3} more)" if len(tests) > 3 else "")
+        tr.write_line(f"  missing {name}  <- {shown}")
+    path = config.getoption("--torchproxy-report")
+    if path:
+        with open(path, "w") as f:
+            json.dump({"scope": _STATE["scope"], "missing": report,
+                       "used": sorted(_STATE["trace"].used)}, f, indent=1)
+
+
+def pytest_unconfigure(config):
+    cm = _STATE["trace_cm"]
+    if cm is not None:
+        cm.__exit__(None, None, None)
+        _STATE.update(trace_cm=None, trace=None)
+        import torchproxy
+        torchproxy.disable()
