@@ -25,10 +25,11 @@ from .api import (  # noqa: E402
     use_torch_proxy_guard,
 )
 from .errors import ModuleNotProvidedError, NameNotProvidedImportError, NotProvidedError, ProxyConflictError  # noqa: E402
+from .hook import is_facade  # noqa: E402
 from .tracing import trace  # noqa: E402
 
 __all__ = [
-    "enable", "disable", "guard", "status", "is_enabled", "trace",
+    "enable", "disable", "guard", "status", "is_enabled", "is_facade", "trace",
     "enable_torch_proxy", "disable_torch_proxy", "use_torch_proxy_guard",
     "extend_torch_proxy_blocked_modules",
     "NotProvidedError", "ModuleNotProvidedError", "NameNotProvidedImportError",

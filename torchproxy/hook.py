@@ -41,9 +41,13 @@ _original_find_spec = None
 _lock = threading.RLock()
 
 
-def _is_facade(mod) -> bool:
-    # isinstance, not an attribute probe: real torch.ops answers every getattr
+def is_facade(mod) -> bool:
+    """True for the facade's modules (isinstance, not an attribute probe: real torch.ops
+    answers every getattr)."""
     return isinstance(mod, _modules.FacadeModule)
+
+
+_is_facade = is_facade
 
 
 def _is_torch_name(name) -> bool:
@@ -84,7 +88,7 @@ def _torch_own_c_import(name, fromlist) -> bool:
     Added for Triton (interpreter on real tensors while "triton" is in scope)."""
     return (name != "torch" and type(fromlist) is list and not fromlist
             and "torch" in sys.modules
-            and not getattr(sys.modules["torch"], "__torchproxy__", False))
+            and not is_facade(sys.modules["torch"]))
 
 
 def _proxy_import(name, globals=None, locals=None, fromlist=(), level=0):

@@ -19,6 +19,9 @@ from . import registry
 class FacadeModule(types.ModuleType):
     """A torch module of the facade.  Missing attributes raise NotProvidedError."""
 
+    # marker for code that cannot import torchproxy; torchproxy.is_facade() is the sure test
+    __torchproxy__ = True
+
     def __getattr__(self, attr: str):
         if attr.startswith("__") and attr.endswith("__"):
             # dunder probes (__path__, __wrapped__, __file__...) keep Python's usual answer
