@@ -318,15 +318,16 @@ type_("torch.autograd.function.Function", Function)
 from .registry import tensor_method  # noqa: E402
 
 
-@tensor_method("requires_grad")
-@property
-def requires_grad(self) -> bool:
+def _get_requires_grad(self) -> bool:
     return not self.stop_gradient
 
 
-@requires_grad.setter
-def requires_grad(self, flag) -> None:
+def _set_requires_grad(self, flag) -> None:
     self.stop_gradient = not bool(flag)
+
+
+# the property is complete (getter and setter) before it is registered
+tensor_method("requires_grad")(property(_get_requires_grad, _set_requires_grad))
 
 
 @tensor_method("requires_grad_")
@@ -349,10 +350,7 @@ def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, 
     _run_backward(self.backward, gradient, retain_graph=bool(retain_graph))
 
 
-@tensor_method("grad", note="a view of Paddle's grad with requires_grad False, as torch's; "
-                            "x.grad = None releases it")
-@property
-def grad(self):
+def _get_grad(self):
     g = self.grad  # Paddle's (inside torchproxy)
     if g is None or g.stop_gradient:
         return g
@@ -361,9 +359,12 @@ def grad(self):
     return g.detach()
 
 
-@grad.setter
-def grad(self, value):
+def _set_grad(self, value):
     if value is None:
         self.clear_gradient(False)  # release it: x.grad is None afterwards (Paddle 2.6 and 3.x)
     else:
         self.grad = value  # Paddle's setter
+
+
+tensor_method("grad", note="a view of Paddle's grad with requires_grad False, as torch's; "
+                           "x.grad = None releases it")(property(_get_grad, _set_grad))

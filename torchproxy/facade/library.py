@@ -1,0 +1,314 @@
+"""``torch.library`` and ``torch.ops`` for operators defined through the facade.
+
+An operator registered here (``custom_op``, ``triton_op``, ``Library.define`` + ``impl``) is a
+Python callable that picks its kernel by the device of its tensor arguments ("cuda" for GPU
+places, "cpu" otherwise), and is reachable as ``torch.ops.<ns>.<name>`` (and ``.default``).
+Fake/meta kernels are kept but never run: Paddle has no fake-tensor tracing.
+``register_autograd`` makes the operator differentiable through the facade's
+``torch.autograd.Function`` (Paddle's PyLayer).  Operators of real torch (``torch.ops.aten.*``)
+are not provided: naming one raises NotProvidedError.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+
+import paddle
+
+from ..errors import NotProvidedError
+from .registry import adapter, module, type_, value
+
+module("torch.library")
+
+_OPS: dict[str, "CustomOpDef"] = {}  # "ns::name" -> op
+
+
+def _device_type_of(args, kwargs) -> str | None:
+    def walk(v):
+        if isinstance(v, paddle.Tensor):
+            return "cuda" if v.place.is_gpu_place() else "cpu"
+        if isinstance(v, (list, tuple)):
+            for item in v:
+                d = walk(item)
+                if d:
+                    return d
+        return None
+    for v in list(args) + list(kwargs.values()):
+        d = walk(v)
+        if d:
+            return d
+    return None
+
+
+def _normalize_device_types(device_types):
+    if device_types is None:
+        return None
+    if isinstance(device_types, str):
+        device_types = [device_types]
+    out = []
+    for d in device_types:
+        d = d.split(":")[0]
+        if d not in ("cuda", "cpu"):
+            raise ValueError(f"torchproxy: device_types can be 'cuda' or 'cpu', got {d!r}")
+        out.append(d)
+    return tuple(out)
+
+
+def _split_qualname(qualname: str):
+    if not isinstance(qualname, str) or "::" not in qualname:
+        raise ValueError(f"Expected there to be a namespace in {qualname}, i.e. The operator "
+                         "name should look something like ns::foo")
+    ns, name = qualname.split("::", 1)
+    if "." in name:
+        name = name.split(".", 1)[0]  # overload name: ns::foo.default
+    return ns, name
+
+
+def _check_annotations(fn, qualname):
+    sig = inspect.signature(fn)
+    for p in sig.parameters.values():
+        if p.annotation is inspect.Parameter.empty:
+            raise ValueError(f"infer_schema(func): Parameter {p.name} must have a type "
+                             f"annotation. Got func with signature {sig})")
+    if sig.return_annotation is inspect.Signature.empty:
+        raise ValueError(f"infer_schema(func): No return type annotation was provided. "
+                         f"Please add one. Got func with signature {sig})")
+
+
+class CustomOpDef:
+    """What ``@torch.library.custom_op`` returns: call it, or reach it via ``torch.ops``."""
+
+    def __init__(self, qualname, fn, mutates_args, device_types):
+        self.ns, self._name = _split_qualname(qualname)
+        self._qualname = f"{self.ns}::{self._name}"
+        self._mutates_args = mutates_args
+        self._kernels: dict[str | None, object] = {}  # device type (None = any) -> fn
+        self._fake = None
+        self._autograd_fn = None
+        self._init_fn = fn
+        if fn is not None:
+            for d in (_normalize_device_types(device_types) or (None,)):
+                self._kernels[d] = fn
+            self.__wrapped__ = fn
+            self.__name__ = getattr(fn, "__name__", self._name)
+            self.__doc__ = getattr(fn, "__doc__", None)
+
+    # -- registration ---------------------------------------------------------------------------
+    def register_kernel(self, device_types, fn=None):
+        types = _normalize_device_types(device_types)
+
+        def deco(f):
+            for d in types or (None,):
+                self._kernels[d] = f
+            return f
+        return deco(fn) if fn is not None else deco
+
+    def register_fake(self, fn=None):
+        def deco(f):
+            self._fake = f
+            return f
+        return deco(fn) if fn is not None else deco
+
+    def register_autograd(self, backward, *, setup_context=None):
+        from .autograd import Function
+        op = self
+
+        def forward(*args):
+            return op._run_kernel(args, {})
+
+        def _setup(ctx, inputs, output):
+            if setup_context is not None:
+                setup_context(ctx, inputs, output)
+
+        self._autograd_fn = type(f"{self._name}_autograd", (Function,), {
+            "forward": staticmethod(forward),
+            "setup_context": staticmethod(_setup),
+            "backward": staticmethod(backward),
+        })
+
+    # -- calling --------------------------------------------------------------------------------
+    def _kernel_for(self, args, kwargs):
+        dev = _device_type_of(args, kwargs) or "cpu"
+        fn = self._kernels.get(dev) or self._kernels.get(None)
+        if fn is None:
+            backend = {"cuda": "CUDA", "cpu": "CPU"}[dev]
+            raise NotImplementedError(f"Could not run '{self._qualname}' with arguments from the "
+                                      f"'{backend}' backend (torchproxy: no kernel registered "
+                                      f"for device type {dev!r})")
+        return fn
+
+    def _run_kernel(self, args, kwargs):
+        out = self._kernel_for(args, kwargs)(*args, **kwargs)
+        _check_no_alias(self._qualname, args, kwargs, out)
+        return out
+
+    def __call__(self, *args, **kwargs):
+        if self._autograd_fn is not None:
+            if kwargs:
+                sig = inspect.signature(next(iter(self._kernels.values())))
+                bound = sig.bind(*args, **kwargs)
+                bound.apply_defaults()
+                args, kwargs = bound.args, {}
+            return self._autograd_fn.apply(*args)
+        return self._run_kernel(args, kwargs)
+
+    @property
+    def default(self):
+        return self
+
+    def __repr__(self):
+        return f"<CustomOpDef({self._qualname})>"
+
+
+def _check_no_alias(qualname, args, kwargs, out):
+    """torch refuses an operator whose output is one of its inputs (no aliasing allowed)."""
+    ins = {id(v) for v in list(args) + list(kwargs.values()) if isinstance(v, paddle.Tensor)}
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    if any(isinstance(o, paddle.Tensor) and id(o) in ins for o in outs):
+        raise RuntimeError(f"{qualname}: The output of this custom operator (1) must not also be "
+                           "an input to this custom operator and (2) may not alias any inputs "
+                           "to this custom operator or other returns. Please clone the output.")
+
+
+def _register_op(op: CustomOpDef) -> CustomOpDef:
+    _OPS[op._qualname] = op
+    return op
+
+
+@adapter("torch.library.custom_op", note="kernel picked by the tensors' device; fake kernels unused")
+def custom_op(name, fn=None, /, *, mutates_args, device_types=None, schema=None):
+    if mutates_args != "unknown" and isinstance(mutates_args, str):
+        raise ValueError("mutates_args must be a tuple of argument names or 'unknown'")
+
+    def deco(f):
+        if schema is None:
+            _check_annotations(f, name)
+        return _register_op(CustomOpDef(name, f, mutates_args, device_types))
+    return deco(fn) if fn is not None else deco
+
+
+@adapter("torch.library.triton_op", note="= custom_op: the Triton kernels run as launched")
+def triton_op(name, fn=None, /, *, mutates_args, schema=None):
+    return custom_op(name, fn, mutates_args=mutates_args, schema=schema)
+
+
+@adapter("torch.library.wrap_triton",
+         note="returns the kernel itself: kernel[grid](...) launches it (no tracing on Paddle)")
+def wrap_triton(triton_kernel, /):
+    if not hasattr(triton_kernel, "__getitem__") or not hasattr(triton_kernel, "run"):
+        raise RuntimeError("wrap_triton requires wrap_triton to be called on a function "
+                           f"decorated with @triton.jit or @triton.autotune; got {triton_kernel!r}")
+    return triton_kernel
+
+
+def _lookup(op) -> CustomOpDef:
+    if isinstance(op, CustomOpDef):
+        return op
+    if isinstance(op, str):
+        ns, name = _split_qualname(op)
+        found = _OPS.get(f"{ns}::{name}")
+        if found is None:
+            raise RuntimeError(f"torchproxy: operator {ns}::{name} was not defined through "
+                               "torch.library (custom_op / Library.define)")
+        return found
+    raise TypeError(f"expected an operator name 'ns::name' or a custom op, got {op!r}")
+
+
+@adapter("torch.library.register_fake", note="kept, never run (no fake tensors on Paddle)")
+def register_fake(op, fn=None, /, *, lib=None, _stacklevel=1):
+    return _lookup(op).register_fake(fn)
+
+
+@adapter("torch.library.register_kernel")
+def register_kernel(op, device_types, fn=None, /, *, lib=None):
+    return _lookup(op).register_kernel(device_types, fn)
+
+
+@adapter("torch.library.register_autograd")
+def register_autograd(op, backward, /, *, setup_context=None, lib=None):
+    _lookup(op).register_autograd(backward, setup_context=setup_context)
+
+
+_SCHEMA_NAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z0-9_]+)?\s*\(")
+_DISPATCH_KEYS = {"CUDA": ("cuda",), "CPU": ("cpu",), "CompositeExplicitAutograd": None,
+                  "CompositeImplicitAutograd": None, "": None}
+
+
+class Library:
+    """``torch.library.Library(ns, "DEF" | "FRAGMENT" | "IMPL")`` with define / impl."""
+
+    def __init__(self, ns, kind, dispatch_key=""):
+        if kind not in ("DEF", "IMPL", "FRAGMENT"):
+            raise ValueError(f"Unsupported kind: {kind}")
+        self.ns, self.kind, self.dispatch_key = ns, kind, dispatch_key
+
+    def define(self, schema, alias_analysis="", *, tags=()):
+        m = _SCHEMA_NAME.match(schema)
+        if m is None:
+            raise RuntimeError(f"torchproxy: cannot parse the operator schema {schema!r}")
+        name = m.group(1)
+        qual = f"{self.ns}::{name}"
+        if qual not in _OPS:
+            _register_op(CustomOpDef(qual, None, "unknown", None))
+        return name
+
+    def impl(self, op_name, fn, dispatch_key="", *, with_keyset=False):
+        if with_keyset:
+            raise NotImplementedError("torchproxy: Library.impl(with_keyset=True) is not provided")
+        name = op_name if isinstance(op_name, str) else op_name._name
+        qual = name if "::" in name else f"{self.ns}::{name}"
+        key = dispatch_key or self.dispatch_key
+        if key == "Meta":
+            return _lookup(qual).register_fake(fn)
+        if key not in _DISPATCH_KEYS:
+            raise NotImplementedError(f"torchproxy: dispatch key {key!r} is not provided "
+                                      f"(CPU, CUDA, CompositeExplicitAutograd, "
+                                      f"CompositeImplicitAutograd, Meta)")
+        _lookup(qual).register_kernel(_DISPATCH_KEYS[key], fn)
+
+    def _destroy(self):
+        pass
+
+
+type_("torch.library.Library", Library)
+type_("torch.library.CustomOpDef", CustomOpDef)
+
+
+@adapter("torch.library.impl")
+def impl(qualname, types, func=None, *, lib=None):
+    """``@torch.library.impl("ns::op", "cuda")``: a kernel for a defined operator."""
+    if isinstance(types, str) and types in _DISPATCH_KEYS and types not in ("",):
+        types = _DISPATCH_KEYS[types]
+    return _lookup(qualname).register_kernel(types, func)
+
+
+# -- torch.ops -------------------------------------------------------------------------------------
+class _OpNamespace:
+    def __init__(self, ns):
+        self._ns = ns
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        op = _OPS.get(f"{self._ns}::{name}")
+        if op is None:
+            raise NotProvidedError(f"torch.ops.{self._ns}.{name}")
+        return op
+
+    def __repr__(self):
+        return f"<torch.ops.{self._ns} (torchproxy)>"
+
+
+class _Ops:
+    """``torch.ops``: namespaces of operators registered through the facade."""
+
+    def __getattr__(self, ns):
+        if ns.startswith("__"):
+            raise AttributeError(ns)
+        return _OpNamespace(ns)
+
+    def __repr__(self):
+        return "<torch.ops (torchproxy)>"
+
+
+value("torch.ops", _Ops(), note="operators registered through the facade's torch.library only")
