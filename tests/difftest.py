@@ -110,8 +110,10 @@ def normalize(value):
         return ("device", value.type, value.index)
     if type(value).__name__ == "device" and hasattr(value, "type") and hasattr(value, "index"):
         return ("device", value.type, value.index)
-    if isinstance(value, tuple) and hasattr(value, "_fields"):  # namedtuples (values, indices)
-        return ("namedtuple", tuple(value._fields), tuple(normalize(v) for v in value))
+    # namedtuples (values, indices); torch's return types are structseqs: __match_args__
+    fields = getattr(value, "_fields", None) or getattr(type(value), "__match_args__", None)
+    if isinstance(value, tuple) and fields:
+        return ("namedtuple", tuple(fields), tuple(normalize(v) for v in value))
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, tuple(normalize(v) for v in value))
     if isinstance(value, dict):
@@ -173,6 +175,9 @@ def check(src: str, *args, rtol=1e-5, atol=1e-6, check_grad_flag=True, **kwargs)
     """Run ``f(*args)`` under real torch and under the proxy; assert they agree.
 
     If torch raises, the proxy must raise an exception of the same type (or a subclass)."""
+    # outside the try: a broken facade (enable() failing) must fail the test, not count as
+    # "both sides raised the same error"
+    _ensure_enabled()
     try:
         expected = run(src, *args, scoped=False, **kwargs)
     except Exception as torch_exc:  # noqa: BLE001 - the oracle's exception is the spec

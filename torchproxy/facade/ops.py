@@ -12,6 +12,7 @@ What torch does differently and we follow:
 """
 from __future__ import annotations
 
+import builtins  # this module defines sum/max/min/any/all/round/pow: use builtins.*
 import collections
 import numbers
 
@@ -19,12 +20,76 @@ import paddle
 
 from . import dtypes as _dt
 from .creation import _write_out, default_float
-from .registry import adapter
+from .registry import adapter as _register_adapter
 
 _name = _dt.torch_name
 _to_dtype = _dt.to_paddle
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 _INTS = ("bool", "uint8", "int8", "int16", "int32", "int64")
+_HALF = (_dt.DTYPES["float16"], _dt.DTYPES["bfloat16"])
+_FLOAT32 = _dt.DTYPES["float32"]
+
+
+# -- float16/bfloat16 on the CPU ----------------------------------------------------------------
+# Paddle's CPU build has no float16 (and few bfloat16) kernels for add, where, max, softmax...;
+# torch's CPU kernels compute half inputs in float32 ("opmath") and round the result.  Every
+# adapter of this module is registered through _opmath, which does the same for CPU halves:
+# half tensors in -> float32 compute -> float32 results back to the half dtype (unless a
+# ``dtype=`` argument chose the output dtype).  On GPUs Paddle's own half kernels run.
+def _cpu_half(v):
+    return isinstance(v, paddle.Tensor) and v.dtype in _HALF and v.place.is_cpu_place()
+
+
+def _find_half(args):
+    for a in args:
+        if isinstance(a, paddle.Tensor):
+            if a.dtype in _HALF and a.place.is_cpu_place():
+                return a.dtype
+        elif isinstance(a, (list, tuple)):
+            for b in a:
+                if _cpu_half(b):
+                    return b.dtype
+    return None
+
+
+def _up(v):
+    if _cpu_half(v):
+        return v.astype("float32")
+    if isinstance(v, (list, tuple)) and v and isinstance(v[0], paddle.Tensor):
+        return type(v)(_up(b) for b in v)
+    return v
+
+
+def _down(v, half):
+    if isinstance(v, paddle.Tensor):
+        return v.astype(half) if v.dtype == _FLOAT32 else v
+    if isinstance(v, tuple):
+        items = [_down(b, half) for b in v]
+        return type(v)(*items) if hasattr(v, "_fields") else tuple(items)
+    return v
+
+
+def _opmath(fn):
+    def run(*args, **kwargs):
+        half = _find_half(args)
+        if half is None or kwargs.get("out") is not None:
+            return fn(*args, **kwargs)
+        explicit_dtype = kwargs.get("dtype") is not None or \
+            builtins.any(isinstance(a, _dt.DTYPE_TYPE) for a in args)
+        result = fn(*[_up(a) for a in args], **kwargs)
+        return result if explicit_dtype else _down(result, half)
+    run.__name__ = fn.__name__
+    run.__qualname__ = fn.__qualname__
+    run.__doc__ = fn.__doc__
+    run.__wrapped__ = fn
+    return run
+
+
+def adapter(torch_name):
+    def deco(fn):
+        _register_adapter(torch_name)(_opmath(fn))
+        return fn
+    return deco
 
 
 def _return_type(name, fields=("values", "indices")):
@@ -45,7 +110,7 @@ CummaxResult = _return_type("cummax")
 
 def wrap_dim(d, ndim):
     """torch's dim check: range [-ndim, ndim-1] (a 0-d tensor accepts -1 and 0)."""
-    n = max(ndim, 1)
+    n = ndim if ndim > 0 else 1
     if isinstance(d, bool) or not isinstance(d, numbers.Integral):
         raise TypeError(f"dim must be an int, got {type(d).__name__}")
     if d < -n or d >= n:
@@ -97,7 +162,7 @@ _FLOAT_ONLY = {
 _SAME_DTYPE = {
     "abs": paddle.abs, "neg": paddle.neg, "square": paddle.square, "sign": paddle.sign,
     "floor": paddle.floor, "ceil": paddle.ceil, "trunc": paddle.trunc,
-    "relu": paddle.nn.functional.relu,
+    "relu": lambda x: paddle.maximum(x, paddle.zeros([], x.dtype)),  # Paddle: float-only relu
 }
 UNARY = {}
 for _n, _f in _FLOAT_ONLY.items():
@@ -216,14 +281,19 @@ def add(input, other, *, alpha=1, out=None):
     return _write_out(paddle.add(a, b), out)
 
 
+def _is_bool(v):
+    return isinstance(v, bool) or isinstance(v, paddle.Tensor) and _name(v.dtype) == "bool"
+
+
 @adapter("torch.sub")
 def sub(input, other, *, alpha=1, out=None):
     if alpha != 1:
         other = other * alpha
+    if _is_bool(input) or _is_bool(other):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
     a, b = _operands(input, other)
-    if _name(a.dtype) == "bool":
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
-                           "supported. Use the `^` or `logical_xor()` operator instead.")
     return _write_out(paddle.subtract(a, b), out)
 
 
@@ -319,12 +389,14 @@ def clamp_max(input, max):  # noqa: A002
 @adapter("torch.allclose")
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     """torch: a Python bool (Paddle: a bool Tensor)."""
+    _same_dtype(input, other)
     a, b = _operands(input, other)
     return bool(paddle.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 @adapter("torch.isclose")
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    _same_dtype(input, other)
     a, b = _operands(input, other)
     return paddle.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
@@ -393,7 +465,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     m = paddle.mean(input, axis=axis, keepdim=True)
     n = input.size if axis is None else _prod([input.shape[d] for d in axis])
     s = paddle.sum((input - m) ** 2, axis=axis, keepdim=keepdim)
-    return s / max(n - c, 0) if n - c > 0 else s / 0.0
+    return s / (n - c) if n - c > 0 else s / 0.0  # torch: inf/nan when n <= correction
 
 
 @adapter("torch.std")
@@ -493,15 +565,35 @@ def cumprod(input, dim, *, dtype=None):
     return paddle.cumprod(x, dim=wrap_dim(dim, x.ndim))
 
 
+_LEGACY_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                 "uint8": "Byte", "bool": "Bool", "float32": "Float", "float64": "Double",
+                 "float16": "Half", "bfloat16": "BFloat16"}
+
+
+def _float_kernel(x, op):
+    n = _name(x.dtype)
+    if n not in _FLOATS:
+        raise NotImplementedError(f'"{op}_kernel_impl" not implemented for '
+                                  f"'{_LEGACY_NAMES.get(n, n)}'")
+
+
+def _same_dtype(a, b):
+    if isinstance(b, paddle.Tensor) and a.dtype != b.dtype:
+        raise RuntimeError(f"{_LEGACY_NAMES.get(_name(b.dtype))} did not match "
+                           f"{_LEGACY_NAMES.get(_name(a.dtype))}")
+
+
 @adapter("torch.softmax")
 def softmax(input, dim, dtype=None):
     x = input if dtype is None else input.astype(_to_dtype(dtype))
+    _float_kernel(x, "softmax")
     return paddle.nn.functional.softmax(x, axis=wrap_dim(dim, x.ndim))
 
 
 @adapter("torch.log_softmax")
 def log_softmax(input, dim, dtype=None):
     x = input if dtype is None else input.astype(_to_dtype(dtype))
+    _float_kernel(x, "log_softmax")
     return paddle.nn.functional.log_softmax(x, axis=wrap_dim(dim, x.ndim))
 
 
@@ -629,6 +721,17 @@ def cat(tensors, dim=0, *, out=None):
     # torch skips legacy 1-D empty tensors (shape [0]) when joining others
     kept = [t for t in ts if not (t.ndim == 1 and t.shape[0] == 0)] or ts[:1]
     d = wrap_dim(dim, kept[0].ndim)
+    ref = list(kept[0].shape)
+    for i, t in enumerate(kept[1:], 1):
+        shape = list(t.shape)
+        if len(shape) != len(ref):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} "
+                               f"and {len(shape)}")
+        for j, (p, q) in enumerate(zip(ref, shape)):
+            if j != d and p != q:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. "
+                                   f"Expected size {p} but got size {q} for tensor number {i} "
+                                   "in the list.")
     return _write_out(paddle.concat(kept, axis=d), out)
 
 

@@ -311,37 +311,10 @@ def cpu(self, memory_format=None):
     return self._copy_to(paddle.CPUPlace(), True)
 
 
-@tensor_method("requires_grad_")
-def requires_grad_(self, requires_grad=True):
-    if requires_grad and _name(self.dtype) not in ("float16", "bfloat16", "float32", "float64",
-                                                   "complex64", "complex128"):
-        raise RuntimeError("only Tensors of floating point dtype can require gradients")
-    self.stop_gradient = not requires_grad
-    return self
-
-
-def _get_requires_grad(self):
-    return not self.stop_gradient
-
-
-def _set_requires_grad(self, value):
-    requires_grad_(self, bool(value))
-
-
-tensor_method("requires_grad")(property(_get_requires_grad, _set_requires_grad))
-
-
 # -- new_* -------------------------------------------------------------------------------------
 def _new_args(self, dtype, device):
     return (self.dtype if dtype is None else _to_dtype(dtype),
             self.place if device is None else to_place(device))
-
-
-@tensor_method("new_empty")
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
-              pin_memory=False):
-    dt, place = _new_args(self, dtype, device)
-    return _finish(_C_ops.empty(parse_size(size, fn="new_empty"), dt, place), requires_grad)
 
 
 def _new_full(self, size, fill, dtype, device, requires_grad, fn):
