@@ -141,3 +141,14 @@ def test_copy_size_mismatch_raises():
     def f(x, y):
         x.untyped_storage().copy_(y.untyped_storage())
     """, X, X[:2].copy())
+
+
+def test_new_empty_forms():
+    check("""
+    import torch
+    def f(x):
+        a = x.new_empty(0, device="cpu")
+        b = x.new_empty((2, 3))
+        c = x.new_empty(2, 3, dtype=torch.float16)
+        return [(tuple(t.shape), t.dtype, t.device, t.requires_grad) for t in (a, b, c)]
+    """, X)

@@ -1,5 +1,4 @@
-"""Tensor storage: ``untyped_storage()``, ``storage_offset()``, ``set_`` (``new_empty`` is in
-tensor_methods).
+"""Tensor storage: ``untyped_storage()``, ``storage_offset()``, ``set_``, ``new_empty``.
 
 Triton's interpreter (``TRITON_INTERPRET=1``, every Triton version from 3.0 to 3.9) moves each
 tensor argument to the host like this (``GridExecutor._init_args_hst``)::
@@ -218,3 +217,17 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
                                   f"{self.dtype} is not supported")
     paddle.as_strided(flat, size, stride, start)._share_underline_tensor_to(self)
     return self
+
+
+@tensor_method("new_empty")
+def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
+              pin_memory=False):
+    """torch: uninitialised, with self's dtype and device unless given (the interpreter calls
+    ``arg.new_empty(0, device="cpu")``).  Allocation only: no kernel runs."""
+    from .creation import parse_size
+    from .device import to_place
+    shape = parse_size(size, fn="new_empty")
+    place = self.place if device is None else to_place(device)
+    out = _empty(list(shape), self.dtype if dtype is None else dtype, place)
+    out.stop_gradient = not requires_grad
+    return out
