@@ -441,3 +441,37 @@ def from_numpy(ndarray):
         # arrays too (gaps.toml: from_numpy)
         return paddle.to_tensor(ndarray)
     return paddle.base.core.eager.Tensor(ndarray, paddle.CPUPlace(), False, True, "", True)
+
+
+# added for FlashInfer: its sampling.py annotates `generator: Optional[torch.Generator]` at
+# import.  A real object of its own (Paddle's core.Generator), with torch's methods; the random
+# functions above still refuse generator= (Paddle's ops draw from the global generator).
+class Generator:
+    """torch.Generator: an independent Paddle generator (seed and state)."""
+
+    def __init__(self, device="cpu"):
+        from paddle.base import core
+        from .device import device as _device
+        self.device = _device(device) if isinstance(device, str) else device
+        self._gen = core.Generator()
+
+    def manual_seed(self, seed: int) -> "Generator":
+        self._gen.manual_seed(int(seed))
+        return self
+
+    def seed(self) -> int:
+        return self._gen.seed()
+
+    def initial_seed(self) -> int:
+        return self._gen.initial_seed()
+
+    def get_state(self):
+        return self._gen.get_state()
+
+    def set_state(self, state) -> "Generator":
+        self._gen.set_state(state)
+        return self
+
+
+type_("torch.Generator", Generator, note="its own seed and state; the facade's random "
+                                         "functions do not take generator= (they raise)")

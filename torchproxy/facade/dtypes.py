@@ -64,6 +64,42 @@ for _name, _obj in DTYPES.items():
     value(f"torch.{_name}", _obj)
 type_("torch.dtype", DTYPE_TYPE)
 
+
+# added for FlashInfer: its jit/utils.py builds {torch.float8_e4m3fn: "__nv_fp8_e4m3",
+# torch.uint32: "uint32_t", ...} at import, so on a Paddle without those dtypes (2.6.2, the only
+# Paddle GPU build for sm_90) the whole package failed to import.  There each such name is a
+# dtype *token*: hashable, comparable, printable, usable as a dict key; the facade's creation
+# functions and Paddle reject it wherever a real dtype is needed (creating or casting a
+# tensor), so nothing silently computes in another dtype.
+class UnavailableDtype:
+    __slots__ = ("name", "reason")
+    _SIZES = {"float8_e4m3fn": 1, "float8_e5m2": 1, "uint32": 4, "uint64": 8}
+
+    def __init__(self, name: str, reason: str):
+        self.name, self.reason = name, reason
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+    @property
+    def itemsize(self) -> int:
+        return self._SIZES[self.name]
+
+    @property
+    def is_floating_point(self) -> bool:
+        return self.name.startswith("float")
+
+    is_complex = False
+
+    @property
+    def is_signed(self) -> bool:
+        return not self.name.startswith("uint")
+
+
+for _name, _why in MISSING_ON_THIS_PADDLE.items():
+    value(f"torch.{_name}", UnavailableDtype(_name, _why),
+          note=_why + ": a dtype token (dict key, comparisons); tensors of it cannot be created")
+
 # Per-dtype facts, keyed by the Paddle dtype object (hashable on both versions).
 _ITEMSIZE = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
              "float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "complex64": 8,
