@@ -144,6 +144,8 @@ def _float_input(x):
 def _unary(torch_name, paddle_fn, float_only):
     def fn(input, *, out=None):
         x = _float_input(input) if float_only else input
+        if x.size == 0:  # Paddle 2.6 kernels reject 0-size inputs
+            return _write_out(_empty_like_dtype(x, _EMPTY_RESULT.get(torch_name, x.dtype)), out)
         return _write_out(paddle_fn(x), out)
     fn.__name__ = torch_name
     fn.__qualname__ = torch_name
@@ -177,6 +179,8 @@ adapter("torch.absolute")(UNARY["abs"])
 
 @adapter("torch.round")
 def round(input, *, decimals=0, out=None):  # noqa: A001 - torch's name
+    if input.size == 0:
+        return _write_out(_empty_like_dtype(input, input.dtype), out)
     if decimals:
         s = 10.0 ** decimals
         return _write_out(paddle.round(input * s) / s, out)
@@ -186,6 +190,20 @@ def round(input, *, decimals=0, out=None):  # noqa: A001 - torch's name
     even = paddle.remainder(f, paddle.full([], 2.0, f.dtype)) == 0
     up = (diff > 0.5) | ((diff == 0.5) & ~even)
     return _write_out(paddle.where(up, f + 1, f).astype(input.dtype), out)
+
+
+_EMPTY_RESULT = {"isnan": paddle.bool, "isinf": paddle.bool, "isfinite": paddle.bool,
+                 "logical_not": paddle.bool}
+
+
+def _empty_like_dtype(x, dtype):
+    return paddle.empty(list(x.shape), dtype=dtype)
+
+
+def _reduced_shape(shape, axis, keepdim):
+    axis = range(len(shape)) if axis is None else axis
+    return [1 if i in axis else d for i, d in enumerate(shape)] if keepdim else \
+        [d for i, d in enumerate(shape) if i not in axis]
 
 
 # -- binary ------------------------------------------------------------------------------------
@@ -261,7 +279,12 @@ for _n, _f in {"mul": paddle.multiply, "maximum": paddle.maximum, "minimum": pad
     BINARY[_n] = _binary(_n, _f)
 BINARY["multiply"] = BINARY["mul"]
 adapter("torch.multiply")(BINARY["mul"])
-BINARY["atan2"] = _binary("atan2", paddle.atan2, result_float=True)
+def _atan2(a, b):
+    shape = paddle.broadcast_shape(list(a.shape), list(b.shape))  # Paddle 2.6 does not broadcast
+    return paddle.atan2(paddle.broadcast_to(a, shape), paddle.broadcast_to(b, shape))
+
+
+BINARY["atan2"] = _binary("atan2", _atan2, result_float=True)
 BINARY["true_divide"] = _binary("true_divide", paddle.divide, result_float=True)
 
 
@@ -331,8 +354,11 @@ def pow(input, exponent, *, out=None):  # noqa: A001
 @adapter("torch.where")
 def where(condition, input=None, other=None, *, out=None):
     if input is None and other is None:
-        return tuple(paddle.nonzero(condition, as_tuple=True)) if condition.ndim else \
-            (paddle.nonzero(condition.reshape([1])).reshape([-1]),)
+        if condition.ndim == 0:
+            return (paddle.nonzero(condition.reshape([1])).reshape([-1]),)
+        # Paddle 2.6 returns [n, 1] pieces; torch 1-D index tensors
+        return tuple(t.reshape([-1]).astype("int64")
+                     for t in paddle.nonzero(condition, as_tuple=True))
     a, b = _operands(input, other)
     if condition.dtype != paddle.bool:
         condition = condition.astype("bool")
@@ -391,6 +417,8 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     """torch: a Python bool (Paddle: a bool Tensor)."""
     _same_dtype(input, other)
     a, b = _operands(input, other)
+    if _name(a.dtype) in _INTS:  # Paddle 2.6 has float-only allclose kernels
+        a, b = a.astype("float64"), b.astype("float64")
     return bool(paddle.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
@@ -430,6 +458,8 @@ def _reduce_dtype(x, dtype, int_to_int64=True):
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     x = _reduce_dtype(input, dtype)
     axis = _dims(dim, x.ndim)
+    if x.size == 0:  # torch: the empty sum is 0 (Paddle 2.6 rejects 0-size reductions)
+        return _write_out(paddle.zeros(_reduced_shape(x.shape, axis, keepdim), x.dtype), out)
     return _write_out(paddle.sum(x, axis=axis, keepdim=keepdim), out)
 
 
@@ -447,7 +477,11 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if n not in _FLOATS and not n.startswith("complex"):
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either "
                            f"a floating point or complex dtype. Got: {n.capitalize()}")
-    return _write_out(paddle.mean(x, axis=_dims(dim, x.ndim), keepdim=keepdim), out)
+    axis = _dims(dim, x.ndim)
+    if x.size == 0:  # torch: the empty mean is nan
+        return _write_out(paddle.full(_reduced_shape(x.shape, axis, keepdim), float("nan"),
+                                      x.dtype), out)
+    return _write_out(paddle.mean(x, axis=axis, keepdim=keepdim), out)
 
 
 def _var_correction(unbiased, correction):
@@ -509,14 +543,30 @@ max = _minmax("max", paddle.max, paddle.max, "maximum", MaxResult)  # noqa: A001
 min = _minmax("min", paddle.min, paddle.min, "minimum", MinResult)  # noqa: A001
 
 
+def _check_empty_reduce(x, axis, op):
+    for i in (range(x.ndim) if axis is None else axis):
+        if x.shape[i] == 0:
+            raise IndexError(f"{op}(): Expected reduction dim {i} to have non-zero size.")
+
+
 @adapter("torch.amax")
 def amax(input, dim=(), keepdim=False, *, out=None):
-    return _write_out(paddle.amax(input, axis=_dims(dim, input.ndim), keepdim=keepdim), out)
+    axis = _dims(dim, input.ndim)
+    if input.size == 0:
+        _check_empty_reduce(input, axis, "amax")
+        return _write_out(paddle.empty(_reduced_shape(input.shape, axis, keepdim), input.dtype),
+                          out)
+    return _write_out(paddle.amax(input, axis=axis, keepdim=keepdim), out)
 
 
 @adapter("torch.amin")
 def amin(input, dim=(), keepdim=False, *, out=None):
-    return _write_out(paddle.amin(input, axis=_dims(dim, input.ndim), keepdim=keepdim), out)
+    axis = _dims(dim, input.ndim)
+    if input.size == 0:
+        _check_empty_reduce(input, axis, "amin")
+        return _write_out(paddle.empty(_reduced_shape(input.shape, axis, keepdim), input.dtype),
+                          out)
+    return _write_out(paddle.amin(input, axis=axis, keepdim=keepdim), out)
 
 
 def _arg(torch_name, paddle_fn):
