@@ -1,0 +1,145 @@
+"""GPU check of the facade's torch.cuda against real torch, in one process (run on the GPU
+machine: PYTHONPATH=/tmp/site:. python3 gpu/facade_cuda_check.py).
+
+Real torch (CUDA build) is imported by this unscoped script; the facade is used by a scoped
+module.  Each check compares the facade's answer with real torch's (or with Paddle's own
+runtime where the two must differ: the current stream is Paddle's, not torch's).
+Writes $OUT/facade_cuda.json; exits 1 if any check failed.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+import types
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import paddle  # noqa: E402
+import torch as real  # noqa: E402  (unscoped: real torch)
+
+import torchproxy  # noqa: E402
+
+torchproxy.enable(scope={"gpu_scoped"})
+scoped = types.ModuleType("gpu_scoped")
+sys.modules["gpu_scoped"] = scoped
+exec("import torch", scoped.__dict__)
+T = scoped.torch
+assert torchproxy.is_facade(T) and not torchproxy.is_facade(real)
+
+results: dict[str, dict] = {}
+
+
+def check(name):
+    def deco(fn):
+        try:
+            detail = fn()
+            results[name] = {"ok": True, "detail": detail}
+        except Exception as e:  # noqa: BLE001 - every check is reported, the rest go on
+            results[name] = {"ok": False, "error": f"{type(e).__name__}: {e}",
+                             "trace": traceback.format_exc()[-2000:]}
+        return fn
+    return deco
+
+
+def in_scope(code: str, **names):
+    """Run torch-written code as the scoped module (Tensor methods get torch semantics)."""
+    ns = scoped.__dict__
+    ns.update(names)
+    exec(code, ns)
+    return ns.get("result")
+
+
+@check("device queries match real torch")
+def _():
+    got = (T.cuda.is_available(), T.cuda.device_count(), T.cuda.current_device(),
+           T.cuda.get_device_capability(), T.cuda.get_device_name(0))
+    want = (real.cuda.is_available(), real.cuda.device_count(), real.cuda.current_device(),
+            real.cuda.get_device_capability(), real.cuda.get_device_name(0))
+    assert got == want, (got, want)
+    p, q = T.cuda.get_device_properties(0), real.cuda.get_device_properties(0)
+    assert p.multi_processor_count == q.multi_processor_count, (p.multi_processor_count, q.multi_processor_count)
+    assert (p.major, p.minor) == (q.major, q.minor)
+    assert abs(p.total_memory - q.total_memory) < 0.05 * q.total_memory, (p.total_memory, q.total_memory)
+    return {"facade": repr(got), "sms": p.multi_processor_count}
+
+
+@check("current_stream is Paddle's stream")
+def _():
+    s = T.cuda.current_stream()
+    pd = paddle.device.current_stream()
+    handle = int(s.cuda_stream)
+    pd_handle = int(getattr(pd, "cuda_stream", getattr(pd, "stream_base", pd).cuda_stream))
+    assert handle == pd_handle, (handle, pd_handle)
+    return {"facade_stream": hex(handle), "torch_stream": hex(real.cuda.current_stream().cuda_stream)}
+
+
+@check("stream context switches and restores")
+def _():
+    before = int(T.cuda.current_stream().cuda_stream)
+    s = T.cuda.Stream()
+    with T.cuda.stream(s):
+        inside = int(T.cuda.current_stream().cuda_stream)
+    after = int(T.cuda.current_stream().cuda_stream)
+    assert inside == int(s.cuda_stream) != before and after == before, (before, inside, after)
+    return {"new_stream": hex(inside)}
+
+
+@check("events time work")
+def _():
+    a, b = T.cuda.Event(enable_timing=True), T.cuda.Event(enable_timing=True)
+    x = paddle.to_tensor(np.ones(1 << 24, "float32"), place=paddle.CUDAPlace(0))
+    a.record()
+    for _ in range(5):
+        x.cpu()  # device->host copies are real work on any architecture
+    b.record()
+    b.synchronize()
+    ms = a.elapsed_time(b)
+    assert ms > 0, ms
+    return {"ms": ms}
+
+
+@check("creation on cuda, torch semantics, data round trip")
+def _():
+    src = np.arange(12, dtype="float32").reshape(3, 4)
+    out = in_scope("""
+x = torch.empty((3, 4), device="cuda", dtype=torch.float32)
+y = torch.tensor(src, device="cuda")
+result = (x.device, x.is_cuda, x.numel(), x.stride(), y.cpu().numpy(), x.data_ptr() != 0,
+          isinstance(x.device, torch.device), y.device == torch.device("cuda", 0))
+""", src=src)
+    dev, is_cuda, numel, stride, back, ptr_ok, dev_is_type, eq = out
+    assert (dev.type, dev.index) == ("cuda", 0) and is_cuda and numel == 12 and stride == (4, 1)
+    assert ptr_ok and dev_is_type and eq
+    np.testing.assert_array_equal(back, src)
+    return {"device": str(dev)}
+
+
+@check("memory stats move with allocations")
+def _():
+    before = T.cuda.memory_allocated()
+    keep = paddle.to_tensor(np.zeros(1 << 22, "float32"), place=paddle.CUDAPlace(0))
+    after = T.cuda.memory_allocated()
+    assert after >= before + (1 << 24) - 4096, (before, after)
+    del keep
+    return {"before": before, "after": after}
+
+
+@check("paddle GPU kernels work on this architecture (doctor's question)")
+def _():
+    x = paddle.to_tensor(np.ones(16, "float32"), place=paddle.CUDAPlace(0))
+    y = (x * 3).numpy()
+    ok = bool(np.all(y == 3))
+    return {"paddle_kernels_run": ok, "sample": y[:4].tolist(),
+            "note": "False is expected with paddlepaddle-gpu 2.6.2 on sm_90 (no kernels for it)"}
+
+
+out = os.environ.get("OUT", ".")
+with open(os.path.join(out, "facade_cuda.json"), "w") as f:
+    json.dump(results, f, indent=2, default=str)
+for name, r in results.items():
+    print(("PASS " if r["ok"] else "FAIL ") + name + ": " + json.dumps(r.get("detail", r.get("error")), default=str))
+sys.exit(0 if all(r["ok"] for r in results.values()) else 1)
