@@ -1,0 +1,188 @@
+"""torch.nn.functional and torch.nn.Module / Parameter: real torch vs the facade."""
+import numpy as np
+import paddle
+import pytest
+
+from difftest import check
+
+rng = np.random.default_rng(1)
+X3 = rng.standard_normal((2, 3, 4)).astype("float32")
+X2 = rng.standard_normal((4, 5)).astype("float32")
+W = rng.standard_normal((3, 5)).astype("float32")  # linear: [out, in]
+B = rng.standard_normal((3,)).astype("float32")
+
+
+@pytest.mark.parametrize("call", [
+    "F.softmax(x, dim=-1)", "F.softmax(x, 1)", "F.softmax(x, dim=0)",
+    "F.log_softmax(x, dim=-1)", "F.log_softmax(x, dim=1)",
+    "F.gelu(x)", "F.gelu(x, approximate='tanh')", "F.silu(x)", "F.relu(x)",
+    "F.sigmoid(x)", "F.tanh(x)",
+    "F.layer_norm(x, (4,))", "F.layer_norm(x, [3, 4], eps=1e-3)",
+    "F.layer_norm(x, 4, torch.ones(4) * 2, torch.ones(4))",
+    "F.normalize(x, dim=-1)", "F.normalize(x, p=1.0, dim=1)",
+    "F.dropout(x, p=0.3, training=False)", "F.dropout(x, p=0.0)",
+    "F.pad(x, (1, 2))", "F.pad(x, (1, 0, 0, 2), value=3.5)", "F.pad(x, [0, 0, 0, 0, 1, 1])",
+    "F.pad(x, (-1, 1))", "F.pad(x, (1, 1, 1, 1), mode='reflect')",
+    "F.pad(x, (2, 1), mode='replicate')", "F.pad(x, (1, 2), mode='circular')",
+    "F.gelu(x, approximate='exact')",
+])
+def test_functional_3d(call):
+    check(f"""
+import torch
+import torch.nn.functional as F
+def f(x):
+    return {call}
+""", X3)
+
+
+@pytest.mark.parametrize("call", ["F.linear(x, w)", "F.linear(x, w, b)"])
+def test_linear_torch_weight_layout_and_grads(call):
+    check(f"""
+import torch
+import torch.nn.functional as F
+def f(x, w, b):
+    w = w.requires_grad_()
+    y = {call}
+    (y * y).sum().backward()
+    return y, w.grad
+""", X2, W, B)
+
+
+@pytest.mark.parametrize("kw", ["", ", reduction='sum'", ", reduction='none'", ", ignore_index=2",
+                                ", label_smoothing=0.1", ", weight=torch.tensor([1., 2., 0.5, 1., 3.])"])
+def test_cross_entropy_index_targets(kw):
+    check(f"""
+import torch
+import torch.nn.functional as F
+def f(x):
+    target = torch.tensor([0, 2, 4, 2])
+    x = x.requires_grad_()
+    loss = F.cross_entropy(x, target{kw})
+    loss.sum().backward()
+    return loss, x.grad
+""", X2)
+
+
+def test_cross_entropy_class_dim_1_and_probability_targets():
+    check("""
+import torch
+import torch.nn.functional as F
+def f(x):
+    target = torch.tensor([[0, 1, 3, 3], [2, 2, 1, 0]])     # (N, d) for input (N, C, d)
+    a = F.cross_entropy(x, target)
+    probs = F.softmax(x * 2, dim=1)
+    b = F.cross_entropy(x, probs)
+    return a, b
+""", X3)
+
+
+def test_embedding_with_padding_idx_keeps_value_zeroes_grad():
+    check("""
+import torch
+import torch.nn.functional as F
+def f(w):
+    w = w.requires_grad_()
+    idx = torch.tensor([[0, 1, 2], [1, 3, 1]])
+    out = F.embedding(idx, w, padding_idx=1)
+    (out * out).sum().backward()
+    return out, w.grad
+""", X2)
+
+
+def test_mse_loss():
+    check("""
+import torch
+import torch.nn.functional as F
+def f(x, y):
+    return F.mse_loss(x, y), F.mse_loss(x, y, reduction="sum"), F.mse_loss(x, y, reduction="none")
+""", X2, X2[::-1].copy())
+
+
+MODULE = """
+import torch
+import torch.nn as nn
+class RMSNorm(nn.Module):                       # the shape of Liger-Kernel's LigerRMSNorm
+    def __init__(self, hidden_size, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(hidden_size))
+        self.variance_epsilon = eps
+        self.register_buffer("scale", torch.ones(1) * 2, persistent=False)
+    def forward(self, x):
+        var = (x * x).mean(-1, keepdim=True)
+        return self.weight * x / torch.sqrt(var + self.variance_epsilon) * self.scale
+    def extra_repr(self):
+        return f"{tuple(self.weight.shape)}, eps={self.variance_epsilon}"
+"""
+
+
+def test_module_forward_and_parameter_grads():
+    check(MODULE + """
+def f(x):
+    m = RMSNorm(4)
+    y = m(x)
+    y.sum().backward()
+    names = [n for n, _ in m.named_parameters()]
+    return y, m.weight.grad, names, len(list(m.parameters())), isinstance(m.weight, nn.Parameter), \\
+        m.weight.requires_grad, m.extra_repr(), m.training, isinstance(m, nn.Module)
+""", X3)
+
+
+def test_parameter_shares_memory_and_requires_grad_flag():
+    check("""
+import torch
+import torch.nn as nn
+def f(x):
+    p = nn.Parameter(x)
+    q = nn.Parameter(x, requires_grad=False)
+    with torch.no_grad():
+        p.add_(p)                             # in place: x sees it
+    return x, p.requires_grad, q.requires_grad, isinstance(p, torch.Tensor), isinstance(x, nn.Parameter)
+""", X2)
+
+
+def test_module_nesting_train_eval_zero_grad():
+    check(MODULE + """
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.norm = RMSNorm(4)
+        self.bias = nn.Parameter(torch.zeros(4))
+    def forward(self, x):
+        return self.norm(x) + self.bias
+def f(x):
+    b = Block()
+    b.eval()
+    mode = (b.training, b.norm.training)
+    b.train()
+    b(x).sum().backward()
+    had = b.bias.grad is not None
+    b.zero_grad()
+    return mode, b.norm.training, had, b.bias.grad is None, sorted(n for n, _ in b.named_parameters()), \\
+        len(list(b.modules()))
+""", X3)
+
+
+def test_module_to_dtype():
+    check(MODULE + """
+def f(x):
+    m = RMSNorm(4).to(torch.float64)
+    h = RMSNorm(4).half()
+    return m.weight.dtype, h.weight.dtype, m(x.double())
+""", X3)
+
+
+def test_module_without_forward_raises_not_implemented():
+    check("""
+import torch
+import torch.nn as nn
+class Empty(nn.Module):
+    pass
+def f(x):
+    return Empty()(x)
+""", X2)
+
+
+def test_paddle_layer_unaffected():
+    lin = paddle.nn.Linear(5, 3)
+    assert list(lin.weight.shape) == [5, 3]  # Paddle's own layout, untouched
+    assert not issubclass(paddle.nn.Layer, __import__("torchproxy.facade.nn", fromlist=["Module"]).Module)

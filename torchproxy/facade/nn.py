@@ -1,0 +1,377 @@
+"""``torch.nn``: ``Module`` / ``Parameter`` for the layer wrappers kernel libraries ship
+(Liger-Kernel's ``transformers/`` modules), and ``torch.nn.functional`` with torch signatures.
+
+``torch.nn.Module`` is a ``paddle.nn.Layer`` subclass: Paddle's machinery (parameter and sublayer
+registration on attribute assignment, ``__call__`` -> ``forward``, ``state_dict``) does the work;
+the methods whose torch signature differs (``register_buffer(persistent=)``, ``to(dtype)``,
+``zero_grad``, ``cuda``, ``half``...) are adapted here.  ``torch.nn.Parameter(t)`` is Paddle's
+parameter type (``EagerParamBase``), sharing ``t``'s memory as torch's does.
+"""
+from __future__ import annotations
+
+import paddle
+import paddle.nn.functional as PF
+from paddle.base.framework import EagerParamBase
+
+from .registry import adapter, module, type_
+
+module("torch.nn")
+module("torch.nn.functional")
+module("torch.nn.parameter")
+
+
+# -- Parameter ---------------------------------------------------------------------------------
+class _ParameterMeta(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, EagerParamBase)
+
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, EagerParamBase)
+
+
+class Parameter(metaclass=_ParameterMeta):
+    """``torch.nn.Parameter(data, requires_grad=True)`` -> a Paddle parameter sharing ``data``."""
+
+    def __new__(cls, data=None, requires_grad: bool = True):
+        if data is None:
+            data = paddle.empty([0])
+        if not isinstance(data, paddle.Tensor):
+            raise TypeError(f"Parameter data must be a Tensor, got {type(data).__name__}")
+        p = EagerParamBase.from_tensor(data.detach())
+        p.stop_gradient = not requires_grad
+        p.trainable = bool(requires_grad)
+        return p
+
+
+type_("torch.nn.Parameter", Parameter, note="Paddle's EagerParamBase (isinstance works both ways)")
+type_("torch.nn.parameter.Parameter", Parameter)
+
+
+def _paddle_dtype(dtype):
+    from .runtime import paddle_dtype_of
+    return paddle_dtype_of(dtype)
+
+
+def _is_dtype(obj) -> bool:
+    if obj is None or isinstance(obj, (str, int, paddle.Tensor)):
+        return False
+    name = type(obj).__name__
+    return name in ("dtype", "VarType", "DataType") or "dtype" in type(obj).__module__ + name
+
+
+# -- Module ------------------------------------------------------------------------------------
+class Module(paddle.nn.Layer):
+    """torch.nn.Module on paddle.nn.Layer (torch signatures where they differ)."""
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:  # torch: Module.__init__() takes no arguments
+            raise TypeError(f"{type(self).__name__}.__init__() got unexpected arguments")
+        super().__init__()
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
+                                  '"forward" function')
+
+    # Paddle's own Layer code calls these methods with its keywords (include_sublayers=,
+    # persistable=...): the overrides accept both spellings.
+    def register_buffer(self, name, tensor, persistent: bool = True, persistable=None):
+        super().register_buffer(name, tensor,
+                                persistable=persistent if persistable is None else persistable)
+
+    def register_parameter(self, name, param):
+        if param is None:
+            object.__setattr__(self, name, None)
+            return
+        self.add_parameter(name, param)
+
+    def register_module(self, name, module):
+        self.add_sublayer(name, module)
+
+    add_module = register_module
+
+    def parameters(self, recurse: bool = True, include_sublayers=None):
+        if include_sublayers is not None:  # Paddle's caller: Paddle's answer (a list)
+            return super().parameters(include_sublayers=include_sublayers)
+        return iter(super().parameters(include_sublayers=recurse))
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True,
+                         include_sublayers=None):
+        if include_sublayers is not None:
+            recurse = include_sublayers
+        return super().named_parameters(prefix=prefix, include_sublayers=recurse)
+
+    def buffers(self, recurse: bool = True, include_sublayers=None):
+        if include_sublayers is not None:
+            return super().buffers(include_sublayers=include_sublayers)
+        return iter(super().buffers(include_sublayers=recurse))
+
+    def modules(self):
+        return iter([self] + list(self.sublayers()))
+
+    def named_modules(self, memo=None, prefix: str = "", remove_duplicate: bool = True):
+        return super().named_sublayers(prefix=prefix, include_self=True)
+
+    def zero_grad(self, set_to_none: bool = True):
+        for p in super().parameters():
+            p.clear_gradient(not set_to_none)
+
+    def requires_grad_(self, requires_grad: bool = True):
+        for p in super().parameters():
+            p.stop_gradient = not requires_grad
+        return self
+
+    def to(self, *args, **kwargs):
+        """``to(device)``, ``to(dtype)``, ``to(device, dtype)``, ``to(tensor)``, keywords too."""
+        device = kwargs.pop("device", None)
+        dtype = kwargs.pop("dtype", None)
+        kwargs.pop("non_blocking", None)
+        if kwargs:
+            raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
+        for a in args:
+            if isinstance(a, paddle.Tensor):
+                device, dtype = a.place, a.dtype
+            elif _is_dtype(a):
+                dtype = a
+            else:
+                device = a
+        if device is not None:
+            super().to(device=_paddle_place(device))
+        if dtype is not None:
+            super().to(dtype=_paddle_dtype(dtype))
+        return self
+
+    def cuda(self, device=None):
+        from .cuda import _index
+        return self.to(f"cuda:{_index(device, optional=True)}")
+
+    def cpu(self):
+        return self.to("cpu")
+
+    def float(self):
+        return self.to(dtype="float32")
+
+    def half(self):
+        return self.to(dtype="float16")
+
+    def bfloat16(self):
+        return self.to(dtype="bfloat16")
+
+    def double(self):
+        return self.to(dtype="float64")
+
+    def extra_repr(self) -> str:
+        return ""
+
+
+def _paddle_place(device):
+    """torch-style device (str / torch.device / int) -> Paddle place string."""
+    if isinstance(device, int):
+        return f"gpu:{device}"
+    s = str(device)
+    if s.startswith("cuda"):
+        idx = s.partition(":")[2] or "0"
+        return f"gpu:{idx}"
+    if s.startswith("cpu"):
+        return "cpu"
+    return device  # a Paddle place
+
+
+type_("torch.nn.Module", Module, note="a paddle.nn.Layer subclass")
+module("torch.nn.modules")
+module("torch.nn.modules.module")
+type_("torch.nn.modules.module.Module", Module)
+
+
+# -- functional ----------------------------------------------------------------------------------
+F = "torch.nn.functional."
+
+
+def _implicit_dim(ndim: int) -> int:
+    # torch's legacy rule for softmax(dim=None) (it warns; the answer is this)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _cast(x, dtype):
+    return x if dtype is None else x.astype(_paddle_dtype(dtype))
+
+
+@adapter(F + "softmax")
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _implicit_dim(input.ndim)
+    return PF.softmax(_cast(input, dtype), axis=dim)
+
+
+@adapter(F + "log_softmax")
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _implicit_dim(input.ndim)
+    return PF.log_softmax(_cast(input, dtype), axis=dim)
+
+
+@adapter(F + "gelu")
+def gelu(input, approximate: str = "none"):
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(f"approximate argument must be either none or tanh.")
+    return PF.gelu(input, approximate=approximate == "tanh")
+
+
+@adapter(F + "silu")
+def silu(input, inplace: bool = False):
+    return _maybe_inplace(input, PF.silu(input), inplace)
+
+
+@adapter(F + "sigmoid")
+def sigmoid(input):
+    return PF.sigmoid(input)
+
+
+@adapter(F + "tanh")
+def tanh(input):
+    return paddle.tanh(input)
+
+
+def _maybe_inplace(input, out, inplace):
+    if not inplace:
+        return out
+    paddle.assign(out, input)
+    return input
+
+
+@adapter(F + "layer_norm")
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
+    if isinstance(normalized_shape, int):  # torch's F.layer_norm refuses it (nn.LayerNorm does not)
+        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
+                        "of ints, not int")
+    return PF.layer_norm(input, list(normalized_shape), weight=weight, bias=bias, epsilon=eps)
+
+
+@adapter(F + "rms_norm")
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    if isinstance(normalized_shape, int):
+        normalized_shape = [normalized_shape]
+    axes = list(range(input.ndim - len(normalized_shape), input.ndim))
+    if eps is None:
+        eps = float(paddle.finfo(input.dtype).eps)
+    out = input * paddle.rsqrt(paddle.mean(input * input, axis=axes, keepdim=True) + eps)
+    return out * weight if weight is not None else out
+
+
+@adapter(F + "linear", note="weight is [out_features, in_features] (torch layout)")
+def linear(input, weight, bias=None):
+    out = paddle.matmul(input, weight, transpose_y=True)
+    return out + bias if bias is not None else out
+
+
+@adapter(F + "dropout")
+def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    out = PF.dropout(input, p=p, training=training)
+    return _maybe_inplace(input, out, inplace)
+
+
+@adapter(F + "embedding", note="padding_idx: torch's forward value (weight row) and zero grad")
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise NotImplementedError("torchproxy: embedding(max_norm=, scale_grad_by_freq=, "
+                                  "sparse=) is not provided")
+    # Paddle's padding_idx zeroes the *output* row; torch returns weight[padding_idx] and only
+    # keeps its gradient at zero.  So: no padding_idx to Paddle, and the gradient masked here.
+    out = PF.embedding(input, weight)
+    if padding_idx is not None and not weight.stop_gradient:
+        if padding_idx < 0:
+            padding_idx += weight.shape[0]
+        keep = (input != padding_idx).astype(out.dtype).unsqueeze(-1)
+        out = out * keep + out.detach() * (1 - keep)
+    return out
+
+
+@adapter(F + "cross_entropy", note="class dimension 1 as in torch; probabilities as targets")
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    if size_average is not None or reduce is not None:
+        raise NotImplementedError("torchproxy: cross_entropy(size_average=, reduce=) (deprecated "
+                                  "in torch) is not provided; use reduction=")
+    axis = 1 if input.ndim >= 2 else 0
+    soft = target.dtype == input.dtype and target.shape == input.shape
+    if soft:
+        return PF.cross_entropy(input, target, weight=weight, reduction=reduction, soft_label=True,
+                                axis=axis, label_smoothing=label_smoothing)
+    if label_smoothing:
+        return _smoothed_cross_entropy(input, target, weight, ignore_index, reduction,
+                                       label_smoothing, axis)
+    label = target.unsqueeze(axis)
+    out = PF.cross_entropy(input, label, weight=weight, ignore_index=ignore_index,
+                           reduction=reduction, axis=axis, label_smoothing=label_smoothing)
+    if reduction == "none":
+        out = out.squeeze(axis)
+    return out
+
+
+def _smoothed_cross_entropy(input, target, weight, ignore_index, reduction, eps, axis):
+    """torch's label smoothing for class-index targets (Paddle's kernel wants float labels):
+    (1 - eps) * nll + eps * mean over classes of -log p, ignored targets left out."""
+    if weight is not None:
+        raise NotImplementedError("torchproxy: cross_entropy(weight=, label_smoothing=) with "
+                                  "class-index targets is not provided")
+    logp = PF.log_softmax(input, axis=axis)
+    n_classes = input.shape[axis]
+    valid = target != ignore_index
+    safe = paddle.where(valid, target, paddle.zeros_like(target))
+    picked = paddle.take_along_axis(logp, safe.unsqueeze(axis), axis=axis).squeeze(axis)
+    loss = -(1 - eps) * picked - eps * logp.sum(axis=axis) / n_classes
+    loss = loss * valid.astype(loss.dtype)
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    return loss.sum() / valid.astype(loss.dtype).sum()
+
+
+@adapter(F + "mse_loss")
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    if size_average is not None or reduce is not None or weight is not None:
+        raise NotImplementedError("torchproxy: mse_loss(size_average=, reduce=, weight=) is not provided")
+    return PF.mse_loss(input, target, reduction=reduction)
+
+
+@adapter(F + "pad", note="constant mode for any rank (negative pads crop); other modes as Paddle's "
+                         "(last 1-3 dims of 3-5D inputs)")
+def pad(input, pad, mode: str = "constant", value=None):
+    pad = [int(p) for p in pad]
+    if len(pad) % 2 or len(pad) // 2 > input.ndim:
+        raise RuntimeError("Padding length must be divisible by 2 and at most twice the input's "
+                           f"dimensions (got {len(pad)} for {input.ndim} dims)")
+    n = len(pad) // 2
+    # torch lists (left, right) pairs from the LAST dimension backwards
+    pairs = [(0, 0)] * (input.ndim - n) + [(pad[2 * i], pad[2 * i + 1]) for i in range(n)][::-1]
+    if mode == "constant":
+        # crop first (negative pads), then pad what is left
+        slices = [slice(max(-a, 0), d - max(-b, 0)) for (a, b), d in zip(pairs, input.shape)]
+        x = input[tuple(slices)] if any(a < 0 or b < 0 for a, b in pairs) else input
+        flat = []
+        for a, b in pairs:
+            flat += [max(a, 0), max(b, 0)]
+        if not any(flat):
+            return x.clone() if x is input else x
+        return PF.pad(x, flat, mode="constant", value=0.0 if value is None else value)
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument.')
+    if n == input.ndim - 1 and input.ndim in (2, 3, 4):  # unbatched (C, ...) input, as torch
+        return globals()["pad"](input.unsqueeze(0), pad, mode, value).squeeze(0)
+    fmt = {3: "NCL", 4: "NCHW", 5: "NCDHW"}.get(input.ndim)
+    if fmt is None or n != input.ndim - 2:
+        raise NotImplementedError(f"torchproxy: pad(mode={mode!r}) pads the last {input.ndim - 2} "
+                                  f"dims of a {input.ndim}-D input (got {n} pairs)")
+    return PF.pad(input, pad, mode=mode, data_format=fmt)
+
+
+@adapter(F + "normalize")
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    if out is not None:
+        raise NotImplementedError("torchproxy: normalize(out=) is not provided")
+    return PF.normalize(input, p=p, axis=dim, epsilon=eps)
