@@ -180,7 +180,10 @@ class Runner:
             if key in self.done:
                 rec = self.done[key]
             else:
-                rec = self._cell(s, case, backend, device, gdir, oracle)
+                try:
+                    rec = self._cell(s, case, backend, device, gdir, oracle)
+                except _Interrupted:
+                    return  # not recorded: --resume runs it again
                 self._emit(rec)
             if backend == spec_mod.ORACLE:
                 oracle = rec
@@ -305,7 +308,7 @@ class Runner:
             return {"status": reached, "reason": "timeout", "proc_s": wall,
                     "detail": f"no result after {timeout:g} s (phase: {phase}); killed.\n{stderr_tail}"}
         if self.stopping:
-            return {"status": reached, "reason": "error", "proc_s": wall, "detail": "interrupted"}
+            raise _Interrupted()
         how = (f"killed by signal {signal.Signals(-rc).name}" if rc < 0 else f"exit code {rc}")
         return {"status": reached, "reason": "crash", "proc_s": wall,
                 "detail": f"worker {how} (phase: {phase})\n{stderr_tail}"}
@@ -372,6 +375,10 @@ class Runner:
             rec.update(status="fails", reason="wrong_numbers", detail="; ".join(problems[:4]))
         else:
             rec["status"] = "matches"
+
+
+class _Interrupted(Exception):
+    """The run was stopped while this cell ran: it has no result."""
 
 
 def _kill_group(p: subprocess.Popen):

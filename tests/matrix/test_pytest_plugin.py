@@ -1,0 +1,70 @@
+"""`pytest -p torchproxy.pytest_plugin --torchproxy-scope=...` on a tiny fake library."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+from conftest import ROOT
+
+LIB = '''
+import torch
+
+def double(x):
+    return x * 2
+
+def needs_missing(x):
+    return torch.not_a_real_torch_function(x)
+
+def which_torch():
+    return getattr(torch, "__torchproxy__", False)
+'''
+
+TESTS = '''
+import numpy as np
+import paddle
+import tinylib
+
+def test_facade_in_library():
+    assert tinylib.which_torch() is True
+
+def test_double_on_paddle():
+    x = paddle.to_tensor(np.arange(3, dtype="float32"))
+    np.testing.assert_allclose(tinylib.double(x).numpy(), [0, 2, 4])
+
+def test_missing_name():
+    x = paddle.to_tensor(np.ones(2, dtype="float32"))
+    tinylib.needs_missing(x)
+
+def test_test_module_keeps_real_torch():
+    import torch
+    assert not getattr(torch, "__torchproxy__", False)
+'''
+
+
+def test_plugin_enables_scope_and_reports_missing(tmp_path):
+    (tmp_path / "tinylib.py").write_text(LIB)
+    (tmp_path / "test_tiny.py").write_text(textwrap.dedent(TESTS))
+    report = tmp_path / "missing.json"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, str(tmp_path)]))
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "torchproxy.pytest_plugin",
+                        "--torchproxy-scope=tinylib", f"--torchproxy-report={report}",
+                        "-q", "-p", "no:cacheprovider", str(tmp_path / "test_tiny.py")],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out  # exactly the missing-name test fails
+    assert "3 passed" in out and "1 failed" in out, out
+    assert "torch.not_a_real_torch_function is not provided by torchproxy" in out
+    assert "missing torch.not_a_real_torch_function  <- test_tiny.py::test_missing_name" in out
+    data = json.loads(report.read_text())
+    assert data["scope"] == "tinylib"
+    assert data["missing"] == {"torch.not_a_real_torch_function": ["test_tiny.py::test_missing_name"]}
+
+
+def test_plugin_is_inert_without_scope(tmp_path):
+    (tmp_path / "test_plain.py").write_text("def test_ok():\n    assert True\n")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "torchproxy.pytest_plugin", "-q",
+                        "-p", "no:cacheprovider", str(tmp_path / "test_plain.py")],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0 and "torchproxy" not in r.stdout, r.stdout + r.stderr

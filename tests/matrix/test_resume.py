@@ -1,0 +1,63 @@
+"""An interrupted run keeps what it had; --resume runs only what is missing."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from conftest import FIXTURE_SPECS, ROOT
+
+
+def _lines(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def _cli(out, *extra):
+    return [sys.executable, "-m", "compat_matrix", "--specs", FIXTURE_SPECS, "--out", out,
+            "--backend", "torch,torchproxy", "--cases", "scale_add,wrong,hang", "-j", "1", *extra]
+
+
+def test_sigint_keeps_results_and_resume_completes(tmp_path):
+    out = str(tmp_path / "m")
+    results = os.path.join(out, "results.jsonl")
+    p = subprocess.Popen(_cli(out), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    deadline = time.time() + 120
+    while len(_lines(results)) < 3 and time.time() < deadline and p.poll() is None:
+        time.sleep(0.2)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "--resume continues" in err
+    kept = _lines(results)
+    assert 3 <= len(kept) < 8, kept  # 4 cases (import + 3) x 2 backends = 8 cells
+    assert os.path.exists(os.path.join(out, "matrix.md"))  # reports of the partial run
+    # no worker left behind: the interrupted one was killed with its process group
+    kept_keys = {(r["case"], r["backend"]) for r in kept}
+
+    r = subprocess.run(_cli(out, "--resume"), cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert f"resuming: {len(kept)} cell(s) already done" in r.stderr
+    final = _lines(results)
+    assert len({(x["case"], x["backend"]) for x in final}) == 8
+    # the kept cells were not run again: each key appears once in the file
+    assert len(final) == 8, [(x["case"], x["backend"]) for x in final]
+    assert kept_keys <= {(x["case"], x["backend"]) for x in final[:len(kept)]}
+    by_key = {(x["case"], x["backend"]): x for x in final}
+    assert by_key[("scale_add", "torchproxy")]["status"] == "matches"
+    assert by_key[("hang", "torch")]["reason"] == "timeout"
+    with open(os.path.join(out, "meta.json")) as f:
+        assert json.load(f)["wall_s_previous_runs"] > 0
+
+
+def test_torn_last_line_is_ignored(tmp_path):
+    from compat_matrix.runner import read_results
+    path = tmp_path / "results.jsonl"
+    rec = {"type": "cell", "lib": "l", "case": "c", "backend": "torch", "device": "cpu",
+           "status": "runs"}
+    path.write_text(json.dumps(rec) + "\n" + json.dumps(rec)[:20])
+    assert list(read_results(str(path))) == [("l", "c", "torch", "cpu")]

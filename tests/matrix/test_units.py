@@ -1,0 +1,118 @@
+"""Spec loading, input generation, comparison and classification (no subprocesses)."""
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+from compat_matrix import classify, spec, values
+from conftest import FIXTURE_SPECS
+
+
+def test_builtin_specs_load_and_name_their_install():
+    specs = spec.load_specs()
+    names = {s.library.name for s in specs}
+    assert {"kernels_triton", "liger_kernel", "flag_gems", "kernels_tilelang"} <= names
+    for s in specs:
+        assert s.cases and s.library.scope and s.library.install, s.library.name
+        assert s.module_name == f"compat_matrix.specs.{s.library.name}"
+
+
+def test_unknown_library_is_an_error():
+    with pytest.raises(ValueError, match="unknown libraries"):
+        spec.load_specs(libs=["no_such_lib"])
+
+
+def test_duplicate_case_names_are_rejected(tmp_path):
+    p = tmp_path / "dup.py"
+    p.write_text("from compat_matrix.spec import Case, Library\n"
+                 "LIBRARY = Library(name='d', scope=('d',))\n"
+                 "CASES = [Case('a', len), Case('a', len)]\n")
+    with pytest.raises(ValueError, match="duplicate case names"):
+        spec.load_spec(str(p))
+
+
+def test_inputs_are_deterministic_and_typed():
+    (s,) = spec.load_specs([FIXTURE_SPECS])
+    case = s.cases[0]
+    a, b = spec.make_inputs("fakelib", case), spec.make_inputs("fakelib", case)
+    for x, y in zip(a, b):
+        if isinstance(x, np.ndarray):
+            assert x.dtype == np.float32 and np.array_equal(x, y)
+    assert a[2] == 0.5
+    other = spec.make_inputs("otherlib", case)  # the seed depends on library/case
+    assert not np.array_equal(a[0], other[0])
+
+
+def test_bfloat16_rounding_gives_bf16_exact_values():
+    x = np.array([1.0, 1.00390625, 1.01171875, -3.14159, 65504.0], dtype=np.float32)
+    r = spec.round_to_bfloat16(x)
+    assert np.all(r.view(np.uint32) & 0xFFFF == 0)
+    assert r[0] == 1.0 and r[1] == 1.0  # halfway: ties to even
+    assert r[2] == 1.015625
+    assert abs(r[3] - -3.140625) < 1e-7
+
+
+def test_flatten_and_compare(tmp_path):
+    exp = values.flatten((np.float32(1.5), [np.ones(3, np.float32)], 7))
+    # numpy scalars are neither tensors nor Python numbers: reported as "other", not hidden
+    assert exp[0][1] == "other:float32"
+    e_leaves = [("out[0]", "tensor", "float32", np.array([1.0, 2.0], np.float32)),
+                ("out[1]", "int", "int64", np.array(3))]
+    a_leaves = [("out[0]", "tensor", "float32", np.array([1.0, 2.0 + 1e-3], np.float32)),
+                ("out[1]", "int", "int64", np.array(3))]
+    em = values.save(e_leaves, tmp_path / "e.npz")
+    am = values.save(a_leaves, tmp_path / "a.npz")
+    tol = spec.Case("c", len).tolerance
+    diff = values.compare(em, tmp_path / "e.npz", am, tmp_path / "a.npz", tol)
+    assert diff.startswith("out[0]: 1/2 elements differ") and "at [1]" in diff
+    loose = spec.Case("c", len, tol={"float32": (1e-3, 1e-3)}).tolerance
+    assert values.compare(em, tmp_path / "e.npz", am, tmp_path / "a.npz", loose) is None
+    b_leaves = [e_leaves[0], ("out[1]", "tensor", "int64", np.array(3))]
+    bm = values.save(b_leaves, tmp_path / "b.npz")
+    assert "torch gives int int64, got tensor int64" in values.compare(
+        em, tmp_path / "e.npz", bm, tmp_path / "b.npz", tol)
+
+
+def test_nan_positions_must_agree():
+    e = np.array([np.nan, 1.0])
+    assert values.compare_arrays(e, e.copy(), "float64", lambda d: (1e-7, 0)) is None
+    assert "1/2 elements differ" in values.compare_arrays(e, np.array([0.0, 1.0]), "float64",
+                                                          lambda d: (1e-7, 0))
+
+
+def test_classify_names_the_missing_torch_name():
+    from torchproxy.errors import NotProvidedError
+    try:
+        try:
+            raise NotProvidedError("torch.foo.bar")
+        except AttributeError as inner:
+            raise RuntimeError("wrapped by the interpreter") from inner
+    except RuntimeError as e:
+        reason, detail, names = classify.classify(e, "torchproxy", "call")
+    assert (reason, names) == ("unsupported", ["torch.foo.bar"])
+    assert detail.startswith("unsupported torch name torch.foo.bar")
+    # Paddle's proxy speaks of paddle modules: mapped back to the torch names
+    e = ModuleNotFoundError("No module named 'paddle._dynamo'")
+    assert classify.classify(e, "paddle_compat", "import")[2] == ["torch._dynamo"]
+    # the oracle never has "unsupported" names: its failures are errors
+    assert classify.classify(AttributeError("module 'torch' has no attribute 'x'"),
+                             "torch", "call")[0] == "error"
+    assert classify.classify(ValueError("boom"), "torchproxy", "import")[0] == "import_error"
+
+
+def test_reports_from_the_fixture_run(fixture_run):
+    out, cells = fixture_run
+    md = open(f"{out}/matrix.md").read()
+    assert "| fakelib | crash |" in md and "crash" in md
+    assert "`torch.definitely_not_a_torch_function`" in md
+    root = ET.parse(f"{out}/junit.xml").getroot()
+    suites = {s.get("name"): s for s in root}
+    tp = suites["fakelib.torchproxy.cpu"]
+    assert int(tp.get("tests")) == 7
+    failures = {tc.get("name"): tc.find("failure") for tc in tp}
+    assert failures["scale_add"] is None
+    assert failures["crash"].get("type") == "crash"
+    assert failures["wrong"].get("type") == "wrong_numbers"
+    assert int(root.get("failures")) == sum(int(s.get("failures")) for s in root)
+    page = open(f"{out}/matrix.html").read()
+    assert "<script src" not in page and "http://" not in page and "https://" not in page
