@@ -9,6 +9,9 @@ devices, dtypes, streams, output allocation and its profiler; with
   ``import torch`` bypasses ``builtins.__import__``; ``scope.COMPANIONS`` puts it in scope and
   the import hook rebinds its ``torch`` global (see ``hook._import_c_companion``), then calls
   :func:`on_import` here.
+- Streams: the Cython backend asks ``torch.cuda.current_stream()`` (the facade answers with
+  Paddle's current stream); the tvm_ffi backend (TileLang's default for CUDA) reads tvm-ffi's
+  environment stream, which :func:`_launch_on_paddle_stream` sets to Paddle's current stream.
 - Target auto-detection: on a machine with a CUDA toolkit but no GPU Paddle can use, TileLang
   picks a bare ``"cuda"`` target, which TVM completes with its default ``sm_50``, and the user
   sees an nvcc error about an architecture CUDA 13 no longer has.  :func:`on_import` wraps
@@ -93,6 +96,40 @@ def _wrap_cuda_detection(target_mod) -> None:
         target_mod.register_target_normalizer("cuda", normalize, override=True)
 
 
+def _first_gpu_tensor(args):
+    import paddle
+    for a in args:
+        if isinstance(a, paddle.Tensor) and a.place.is_gpu_place():
+            return a
+    return None
+
+
+def _launch_on_paddle_stream(adapter_cls) -> None:
+    """TileLang's default CUDA backend (tvm_ffi) launches on tvm-ffi's environment stream,
+    which torch tensors set through torch's DLPack exchange API.  Paddle 2.6 tensors reach
+    tvm-ffi as plain DLPack capsules that carry no stream, so the launch would go to the legacy
+    default stream.  Wrap the adapter's launcher: with a Paddle GPU tensor among the arguments,
+    the environment stream is Paddle's current stream for the call."""
+    original = adapter_cls._convert_torch_func
+    if getattr(original, "__torchproxy__", False):
+        return
+    from . import tvm_ffi as _tvm_ffi
+
+    def _convert_torch_func(self):
+        func = original(self)
+
+        def launch(*args, **kwargs):
+            x = _first_gpu_tensor(args)
+            if x is None:
+                return func(*args, **kwargs)
+            with _tvm_ffi.paddle_stream(x):
+                return func(*args, **kwargs)
+        launch.__wrapped__ = func
+        return launch
+    _convert_torch_func.__torchproxy__ = True
+    adapter_cls._convert_torch_func = _convert_torch_func
+
+
 def on_import() -> None:
     """Called by the import hook when TileLang's compiled launcher loads for a scoped
     importer (that happens inside ``import tilelang``)."""
@@ -102,3 +139,6 @@ def on_import() -> None:
     # the CUDA detector registers when tilelang.cuda.target is imported (inside import tilelang)
     import tilelang.cuda.target  # noqa: F401
     _wrap_cuda_detection(target_mod)
+    tvm_ffi_adapter = sys.modules.get("tilelang.jit.adapter.tvm_ffi")
+    if tvm_ffi_adapter is not None:
+        _launch_on_paddle_stream(tvm_ffi_adapter.TVMFFIKernelAdapter)
