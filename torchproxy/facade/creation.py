@@ -338,7 +338,7 @@ def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
 def _compute_float(dt):
     n = _dt.torch_name(dt)
     if n not in ("float32", "float64", "float16", "bfloat16"):
-        raise RuntimeError(f"\"normal_kernel_cpu\" not implemented for '{n}'")
+        raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{n}'")
     return "float64" if n == "float64" else "float32"
 
 
@@ -396,6 +396,17 @@ def _flatten_tensors(data):
     return data
 
 
+def _first_tensor(data):
+    if isinstance(data, paddle.Tensor):
+        return data
+    if isinstance(data, (list, tuple)):
+        for d in data:
+            t = _first_tensor(d)
+            if t is not None:
+                return t
+    return None
+
+
 @adapter("torch.tensor")
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     if isinstance(data, paddle.Tensor):
@@ -409,6 +420,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         arr, dt = data, _dt.to_paddle(str(data.dtype))
     else:
         arr, dt = _infer(_flatten_tensors(data))
+        first = _first_tensor(data)
+        if first is not None:  # torch: a list of tensors keeps their dtype
+            dt = first.dtype
     dt = dt if dtype is None else _to_dtype(dtype)
     return _finish(_from_numpy_as(arr, dt, device), requires_grad)
 

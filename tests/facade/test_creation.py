@@ -1,0 +1,131 @@
+"""Creation functions with torch signatures (values where deterministic, else shape/dtype)."""
+import numpy as np
+import paddle
+import pytest
+
+from difftest import check, load
+from _cases import F16, F32, I64
+
+DETERMINISTIC = [
+    "torch.zeros(2, 3)", "torch.zeros((2, 3))", "torch.zeros([2, 3])", "torch.zeros(torch.Size([2, 3]))",
+    "torch.zeros(0)", "torch.zeros(())", "torch.zeros(2, dtype=torch.int32)",
+    "torch.zeros(2, 3, dtype=torch.float16, device='cpu')", "torch.zeros(2, requires_grad=True)",
+    "torch.ones(3)", "torch.ones(2, 2, dtype=torch.bool)", "torch.ones((1, 2), dtype=torch.bfloat16)",
+    "torch.full((2, 2), 7)", "torch.full((2,), 1.5)", "torch.full([2], True)",
+    "torch.full((2, 3), 2, dtype=torch.float32)", "torch.full((), 3.0)",
+    "torch.arange(5)", "torch.arange(1, 4)", "torch.arange(0, 1, 0.25)", "torch.arange(5.0)",
+    "torch.arange(10, 0, -3)", "torch.arange(0, 10, 3, dtype=torch.float32)",
+    "torch.arange(4, dtype=torch.float16)", "torch.arange(1, 2.5, 0.5)", "torch.arange(0)",
+    "torch.arange(start=2, end=6)", "torch.arange(0, 5, 0)", "torch.arange(5, 0)",
+    "torch.linspace(0, 1, 5)", "torch.linspace(-1, 1, steps=4)", "torch.linspace(0, 10, 3, dtype=torch.int64)",
+    "torch.linspace(0, 1, 1)", "torch.linspace(0, 1, 0)",
+    "torch.eye(3)", "torch.eye(2, 3)", "torch.eye(3, dtype=torch.int64)", "torch.eye(0)",
+    "torch.tensor([1, 2, 3])", "torch.tensor([1.0, 2])", "torch.tensor(3.5)", "torch.tensor(True)",
+    "torch.tensor([[1, 2], [3, 4]], dtype=torch.float16)", "torch.tensor([])",
+    "torch.tensor([1.5], requires_grad=True)", "torch.tensor([1, 2], dtype=torch.bfloat16)",
+    "torch.tensor(7, device='cpu')", "torch.tensor([True, False])", "torch.tensor([[1.0], [2.0]]).shape",
+    "torch.as_tensor([1, 2])", "torch.as_tensor([1.0], dtype=torch.float64)",
+    "torch.zeros(-1)", "torch.ones(2, 'a')", "torch.tensor([1], requires_grad=True)",
+    "torch.zeros(2.5)",
+]
+
+
+@pytest.mark.parametrize("expr", DETERMINISTIC)
+def test_creation_values(expr):
+    check(f"import torch\ndef f():\n    return {expr}\n")
+
+
+LIKE = ["torch.zeros_like(x)", "torch.ones_like(x)", "torch.full_like(x, 3)", "torch.full_like(x, 2.5)",
+        "torch.zeros_like(x, dtype=torch.float64)", "torch.ones_like(x, device='cpu')",
+        "torch.empty_like(x).shape", "torch.empty_like(x).dtype", "torch.empty_like(x, dtype=torch.int32).dtype",
+        "torch.empty_like(x, requires_grad=True).requires_grad" , "torch.randn_like(x).shape",
+        "torch.rand_like(x).dtype", "torch.zeros_like(x.t())", "torch.empty_like(x.t()).shape",
+        "x.new_zeros(2, 3)", "x.new_zeros((2,))", "x.new_ones([1, 2])", "x.new_full((2,), 4)",
+        "x.new_zeros(2, dtype=torch.int64)", "x.new_tensor([1, 2])", "x.new_tensor([[1.5]])",
+        "x.new_tensor([1, 2], dtype=torch.int32)", "x.new_empty(3).shape", "x.new_empty((2, 2)).dtype",
+        "torch.tensor(x)", "torch.as_tensor(x) is x", "torch.as_tensor(x, dtype=torch.float64)",
+        "torch.tensor([x[0, 0], x[1, 1]])"]
+
+
+@pytest.mark.parametrize("expr", LIKE)
+@pytest.mark.parametrize("x", [F32, F16, I64], ids=["f32", "f16", "i64"])
+def test_like(expr, x):
+    if "requires_grad=True" in expr and x is I64:
+        pytest.skip("int tensors cannot require grad: covered in test_creation_values")
+    check(f"import torch\ndef f(x):\n    return {expr}\n", x)
+
+
+RANDOM = ["torch.randn(2, 3)", "torch.randn((4,))", "torch.randn(2, dtype=torch.float64)",
+          "torch.rand(3, 2)", "torch.rand(2, dtype=torch.float16)", "torch.randn(2, dtype=torch.bfloat16)",
+          "torch.randint(10, (3,))", "torch.randint(2, 5, (2, 2))", "torch.randint(0, 3, size=(4,))",
+          "torch.randint(5, (2,), dtype=torch.int32)", "torch.randn(0, 3)", "torch.rand(2, requires_grad=True)"]
+
+
+@pytest.mark.parametrize("expr", RANDOM)
+@pytest.mark.parametrize("prop", ["shape", "dtype", "requires_grad", "device"])
+def test_random_meta(expr, prop):
+    check(f"import torch\ndef f():\n    return {expr}.{prop}\n")
+
+
+@pytest.mark.parametrize("expr", ["torch.rand(1000)", "torch.randint(3, 7, (1000,))"])
+def test_random_ranges(expr):
+    mod = load(f"import torch\ndef f():\n    return {expr}\n", scoped=True)
+    v = mod.f().numpy()
+    if "randint" in expr:
+        assert v.min() >= 3 and v.max() <= 6 and len(np.unique(v)) == 4
+    else:
+        assert v.min() >= 0 and v.max() < 1 and 0.4 < v.mean() < 0.6
+
+
+def test_randn_statistics():
+    mod = load("import torch\ndef f():\n    return torch.randn(20000)\n", scoped=True)
+    v = mod.f().numpy()
+    assert abs(v.mean()) < 0.05 and abs(v.std() - 1) < 0.05
+
+
+@pytest.mark.parametrize("expr", ["torch.empty(2, 3).shape", "torch.empty((2, 3), dtype=torch.int8).dtype",
+                                  "torch.empty(0).shape", "torch.empty(2, device='cpu').device",
+                                  "torch.empty([3], requires_grad=True).requires_grad",
+                                  "torch.empty(4, dtype=torch.float16).stride()",
+                                  "torch.empty_strided((2, 3), (1, 2)).stride()",
+                                  "torch.empty_strided((2, 3), (1, 2)).shape",
+                                  "torch.empty_strided((2, 3), (3, 1)).is_contiguous()",
+                                  "torch.empty_strided((0, 3), (3, 1)).shape",
+                                  "torch.empty(2, 3, memory_format=torch.contiguous_format).shape"])
+def test_empty(expr):
+    check(f"import torch\ndef f():\n    return {expr}\n")
+
+
+def test_from_numpy_shares_memory():
+    check("""
+import numpy as np
+import torch
+def f():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    t = torch.from_numpy(a)
+    a[0, 0] = 42
+    t[1, 1] = -1
+    return t, torch.tensor(a.copy()), t.dtype, torch.from_numpy(np.zeros(3, np.int16)).dtype
+""")
+
+
+def test_tensor_copies():
+    check("""
+import numpy as np
+import torch
+def f():
+    a = np.arange(3, dtype=np.float32)
+    t = torch.tensor(a)
+    a[0] = 42
+    return t
+""")
+
+
+def test_out_and_seed():
+    check("""
+import torch
+def f():
+    out = torch.empty(2, 2)
+    r = torch.zeros(2, 2, out=out)
+    return r is out, out, torch.arange(4, out=torch.empty(4, dtype=torch.int64))
+""")
