@@ -1,0 +1,80 @@
+"""Upstream TileLang under Paddle 3.3's own proxy vs under torchproxy.
+
+Upstream ``tilelang/utils/device.py`` evaluates ``int | torch.device | None`` at import (no
+postponed annotations).  Paddle's proxy maps ``torch.device`` to the *module*
+``paddle.device`` (a ProxyModule), so ``int | <module>`` raises TypeError and
+``import tilelang`` fails.  In the facade ``torch.device`` is a class, so the union is a
+type and the import succeeds.  Both run in subprocesses: Paddle's proxy and ours cannot be
+active in one process (torchproxy refuses to enable next to it).
+
+tilelang-paddle (Paddle's fork) is written for Paddle's proxy and imports under both; the
+failure is specific to upstream tilelang.
+"""
+import importlib.metadata
+import importlib.util
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+if importlib.util.find_spec("tilelang") is None:
+    pytest.skip("TileLang is not installed", allow_module_level=True)
+
+
+def _dist():
+    for name in ("tilelang-paddle", "tilelang"):
+        try:
+            importlib.metadata.distribution(name)
+            return name
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def _run(code):
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=300)
+
+
+PADDLE_PROXY = """
+    import paddle
+    if not hasattr(paddle, "compat") or not hasattr(paddle.compat, "enable_torch_proxy"):
+        print("NO_PADDLE_PROXY"); raise SystemExit(0)
+    paddle.compat.enable_torch_proxy(scope={"tilelang"})
+    import tilelang
+    print("IMPORTED", tilelang.__version__)
+"""
+
+TORCHPROXY = """
+    import torchproxy
+    torchproxy.enable(scope={"tilelang"})
+    import tilelang
+    print("IMPORTED", tilelang.__version__)
+    import sys
+    from torchproxy.facade.modules import MODULES
+    device_mod = sys.modules.get("tilelang.utils.device")  # upstream only
+    if device_mod is not None:
+        ann = device_mod.device_synchronize.__annotations__["device"]
+        print("ANN_HAS_FACADE_DEVICE", MODULES["torch"].device in getattr(ann, "__args__", ()))
+"""
+
+
+def test_upstream_tilelang_fails_under_paddles_proxy_at_int_or_torch_device():
+    if _dist() != "tilelang":
+        pytest.skip("upstream tilelang is not the installed distribution")
+    out = _run(PADDLE_PROXY)
+    if "NO_PADDLE_PROXY" in out.stdout:
+        pytest.skip("this Paddle has no paddle.compat.enable_torch_proxy")
+    assert out.returncode != 0, out.stdout
+    assert "TypeError: unsupported operand type(s) for |: 'type' and 'ProxyModule'" in out.stderr
+    assert "tilelang/utils/device.py" in out.stderr
+    assert "IMPORTED" not in out.stdout
+
+
+def test_same_tilelang_imports_under_torchproxy():
+    out = _run(TORCHPROXY)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "IMPORTED" in out.stdout
+    if _dist() == "tilelang":  # upstream evaluates `int | torch.device | None` at import
+        assert "ANN_HAS_FACADE_DEVICE True" in out.stdout
