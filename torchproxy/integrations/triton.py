@@ -1,0 +1,250 @@
+"""Binding Triton's GPU runtime to Paddle, explicitly: ``torchproxy.integrations.triton.bind()``.
+
+Per launch Triton needs from a tensor only ``data_ptr()`` and ``str(dtype)``, which Paddle
+tensors have.  Everything else it takes from torch lives in its *driver*
+(``triton.runtime.driver.active``): current device, current stream, capability, the benchmark
+device interface, the L2-flush buffer.  :class:`~.triton_driver.PaddleCudaDriver` answers those
+from Paddle.  The active driver is one process-wide slot, so with both frameworks in a process
+the question is *when* Paddle's driver holds it.  ``bind(mode=...)``:
+
+- ``"default"``: Paddle's driver is Triton's default and active driver for the whole process
+  (no real torch: every kernel here is a Paddle kernel).  No per-launch cost.  Without this,
+  Triton <= 3.7 finds no driver at all without torch, and 3.8+ uses a torch-free driver that
+  launches on the device's default stream instead of Paddle's current stream.
+- ``"per-launch"``: Triton's own driver stays the default (for real torch), and Paddle's is
+  activated around each launch that has a Paddle tensor argument (``JITFunction.run``,
+  ``Autotuner.run``: autotuning benchmarks then time on Paddle's stream), and around
+  ``triton.testing.do_bench`` / ``do_bench_cudagraph`` called from a module in torchproxy's
+  scope.  Triton's default driver is created with the proxy switched off, so its own
+  ``import torch`` gets real torch even when "triton" is in scope.
+- ``"auto"`` (default): ``"per-launch"`` if real torch is installed, else ``"default"``.
+
+``paddle_driver()`` activates Paddle's driver for any block (e.g. ``do_bench`` from code out of
+scope).  ``paddle_allocator`` is an allocator for ``triton.set_allocator`` in Paddle memory;
+``bind()`` installs it when no allocator is set.
+
+Caveat: the active-driver slot is process-wide; in per-launch mode two threads launching
+Paddle and torch kernels at the same moment can see each other's driver.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+
+from .. import scope as _scope
+
+_lock = threading.RLock()
+_state: dict | None = None   # what bind() replaced, for unbind(); None when not bound
+_PADDLE = None                # the PaddleCudaDriver singleton
+
+
+def paddle_driver_instance():
+    """The process's PaddleCudaDriver (created on first use)."""
+    global _PADDLE
+    if _PADDLE is None:
+        from .triton_driver import PaddleCudaDriver
+        _PADDLE = PaddleCudaDriver()
+    return _PADDLE
+
+
+def _config():
+    """Triton's DriverConfig (``triton.runtime.driver.driver``) and its module."""
+    import triton.runtime.driver  # noqa: F401 - the module; the package attribute is the config
+    mod = sys.modules["triton.runtime.driver"]
+    return mod.driver, mod
+
+
+@contextlib.contextmanager
+def paddle_driver():
+    """Paddle's driver is Triton's active driver inside the block; the previous one after."""
+    cfg, _ = _config()
+    drv = paddle_driver_instance()
+    prev = cfg._active
+    cfg._active = drv
+    try:
+        yield drv
+    finally:
+        cfg._active = prev
+
+
+# -- the per-launch switch ---------------------------------------------------------------------
+def _has_paddle_tensor(args, kwargs, PT, TW) -> bool:
+    for a in args:
+        if isinstance(a, PT) or (type(a) is TW and isinstance(a.base, PT)):
+            return True
+    for a in kwargs.values():
+        if isinstance(a, PT) or (type(a) is TW and isinstance(a.base, PT)):
+            return True
+    return False
+
+
+def switching_run(orig, cfg, drv):
+    """Wrap a ``run(self, *args, **kwargs)`` so Paddle launches run with ``drv`` active."""
+    import paddle
+    from triton.runtime.jit import TensorWrapper
+    PT = paddle.Tensor
+
+    def run(self, *args, **kwargs):
+        prev = cfg._active
+        if prev is drv or not _has_paddle_tensor(args, kwargs, PT, TensorWrapper):
+            return orig(self, *args, **kwargs)
+        cfg._active = drv
+        try:
+            return orig(self, *args, **kwargs)
+        finally:
+            cfg._active = prev
+
+    run.__wrapped__ = orig
+    run.__name__ = getattr(orig, "__name__", "run")
+    return run
+
+
+def scoped_bench(orig, cfg, drv, wants=None):
+    """Wrap ``do_bench``: called from a module in scope, it runs with Paddle's driver."""
+    wants = wants or _scope.STATE.wants_facade
+
+    def do_bench(*args, **kwargs):
+        if cfg._active is not drv and wants(sys._getframe(1).f_globals.get("__name__")):
+            prev = cfg._active
+            cfg._active = drv
+            try:
+                return orig(*args, **kwargs)
+            finally:
+                cfg._active = prev
+        return orig(*args, **kwargs)
+
+    do_bench.__wrapped__ = orig
+    do_bench.__name__ = getattr(orig, "__name__", "do_bench")
+    do_bench.__doc__ = getattr(orig, "__doc__", None)
+    return do_bench
+
+
+def real_torch_default(orig_create):
+    """Wrap Triton's ``_create_driver`` so its ``import torch`` is real torch, also when
+    "triton" is in scope (it is process-wide state, built once for torch's launches)."""
+    def _create_driver():
+        from .. import api
+        if not api.is_enabled():
+            return orig_create()
+        with api.guard(enable=False):
+            return orig_create()
+
+    _create_driver.__wrapped__ = orig_create
+    return _create_driver
+
+
+# -- allocator ---------------------------------------------------------------------------------
+class _AlignedBuffer:
+    """A Paddle allocation and an aligned address inside it (what Triton's allocator returns:
+    anything with ``data_ptr()``); holding it keeps the memory alive."""
+
+    __slots__ = ("tensor", "_ptr")
+
+    def __init__(self, tensor, ptr):
+        self.tensor = tensor
+        self._ptr = ptr
+
+    def data_ptr(self) -> int:
+        return self._ptr
+
+
+def aligned(tensor, alignment: int):
+    """``tensor`` itself when its address is aligned, else an aligned view into it (the caller
+    allocated ``alignment - 1`` spare bytes)."""
+    ptr = tensor.data_ptr()
+    if alignment <= 1 or ptr % alignment == 0:
+        return tensor
+    return _AlignedBuffer(tensor, ptr + (alignment - ptr % alignment))
+
+
+def paddle_allocator(size: int, alignment: int, stream):
+    """``triton.set_allocator`` allocator: ``size`` bytes of Paddle GPU memory."""
+    from . import paddle_cuda
+    buf = paddle_cuda.empty(int(size))
+    if alignment > 1 and buf.data_ptr() % alignment:
+        buf = paddle_cuda.empty(int(size) + alignment - 1)
+    return aligned(buf, alignment)
+
+
+def _allocation_module():
+    import triton.runtime._allocation as alloc
+    return alloc
+
+
+# -- bind / unbind -----------------------------------------------------------------------------
+def _real_torch_installed() -> bool:
+    import importlib.machinery
+    return importlib.machinery.PathFinder.find_spec("torch") is not None
+
+
+def bind(mode: str = "auto", *, allocator: bool = True) -> str:
+    """Bind Triton's GPU runtime to Paddle (see the module docstring); returns the mode used.
+
+    Call it before kernels are launched (the ``do_bench`` wrapper reaches code that imports
+    ``triton.testing.do_bench`` after this call, or calls it as ``triton.testing.do_bench``)."""
+    global _state
+    if mode == "auto":
+        mode = "per-launch" if _real_torch_installed() else "default"
+    if mode not in ("default", "per-launch"):
+        raise ValueError(f"mode must be 'auto', 'default' or 'per-launch', not {mode!r}")
+    with _lock:
+        if _state is not None:
+            if _state["mode"] != mode:
+                raise RuntimeError(f"Triton is already bound to Paddle in {_state['mode']!r} "
+                                   f"mode; unbind() first")
+            return mode
+        import triton.testing
+        from triton.runtime.autotuner import Autotuner
+        from triton.runtime.jit import JITFunction
+        cfg, driver_mod = _config()
+        drv = paddle_driver_instance()
+        state = {"mode": mode, "default": cfg._default, "active": cfg._active}
+        if mode == "default":
+            cfg._default = drv
+            cfg._active = drv
+        else:
+            state["patched"] = [(JITFunction, "run", JITFunction.__dict__["run"]),
+                                (Autotuner, "run", Autotuner.__dict__["run"]),
+                                (driver_mod, "_create_driver", driver_mod._create_driver)]
+            for name in ("do_bench", "do_bench_cudagraph"):
+                if hasattr(triton.testing, name):
+                    state["patched"].append((triton.testing, name, getattr(triton.testing, name)))
+            JITFunction.run = switching_run(JITFunction.__dict__["run"], cfg, drv)
+            Autotuner.run = switching_run(Autotuner.__dict__["run"], cfg, drv)
+            driver_mod._create_driver = real_torch_default(driver_mod._create_driver)
+            for name in ("do_bench", "do_bench_cudagraph"):
+                if hasattr(triton.testing, name):
+                    setattr(triton.testing, name, scoped_bench(getattr(triton.testing, name),
+                                                               cfg, drv))
+        if allocator:
+            alloc = _allocation_module()
+            if isinstance(alloc._allocator.get(), alloc.NullAllocator):
+                state["allocator_token"] = alloc._allocator.set(paddle_allocator)
+        _state = state
+        return mode
+
+
+def unbind() -> None:
+    """Undo bind(): Triton's functions, driver slots and allocator as they were."""
+    global _state
+    with _lock:
+        if _state is None:
+            return
+        cfg, _ = _config()
+        for owner, name, original in reversed(_state.get("patched", [])):
+            setattr(owner, name, original)
+        cfg._default = _state["default"]
+        cfg._active = _state["active"]
+        token = _state.get("allocator_token")
+        if token is not None:
+            try:
+                _allocation_module()._allocator.reset(token)
+            except ValueError:  # set in another context: put the null allocator back
+                alloc = _allocation_module()
+                alloc._allocator.set(alloc._NULL_ALLOCATOR)
+        _state = None
+
+
+def bound_mode() -> str | None:
+    return None if _state is None else _state["mode"]
