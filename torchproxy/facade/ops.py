@@ -28,6 +28,7 @@ _FLOATS = ("float16", "bfloat16", "float32", "float64")
 _INTS = ("bool", "uint8", "int8", "int16", "int32", "int64")
 _HALF = (_dt.DTYPES["float16"], _dt.DTYPES["bfloat16"])
 _FLOAT32 = _dt.DTYPES["float32"]
+_WIDE = (_FLOAT32, _dt.DTYPES["float64"])
 
 
 # -- float16/bfloat16 on the CPU ----------------------------------------------------------------
@@ -74,8 +75,11 @@ def _opmath(fn):
         half = _find_half(args)
         if half is None or kwargs.get("out") is not None:
             return fn(*args, **kwargs)
-        explicit_dtype = kwargs.get("dtype") is not None or \
-            builtins.any(isinstance(a, _dt.DTYPE_TYPE) for a in args)
+        # the output dtype is not the half one when chosen by dtype= or promoted by a
+        # dimensioned wider float operand (a 0-d one does not promote, as in torch)
+        explicit_dtype = kwargs.get("dtype") is not None or builtins.any(
+            isinstance(a, _dt.DTYPE_TYPE) or isinstance(a, paddle.Tensor) and a.ndim > 0
+            and a.dtype in _WIDE for a in args)
         result = fn(*[_up(a) for a in args], **kwargs)
         return result if explicit_dtype else _down(result, half)
     run.__name__ = fn.__name__
@@ -86,9 +90,10 @@ def _opmath(fn):
 
 
 def adapter(torch_name):
+    """Register ``fn`` (wrapped by _opmath) and return the wrapped function: Tensor methods
+    (tensor_methods.py) and ops calling ops get the same behaviour as ``torch.<name>``."""
     def deco(fn):
-        _register_adapter(torch_name)(_opmath(fn))
-        return fn
+        return _register_adapter(torch_name)(fn if hasattr(fn, "__wrapped__") else _opmath(fn))
     return deco
 
 
@@ -149,8 +154,7 @@ def _unary(torch_name, paddle_fn, float_only):
         return _write_out(paddle_fn(x), out)
     fn.__name__ = torch_name
     fn.__qualname__ = torch_name
-    adapter(f"torch.{torch_name}")(fn)
-    return fn
+    return adapter(f"torch.{torch_name}")(fn)
 
 
 _FLOAT_ONLY = {
@@ -264,8 +268,7 @@ def _binary(torch_name, paddle_fn, result_float=False):
             a, b = _float_input(a), _float_input(b)
         return _write_out(paddle_fn(a, b), out)
     fn.__name__ = torch_name
-    adapter(f"torch.{torch_name}")(fn)
-    return fn
+    return adapter(f"torch.{torch_name}")(fn)
 
 
 BINARY = {}

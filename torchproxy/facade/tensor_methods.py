@@ -106,10 +106,22 @@ def _contiguous_strides(shape):
     return tuple(reversed(out))
 
 
+def _empty_strides(shape):
+    out, acc = [], 1
+    for d in reversed(shape):
+        out.append(acc)
+        acc *= d if d > 1 else 1
+    return out[::-1]
+
+
 @tensor_method("stride")
 def stride(self, dim=None):
     """torch: a tuple of element strides (Paddle 3.x: a list; 2.6: absent)."""
     s = self.strides
+    if 0 in self.shape:
+        # Paddle reports a 0-size tensor's dims as its strides; torch gives contiguous strides
+        # computed with sizes clamped to 1 (no memory is addressed either way)
+        s = _empty_strides(self.shape)
     if dim is None:
         return tuple(s)
     return s[ops.wrap_dim(dim, len(s))] if s else 1
