@@ -18,8 +18,12 @@ PROXY_BACKENDS = ("torchproxy", "paddle_compat")
 class Matrix:
     def __init__(self, records: list[dict], meta: dict | None):
         self.meta = meta or {}
-        self.records = sorted(records, key=lambda r: (r["lib"], r["case"] != "import", r["case"],
-                                                      r["device"], r["backend"]))
+        # rows in the spec's order (import first), when meta.json says what it was
+        spec_order = {(lib, c): i for lib, info in self.meta.get("libraries", {}).items()
+                      for i, c in enumerate(info.get("cases", []))}
+        self.records = sorted(records, key=lambda r: (
+            r["lib"], r["case"] != "import", spec_order.get((r["lib"], r["case"]), 1 << 30),
+            r["case"], r["device"], r["backend"]))
         order = {"torch": 0, "torchproxy": 1, "paddle_compat": 2}
         self.backends = sorted({r["backend"] for r in records}, key=lambda b: (order.get(b, 9), b))
         self.devices = sorted({r["device"] for r in records})

@@ -117,6 +117,8 @@ function apply(updateHash=true){
     tr.hidden = !show;
     if (show) visible++;
   }
+  for (const div of document.querySelectorAll('.missing'))
+    div.hidden = STATE.lib && div.dataset.lib !== STATE.lib;
   for (const th of document.querySelectorAll('#grid thead th[data-backend]'))
     th.hidden = STATE.backend && th.dataset.backend !== STATE.backend;
   document.body.dataset.visibleRows = visible;
@@ -181,7 +183,7 @@ def render(m) -> str:
 <h1>torchproxy compatibility matrix</h1>
 <div class="meta">{html.escape(meta_line)}</div>
 <div class="legend">{legend}</div>
-<h2>Pass rates (matches real torch; import case: imports)</h2>
+<h2>Pass rates (proxies: matches real torch; torch: matches the numpy reference, or runs when the case has none; import case: imports)</h2>
 {_summary_table(m)}
 <h2>All cases</h2>
 <div id="filters">

@@ -115,4 +115,22 @@ def test_reports_from_the_fixture_run(fixture_run):
     assert failures["wrong"].get("type") == "wrong_numbers"
     assert int(root.get("failures")) == sum(int(s.get("failures")) for s in root)
     page = open(f"{out}/matrix.html").read()
-    assert "<script src" not in page and "http://" not in page and "https://" not in page
+    # self-contained: nothing is fetched (URLs inside the embedded data are only text)
+    import re
+    assert not re.search(r"<(script|link|img|iframe)[^>]*(src|href)=", page)
+    assert not re.search(r"@import|url\(", page)
+
+
+def test_torchproxy_matrix_command_delegates(tmp_path):
+    import subprocess
+    import sys
+    from conftest import ROOT
+    r = subprocess.run([sys.executable, "-m", "torchproxy", "matrix", "--list",
+                        "--specs", FIXTURE_SPECS], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "fakelib: scope=fakelib devices=cpu"
+    assert "cases: import, scale_add, row_sums, wrong, unsupported, crash, hang" in r.stdout
+    bad = subprocess.run([sys.executable, "-m", "compat_matrix", "--backend", "nope", "--out",
+                          str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "unknown backend" in bad.stderr
