@@ -131,3 +131,56 @@ def test_toolchain_names_match_real_torch():
     for compiler in ("c++", "gcc", "/no/such/compiler"):
         assert ce.check_compiler_is_gcc(compiler) == real.check_compiler_is_gcc(compiler)
     assert ce.get_cxx_compiler() == real.get_cxx_compiler()
+
+
+_TVM_CPU = r'''
+import json, os, sys, numpy as np
+import paddle
+if os.environ.get("STRIP_NATIVE_DLPACK"):
+    # play Paddle 2.6 (no DLPack methods, no tvm-ffi exchange API) on a newer Paddle
+    for n in ("__dlpack__", "__dlpack_device__", "__dlpack_c_exchange_api__", "__tvm_ffi_env_stream__"):
+        if n in paddle.Tensor.__dict__:
+            delattr(paddle.Tensor, n)
+import torchproxy
+torchproxy.enable(scope={"__main__"})
+import tvm_ffi, tvm_ffi.cpp
+src = """
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/function.h>
+void add_one(tvm::ffi::TensorView x, tvm::ffi::TensorView y) {
+  const float* a = static_cast<const float*>(x.data_ptr());
+  float* b = static_cast<float*>(y.data_ptr());
+  for (int64_t i = 0; i < x.size(0); ++i) b[i] = a[i] + 1;
+}
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_one, add_one);
+"""
+mod = tvm_ffi.cpp.load_inline(name="tp_add_one", cpp_sources=src, build_directory=sys.argv[1])
+x = paddle.to_tensor(np.arange(5, dtype=np.float32))
+y = paddle.empty([5], dtype="float32")
+mod.add_one(x, y)   # Paddle tensors in, written in place through DLPack
+print("RESULT " + json.dumps({"y": y.numpy().tolist(),
+      "facade_dlpack": getattr(paddle.Tensor.__dlpack__, "__module__", "") == "torchproxy.facade.cpp_extension"}))
+'''
+
+
+@pytest.mark.skipif(not HAVE_TVM, reason="apache-tvm-ffi not installed")
+@pytest.mark.parametrize("strip", [False, True], ids=["paddle-native", "paddle26-path"])
+def test_tvm_ffi_kernel_reads_and_writes_paddle_tensors(tmp_path, strip):
+    """What FlashInfer's kernels rely on, on CPU: a tvm-ffi function called with Paddle
+    tensors reads one and writes the other in place (the 2.6 path: the facade's __dlpack__)."""
+    import shutil
+    if shutil.which(os.environ.get("CXX", "c++")) is None:
+        pytest.skip("no C++ compiler")
+    script = tmp_path / "t.py"
+    script.write_text(_TVM_CPU)
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    if strip:
+        env["STRIP_NATIVE_DLPACK"] = "1"
+    p = subprocess.run([sys.executable, str(script), str(tmp_path / "build")], capture_output=True,
+                       text=True, env=env, timeout=600)
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert p.returncode == 0 and lines, p.stderr[-4000:]
+    res = json.loads(lines[-1][7:])
+    assert res["y"] == [1.0, 2.0, 3.0, 4.0, 5.0]
+    if strip:
+        assert res["facade_dlpack"] is True
