@@ -355,3 +355,74 @@ def mps_is_available() -> bool:
 
 
 type_("torch._C._CudaDeviceProperties", _cuda._CudaDeviceProperties)
+
+
+# added for FlashInfer: flashinfer/utils.py does `from torch.torch_version import TorchVersion,
+# __version__` and compares against "2.4" to pick its custom-op registration path.
+def _release(v) -> tuple:
+    """'2.6.0+torchproxy' / '2.4' / (2, 4) -> (2, 6, 0) / (2, 4, 0): the numeric release."""
+    if isinstance(v, (tuple, list)):
+        parts = [int(x) for x in v]
+    else:
+        head = str(v).split("+")[0]
+        parts = []
+        for piece in head.split("."):
+            digits = ""
+            for ch in piece:
+                if not ch.isdigit():
+                    break
+                digits += ch
+            if not digits:
+                break
+            parts.append(int(digits))
+            if len(digits) != len(piece):  # "0a0", "0rc1": a pre-release ends the release
+                break
+    while len(parts) < 3:
+        parts.append(0)
+    return tuple(parts)
+
+
+def _as_version(v):
+    """packaging's Version when installed (torch's own rules: pre-releases and local tags
+    count), else the numeric release tuple."""
+    try:
+        from packaging.version import Version
+    except ImportError:
+        return _release(v)
+    if isinstance(v, (tuple, list)):
+        v = ".".join(str(x) for x in v)
+    return Version(str(v))
+
+
+class TorchVersion(str):
+    """torch.torch_version.TorchVersion: a str that compares as a version with str/tuples."""
+
+    def _cmp(self, other, op):
+        try:
+            return op(_as_version(self), _as_version(other))
+        except (TypeError, ValueError):
+            return NotImplemented
+
+    def __lt__(self, o):
+        return self._cmp(o, lambda a, b: a < b)
+
+    def __le__(self, o):
+        return self._cmp(o, lambda a, b: a <= b)
+
+    def __gt__(self, o):
+        return self._cmp(o, lambda a, b: a > b)
+
+    def __ge__(self, o):
+        return self._cmp(o, lambda a, b: a >= b)
+
+    def __eq__(self, o):
+        res = self._cmp(o, lambda a, b: a == b)
+        return str.__eq__(self, o) if res is NotImplemented else res
+
+    __hash__ = str.__hash__
+
+
+module("torch.torch_version")
+type_("torch.torch_version.TorchVersion", TorchVersion,
+      note="without the packaging module, compares the numeric release only")
+value("torch.torch_version.__version__", TorchVersion(TORCH_VERSION))
