@@ -40,6 +40,7 @@ class Options:
     python: str = sys.executable
     specs: list | None = None          # spec files / folders (default: compat_matrix/specs)
     cases: list | None = None          # only these case names (and the import case)
+    scan: bool = True                  # also run `torchproxy scan` on each library (static)
 
 
 def cell_key(rec) -> tuple:
@@ -134,7 +135,8 @@ class Runner:
         if self.progress:
             self.progress.start(self.total_cells(), already=[r for r in done.values()])
         pool = ThreadPoolExecutor(max_workers=max(1, self.opts.jobs))
-        futures = [pool.submit(self._run_group, *g) for g in self.groups]
+        futures = [pool.submit(self._scan, s) for s in self.specs] if self.opts.scan else []
+        futures += [pool.submit(self._run_group, *g) for g in self.groups]
         try:
             for f in futures:
                 f.result()
@@ -162,6 +164,35 @@ class Runner:
         with self.procs_lock:
             for p in list(self.procs.values()):
                 _kill_group(p)
+
+    def _scan(self, s):
+        """`torchproxy scan --json` of the library's packages -> OUT/scan/<lib>.json.
+
+        Static: every torch name the package's code uses, provided or missing, also the names
+        a run never reaches because it stops at the first missing one."""
+        lib = s.library
+        installed = self.env_info["installed"]
+        targets = [t for t in lib.scan if installed.get(t.split(".")[0], True)]
+        if not targets:
+            return
+        path = os.path.join(self.out, "scan", f"{lib.name}.json")
+        if self.opts.resume and os.path.exists(path):
+            return
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        results = {}
+        for target in targets:
+            if self.stopping:
+                return
+            cmd = [self.opts.python, "-m", "torchproxy", "scan", target, "--json", "--no-cpp"]
+            try:
+                r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO_ROOT,
+                                   env=self._env(self._pythonpath(s)))
+                results[target] = (json.loads(r.stdout) if r.returncode in (0, 1) and r.stdout.strip()
+                                   else {"error": f"exit {r.returncode}: {r.stderr[-800:]}"})
+            except (subprocess.TimeoutExpired, json.JSONDecodeError) as e:
+                results[target] = {"error": repr(e)[:800]}
+        with open(path, "w") as f:
+            json.dump(results, f)
 
     def _emit(self, rec):
         self.log.append(rec)

@@ -43,6 +43,7 @@ class Library:
     devices: tuple[str, ...] = DEVICES     # where its cases can run at all
     env: tuple[tuple[str, str], ...] = ()  # extra environment for its workers
     pythonpath: tuple[str, ...] = ()       # extra sys.path entries, relative to the spec file
+    scan: tuple[str, ...] = ()             # packages `torchproxy scan` reads statically (reports)
     notes: str = ""
 
 

@@ -30,6 +30,7 @@ class Matrix:
         self.libs = sorted({r["lib"] for r in records})
         self.columns = [(b, d) for d in self.devices for b in self.backends]
         self.cells = {(r["lib"], r["case"], r["backend"], r["device"]): r for r in records}
+        self.scans: dict[str, dict] = {}  # lib -> target -> `torchproxy scan --json` report
         self.rows = []
         for r in self.records:
             row = (r["lib"], r["case"])
@@ -45,7 +46,30 @@ class Matrix:
                 meta = json.load(f)
         except (OSError, json.JSONDecodeError):
             pass
-        return cls(recs, meta)
+        m = cls(recs, meta)
+        scan_dir = os.path.join(out_dir, "scan")
+        if os.path.isdir(scan_dir):
+            for fn in sorted(os.listdir(scan_dir)):
+                if fn.endswith(".json"):
+                    try:
+                        with open(os.path.join(scan_dir, fn)) as f:
+                            m.scans[fn[:-5]] = json.load(f)
+                    except (OSError, json.JSONDecodeError):
+                        pass
+        return m
+
+    def static_missing(self, lib) -> tuple[list[str], str]:
+        """(torch names `torchproxy scan` found missing in the library's code, summary line)."""
+        names, parts = [], []
+        for target, rep in self.scans.get(lib, {}).items():
+            if "error" in rep:
+                parts.append(f"{target}: scan failed ({rep['error'][:200]})")
+                continue
+            summ = rep.get("summary", {})
+            parts.append(f"{target}: {summ.get('used', '?')} torch names used, "
+                         f"{summ.get('missing', '?')} missing")
+            names += [n["name"] for n in rep.get("names", []) if n.get("status") == "missing"]
+        return sorted(set(names)), "; ".join(parts)
 
     def counts(self, lib=None, backend=None, device=None) -> Counter:
         c = Counter()

@@ -160,6 +160,18 @@ def _missing_section(m) -> str:
     return "".join(parts)
 
 
+def _static_section(m) -> str:
+    if not m.scans:
+        return "<p>No static scan (no spec names `scan` packages, or --no-scan).</p>"
+    parts = []
+    for lib in sorted(m.scans):
+        names, summary = m.static_missing(lib)
+        items = " ".join(f"<code>{html.escape(n)}</code>" for n in names) or "none"
+        parts.append(f"<div class='missing' data-lib='{html.escape(lib)}'><b>{html.escape(lib)}</b> "
+                     f"({html.escape(summary)}): {items}</div>")
+    return "".join(parts)
+
+
 def render(m) -> str:
     env = m.meta.get("env", {})
     data = {
@@ -198,6 +210,8 @@ def render(m) -> str:
 <table id="grid"><thead><tr><th>library</th><th>case</th></tr></thead><tbody></tbody></table>
 <h2>Missing torch names (torchproxy, from torchproxy.trace())</h2>
 {_missing_section(m)}
+<h2>Missing torch names in each library's code (static: torchproxy scan)</h2>
+{_static_section(m)}
 <script type="application/json" id="data">{blob}</script>
 <script>{_JS}</script>
 </body></html>

@@ -65,6 +65,13 @@ def render(m) -> str:
     for lib, names in missing.items():
         lines.append(f"- **{lib}**: " + ", ".join(f"`{n}` ({len(c)})" for n, c in names.items()))
 
+    lines += ["", "## Missing torch names in each library's code (static: `torchproxy scan`)", ""]
+    if not m.scans:
+        lines.append("No static scan (no spec names `scan` packages, or --no-scan).")
+    for lib in sorted(m.scans):
+        names, summary = m.static_missing(lib)
+        lines.append(f"- **{lib}** ({summary}): " + (", ".join(f"`{n}`" for n in names) or "none"))
+
     lines += ["", "## Failure details", ""]
     for r in m.records:
         if r["status"] in ("matches", "n/a") or not r.get("reason"):

@@ -13,6 +13,7 @@ LIBRARY = Library(
     requires=("flag_gems", "triton"),
     imports=("flag_gems",),
     install=("pip install --no-deps flag-gems==5.0.2", "pip install PyYAML sqlalchemy packaging"),
+    scan=("flag_gems",),
     devices=("cpu", "gpu"),
 )
 

@@ -10,6 +10,7 @@ LIBRARY = Library(
     scope=("tilelang", "kernels.tilelang"),
     requires=("tilelang", "kernels"),
     imports=("kernels.tilelang",),
+    scan=("kernels.tilelang",),
     install=("pip install tilelang-paddle==0.1.13 apache-tvm-ffi==0.1.14.post1",),
     devices=("cpu", "gpu"),
 )

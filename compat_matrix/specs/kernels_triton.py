@@ -10,6 +10,7 @@ LIBRARY = Library(
     scope=("kernels.triton", "triton"),
     requires=("triton", "kernels"),
     imports=("kernels.triton",),
+    scan=("kernels.triton",),
     install=("pip install triton==3.6.0  # kernels/ ships with torchproxy",),
     devices=("cpu", "gpu"),
 )

@@ -15,6 +15,7 @@ LIBRARY = Library(
     requires=("liger_kernel", "triton"),
     imports=("liger_kernel.transformers.functional",),
     install=("pip install --no-deps liger-kernel==0.8.5",),
+    scan=("liger_kernel",),
     devices=("cpu", "gpu"),
 )
 
