@@ -1,0 +1,182 @@
+"""Triton launch overhead and kernel time: proxy + Paddle tensors vs real torch tensors, in one
+process, on one GPU, the same kernel files (kernels/triton) imported twice.
+
+    PYTHONPATH=/tmp/site:. python3 bench/triton_launch.py      # needs a GPU, Paddle GPU, torch
+
+Host µs per call is wall time of N back-to-back calls (launches are asynchronous; the kernels
+are shorter than a launch, so the queue never blocks), synchronized after.  Variants:
+- ``kernel``: ``add_kernel[grid](x, y, out, n, BLOCK_SIZE=1024)``, the raw Triton launch;
+- ``wrapper``: ``add(x, y, out)`` (the torch-style host function, output given);
+- ``wrapper+empty_like``: ``add(x, y)``, which allocates its output with ``torch.empty_like``.
+Paddle's variants run in per-launch mode (Paddle's driver switched in around each launch);
+``paddle, driver held`` holds it for the whole loop, isolating the switch's cost.
+Kernel ms come from ``triton.testing.do_bench`` on each side's driver (Paddle's stream and
+events for Paddle, torch's for torch).  Ratios are Paddle / torch; 1.00 means equal.
+
+Baseline before torchproxy (H200, Triton 3.6, 4096-element add): raw Paddle 2.6.2 11.7 µs vs
+torch 9.0 µs per launch (1.31x); 18.7 vs 10.6 µs with empty_like.  Aim: within 10% of torch.
+gpu/triton_check.py imports :func:`run` and stores its numbers in its JSON result.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+SCOPE = {"kernels", "triton"}
+ORACLE_PKG = "torch_oracle_kernels"
+
+
+def load_kernels(name: str, scoped: bool):
+    """kernels/triton/<name>.py as ``kernels.triton.<name>`` (in scope: the facade) or as
+    ``torch_oracle_kernels.<name>`` (out of scope: real torch)."""
+    if scoped:
+        import torchproxy
+        torchproxy.enable(scope=SCOPE)
+        return importlib.import_module(f"kernels.triton.{name}")
+    modname = f"{ORACLE_PKG}.{name}"
+    if modname not in sys.modules:
+        path = os.path.join(ROOT, "kernels", "triton", f"{name}.py")
+        spec = importlib.util.spec_from_file_location(modname, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[modname] = mod  # Triton reads the kernel's source and globals through it
+        spec.loader.exec_module(mod)
+    return sys.modules[modname]
+
+
+def host_us(call, sync, n=2000, warmup=50) -> float:
+    for _ in range(warmup):
+        call()
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        call()
+    t1 = time.perf_counter()
+    sync()
+    return (t1 - t0) / n * 1e6
+
+
+def _best(call, sync, n, repeats=3) -> float:
+    return min(host_us(call, sync, n) for _ in range(repeats))
+
+
+def run(n_calls: int = 2000, log=print) -> dict:
+    """Measure everything; returns {"host_us": {...}, "kernel_ms": {...}, "ratios": {...}}."""
+    import numpy as np
+    import paddle
+    import torch
+    import triton
+    import triton.testing
+
+    from torchproxy.integrations import triton as binding
+    binding.bind()
+    dev = paddle.CUDAPlace(0)
+    psync = paddle.device.cuda.synchronize
+    tsync = torch.cuda.synchronize
+    rng = np.random.default_rng(0)
+
+    def pd(a):
+        return paddle.to_tensor(a, place=dev)
+
+    def tt(a):
+        return torch.from_numpy(a).cuda()
+
+    host, kernel = {}, {}
+    # -- the 4096-element add: every variant ---------------------------------------------------
+    P, T = load_kernels("add", True), load_kernels("add", False)
+    a = rng.standard_normal(4096).astype("float32")
+    b = rng.standard_normal(4096).astype("float32")
+    xp, yp, op = pd(a), pd(b), pd(np.zeros_like(a))
+    xt, yt, ot = tt(a), tt(b), tt(np.zeros_like(a))
+    grid = (4,)
+    cases = {
+        "add kernel": (lambda: P.add_kernel[grid](xp, yp, op, 4096, BLOCK_SIZE=1024),
+                       lambda: T.add_kernel[grid](xt, yt, ot, 4096, BLOCK_SIZE=1024)),
+        "add wrapper": (lambda: P.add(xp, yp, op), lambda: T.add(xt, yt, ot)),
+        "add wrapper+empty_like": (lambda: P.add(xp, yp), lambda: T.add(xt, yt)),
+    }
+    for name, (pcall, tcall) in cases.items():
+        host[f"{name} | paddle"] = _best(pcall, psync, n_calls)
+        host[f"{name} | torch"] = _best(tcall, tsync, n_calls)
+        with binding.paddle_driver():
+            host[f"{name} | paddle, driver held"] = _best(pcall, psync, n_calls)
+    with binding.paddle_driver():
+        kernel["add | paddle"] = triton.testing.do_bench(lambda: P.add(xp, yp, op))
+    kernel["add | torch"] = triton.testing.do_bench(lambda: T.add(xt, yt, ot))
+
+    # -- the other kernels: their torch-style wrappers (each allocates its outputs) -----------
+    others = []
+    for mod_name, fn_name, make in (
+            ("softmax", "softmax", lambda c: (c(rng.standard_normal((256, 1000)).astype("float32")),)),
+            ("matmul", "matmul_relu", lambda c: (c(rng.standard_normal((256, 256)).astype("float16")),
+                                                 c(rng.standard_normal((256, 256)).astype("float16")))),
+            ("layernorm", "layernorm", lambda c: (c(rng.standard_normal((256, 1024)).astype("float32")),
+                                                  c(np.ones(1024, "float32")), c(np.zeros(1024, "float32")))),
+            ("rmsnorm", "rmsnorm", lambda c: (c(rng.standard_normal((256, 1024)).astype("float32")),
+                                              c(np.ones(1024, "float32"))))):
+        Pm, Tm = load_kernels(mod_name, True), load_kernels(mod_name, False)
+        pargs, targs = make(pd), make(tt)
+        pf, tf = getattr(Pm, fn_name), getattr(Tm, fn_name)
+        host[f"{fn_name} | paddle"] = _best(lambda: pf(*pargs), psync, n_calls // 4)
+        host[f"{fn_name} | torch"] = _best(lambda: tf(*targs), tsync, n_calls // 4)
+        with binding.paddle_driver():
+            kernel[f"{fn_name} | paddle"] = triton.testing.do_bench(lambda: pf(*pargs))
+        kernel[f"{fn_name} | torch"] = triton.testing.do_bench(lambda: tf(*targs))
+        others.append(fn_name)
+
+    ratios = {}
+    for key in list(host):
+        name, side = key.split(" | ")
+        if side == "torch":
+            ratios[f"host {name}"] = host[f"{name} | paddle"] / host[key]
+            if f"{name} | paddle, driver held" in host:
+                ratios[f"host {name} (driver held)"] = host[f"{name} | paddle, driver held"] / host[key]
+    for key in list(kernel):
+        name, side = key.split(" | ")
+        if side == "torch":
+            ratios[f"kernel {name}"] = kernel[f"{name} | paddle"] / kernel[key]
+    result = {"host_us": host, "kernel_ms": kernel, "ratios": ratios,
+              "paddle": paddle.__version__, "torch": torch.__version__,
+              "triton": triton.__version__, "gpu": torch.cuda.get_device_name(0),
+              "n_calls": n_calls}
+    log(report(result))
+    return result
+
+
+def report(result: dict) -> str:
+    lines = [f"GPU {result['gpu']}, Paddle {result['paddle']}, torch {result['torch']}, "
+             f"Triton {result['triton']}", "", f"{'host us/call':48s} {'paddle':>9s} {'torch':>9s} {'ratio':>7s}"]
+    host = result["host_us"]
+    for key in host:
+        name, side = key.split(" | ")
+        if side == "torch":
+            lines.append(f"{name:48s} {host[name + ' | paddle']:9.2f} {host[key]:9.2f} "
+                         f"{host[name + ' | paddle'] / host[key]:7.2f}")
+            held = host.get(f"{name} | paddle, driver held")
+            if held is not None:
+                lines.append(f"{'  (Paddle driver held, no per-launch switch)':48s} {held:9.2f} "
+                             f"{host[key]:9.2f} {held / host[key]:7.2f}")
+    lines += ["", f"{'kernel ms (do_bench)':48s} {'paddle':>9s} {'torch':>9s} {'ratio':>7s}"]
+    k = result["kernel_ms"]
+    for key in k:
+        name, side = key.split(" | ")
+        if side == "torch":
+            lines.append(f"{name:48s} {k[name + ' | paddle']:9.4f} {k[key]:9.4f} "
+                         f"{k[name + ' | paddle'] / k[key]:7.2f}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    try:
+        import paddle
+        if not (paddle.is_compiled_with_cuda() and paddle.device.cuda.device_count() > 0):
+            sys.exit("bench/triton_launch.py needs a GPU and a CUDA build of Paddle")
+    except ImportError:
+        sys.exit("bench/triton_launch.py needs Paddle")
+    run()
