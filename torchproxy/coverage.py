@@ -1,0 +1,263 @@
+"""The coverage report, generated from the source of truth: ``registry.TABLE`` (torch names),
+``registry.TENSOR_TABLE`` (Tensor methods), ``facade/gaps.toml`` (known gaps and why) and
+``facade/verified.json`` (which names the test suites exercised and passed, per Paddle version).
+
+"Verified on Paddle X" means: recorded by :func:`record` -- the suites ran on Paddle X, and the
+name was used (as traced by ``torchproxy.trace()``) by at least one passing test and by no
+failing one.  Nothing else marks a name verified; a name no recording covers shows none.
+
+    python -m torchproxy coverage --format markdown --out COVERAGE.md
+    python -m torchproxy coverage --record          # run the suites on this Paddle, update the record
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GAPS = os.path.join(HERE, "facade", "gaps.toml")
+VERIFIED = os.path.join(HERE, "facade", "verified.json")
+ROOT = os.path.dirname(HERE)
+DEFAULT_SUITES = ("tests/facade", "tests/facade_runtime")
+
+
+# -- inputs -------------------------------------------------------------------------------------
+def load_gaps(path: str | None = None) -> dict[str, str]:
+    """gaps.toml: ``"torch.name" = "reason"`` lines (a flat TOML table)."""
+    path = path or GAPS
+    if not os.path.exists(path):
+        return {}
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: the flat subset gaps.toml is written in
+        return _parse_flat_toml(path)
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    out = {}
+    for k, v in data.items():
+        if not isinstance(v, str):
+            raise ValueError(f"{path}: {k!r} must map to a reason string, got {type(v).__name__}")
+        out[k] = v
+    return out
+
+
+def _parse_flat_toml(path: str) -> dict[str, str]:
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            key, sep, val = line.partition("=")
+            key, val = key.strip(), val.strip()
+            if not sep or not (val.startswith('"') and val.endswith('"')):
+                raise ValueError(f"{path}:{n}: expected `\"torch.name\" = \"reason\"`")
+            out[json.loads(key) if key.startswith('"') else key] = json.loads(val)
+    return out
+
+
+def load_verified(path: str | None = None) -> dict:
+    path = path or VERIFIED
+    if not os.path.exists(path):
+        return {"paddle": {}}
+    with open(path) as f:
+        return json.load(f)
+
+
+# -- rows ---------------------------------------------------------------------------------------
+def _how(entry) -> str:
+    impl = entry.impl
+    if entry.kind == "alias":
+        return impl
+    if entry.kind == "module":
+        return "facade module"
+    if entry.kind == "value":
+        r = repr(impl)
+        return r if len(r) <= 60 else r[:57] + "..."
+    if isinstance(impl, property):
+        impl = impl.fget
+    mod = getattr(impl, "__module__", None) or type(impl).__module__
+    name = getattr(impl, "__qualname__", None) or type(impl).__qualname__
+    return f"{mod}.{name}"
+
+
+def rows() -> list[dict]:
+    """One row per provided torch name (module tree entries, then Tensor methods)."""
+    from .facade import registry, tensor as _tensor
+    registry.load_table()
+    verified = load_verified().get("paddle", {})
+
+    def on(name):
+        return sorted(v for v, rec in verified.items() if name in set(rec.get("verified", ())))
+
+    out = []
+    for name in sorted(registry.TABLE):
+        e = registry.TABLE[name]
+        out.append({"name": name, "kind": e.kind, "how": _how(e), "note": e.note,
+                    "verified_on": on(name)})
+    for name in sorted(registry.TENSOR_TABLE):
+        e = registry.TENSOR_TABLE[name]
+        attr = name.rsplit(".", 1)[1]
+        kind = "property" if isinstance(e.impl, property) else "method"
+        out.append({"name": name, "kind": f"tensor {kind}",
+                    "how": f"{_tensor.policy_of(attr)}: {_how(e)}", "note": e.note,
+                    "verified_on": on(name)})
+    return out
+
+
+def report() -> dict:
+    import paddle
+    rs = rows()
+    gaps = load_gaps()
+    ver = load_verified()
+    kinds: dict[str, int] = {}
+    for r in rs:
+        kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
+    return {
+        "paddle_here": paddle.__version__,
+        "provided": len(rs),
+        "by_kind": dict(sorted(kinds.items())),
+        "verified": {v: {"names": sum(1 for r in rs if v in r["verified_on"]),
+                         "recorded": rec.get("recorded"), "commit": rec.get("commit"),
+                         "suites": rec.get("suites"), "tests_passed": rec.get("passed"),
+                         "tests_failed": rec.get("failed_tests")}
+                     for v, rec in sorted(ver.get("paddle", {}).items())},
+        "rows": rs,
+        "gaps": dict(sorted(gaps.items())),
+        # a name both provided and listed as a gap: one of the two is wrong
+        "gaps_also_provided": sorted(set(gaps) & {r["name"] for r in rs}),
+    }
+
+
+# -- rendering ----------------------------------------------------------------------------------
+def _verified_legend(rep) -> list[str]:
+    lines = []
+    for v, info in rep["verified"].items():
+        lines.append(f"Paddle {v}: {info['names']} names verified by {info['tests_passed']} passing "
+                     f"tests ({info['tests_failed']} failing) of {', '.join(info['suites'] or [])}, "
+                     f"recorded {info['recorded']} at commit {str(info['commit'])[:10]}")
+    if not lines:
+        lines.append("no verification recorded (torchproxy coverage --record)")
+    return lines
+
+
+def render_text(rep) -> str:
+    out = [f"torchproxy coverage: {rep['provided']} torch names provided "
+           f"({', '.join(f'{k} {n}' for k, n in rep['by_kind'].items())}); "
+           f"Tensor method policy as on Paddle {rep['paddle_here']}"]
+    out += ["  " + line for line in _verified_legend(rep)]
+    out.append("")
+    w = max(len(r["name"]) for r in rep["rows"]) if rep["rows"] else 10
+    for r in rep["rows"]:
+        ver = ",".join(r["verified_on"]) or "-"
+        out.append(f"{r['name']:<{w}}  {r['kind']:<15}  verified: {ver:<12}  {r['how']}")
+        if r["note"]:
+            out.append(f"{'':<{w}}    note: {r['note']}")
+    out.append("")
+    for name in rep["gaps_also_provided"]:
+        out.append(f"WARNING: {name} is provided AND listed in gaps.toml")
+    out.append(f"known gaps ({len(rep['gaps'])}):")
+    for name, reason in rep["gaps"].items():
+        out.append(f"  {name}: {reason}")
+    return "\n".join(out) + "\n"
+
+
+def _md(s: str) -> str:
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(rep) -> str:
+    out = ["# torchproxy coverage", "",
+           f"{rep['provided']} torch names provided: "
+           + ", ".join(f"{n} {k}" for k, n in rep["by_kind"].items())
+           + f". Tensor method policy (added / dispatched) as on Paddle {rep['paddle_here']}.", ""]
+    out += [f"- {line}" for line in _verified_legend(rep)]
+    out += ["", "| torch name | kind | how | verified on Paddle | caveat |", "|---|---|---|---|---|"]
+    for r in rep["rows"]:
+        out.append(f"| `{r['name']}` | {r['kind']} | `{_md(r['how'])}` | "
+                   f"{', '.join(r['verified_on']) or '-'} | {_md(r['note'])} |")
+    out += [""] + [f"**WARNING**: `{n}` is provided AND listed in gaps.toml" for n in rep["gaps_also_provided"]]
+    out += ["", f"## Known gaps ({len(rep['gaps'])})", "", "| torch name | why |", "|---|---|"]
+    for name, reason in rep["gaps"].items():
+        out.append(f"| `{name}` | {_md(reason)} |")
+    return "\n".join(out) + "\n"
+
+
+def render(fmt: str) -> str:
+    rep = report()
+    if fmt == "json":
+        return json.dumps(rep, indent=1) + "\n"
+    if fmt == "markdown":
+        return render_markdown(rep)
+    if fmt == "text":
+        return render_text(rep)
+    raise ValueError(f"unknown format {fmt!r} (text, markdown, json)")
+
+
+# -- recording verification ---------------------------------------------------------------------
+def _recorder():
+    """A pytest plugin tracing each test function: the names of passing and of failing tests."""
+    import pytest
+
+    class Recorder:
+        def __init__(self):
+            self.passed_names: set[str] = set()
+            self.failed_names: set[str] = set()
+            self.passed = 0
+            self.failed = 0
+
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_pyfunc_call(self, pyfuncitem):
+            import torchproxy
+            with torchproxy.trace() as t:
+                outcome = yield
+            names = set(t.used)
+            if outcome.excinfo is None:
+                self.passed += 1
+                self.passed_names |= names
+            else:
+                self.failed += 1
+                self.failed_names |= names
+
+    return Recorder()
+
+
+def _git_commit() -> str | None:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def record(suites=DEFAULT_SUITES, path: str | None = None, extra_args=()) -> dict:
+    """Run ``suites`` with pytest in this process (this Paddle) and store what they verified."""
+    import paddle
+    path = path or VERIFIED
+    import pytest
+    rec = _recorder()
+    args = ["-q", "-p", "no:cacheprovider", *extra_args,
+            *[s if os.path.isabs(s) else os.path.join(ROOT, s) for s in suites]]
+    code = pytest.main(args, plugins=[rec])
+    if code not in (0, 1):  # 1 = some tests failed (recorded as such); others: no usable run
+        raise RuntimeError(f"pytest exited with {code}: nothing recorded")
+    data = load_verified(path)
+    data.setdefault("paddle", {})[paddle.__version__] = {
+        "recorded": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": _git_commit(),
+        "python": sys.version.split()[0],
+        "suites": list(suites),
+        "passed": rec.passed,
+        "failed_tests": rec.failed,
+        "verified": sorted(rec.passed_names - rec.failed_names),
+        "used_by_failing_tests": sorted(rec.failed_names),
+    }
+    data["definition"] = ("a name is verified on a Paddle version when the suites, run on it, "
+                          "used it in at least one passing test and in no failing test")
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return data["paddle"][paddle.__version__]
