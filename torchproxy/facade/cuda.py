@@ -303,6 +303,32 @@ class Stream:
 type_("torch.cuda.Stream", Stream)
 
 
+# added for FlashInfer: upstream 0.7 annotates `external_stream: torch.cuda.ExternalStream` in
+# class bodies at import.  Paddle 3.3.1 wraps a foreign cudaStream_t
+# (paddle.device.get_stream_from_external); older Paddle cannot, and constructing one there
+# raises, naming what is missing.
+class ExternalStream(Stream):
+    """torch.cuda.ExternalStream: a stream allocated elsewhere (not owned, not destroyed)."""
+
+    def __new__(cls, stream_ptr, device=None, **kwargs):
+        return object.__new__(cls)
+
+    def __init__(self, stream_ptr, device=None, **kwargs):
+        if kwargs:
+            raise TypeError(f"torch.cuda.ExternalStream() got unexpected arguments {sorted(kwargs)}")
+        wrap = getattr(paddle.device, "get_stream_from_external", None)
+        if wrap is None:
+            raise NotImplementedError(
+                f"torch.cuda.ExternalStream: Paddle {paddle.__version__} cannot wrap an external "
+                "cudaStream_t (paddle.device.get_stream_from_external: in 3.3.1, not in 2.6.2)")
+        _lazy_init()
+        self._paddle = wrap(int(stream_ptr), paddle.CUDAPlace(_index(device, optional=True)))
+
+
+type_("torch.cuda.ExternalStream", ExternalStream,
+      note="needs paddle.device.get_stream_from_external (3.3.1 has it, 2.6.2 not: there constructing raises)")
+
+
 @adapter("torch.cuda.current_stream", note="Paddle's current stream on that device")
 def current_stream(device=None) -> Stream:
     _lazy_init()

@@ -43,7 +43,7 @@ NOT_PROVIDED = {
               "Triton and str() would see bfloat16",
     "complex32": "Paddle has no complex32", "chalf": "Paddle has no complex32",
     "float8_e4m3fnuz": "Paddle has no fnuz float8", "float8_e5m2fnuz": "Paddle has no fnuz float8",
-    "float8_e8m0fnu": "Paddle has no e8m0 float8", "float4_e2m1fn_x2": "Paddle has no float4",
+    "float4_e2m1fn_x2": "Paddle has no float4",
     "qint8": "no quantized dtypes", "quint8": "no quantized dtypes", "qint32": "no quantized dtypes",
     "quint4x2": "no quantized dtypes", "quint2x4": "no quantized dtypes",
     "bits8": "no bits dtypes", "bits16": "no bits dtypes",
@@ -73,7 +73,8 @@ type_("torch.dtype", DTYPE_TYPE)
 # tensor), so nothing silently computes in another dtype.
 class UnavailableDtype:
     __slots__ = ("name", "reason")
-    _SIZES = {"float8_e4m3fn": 1, "float8_e5m2": 1, "uint32": 4, "uint64": 8}
+    _SIZES = {"float8_e4m3fn": 1, "float8_e5m2": 1, "uint32": 4, "uint64": 8,
+              "float8_e8m0fnu": 1}
 
     def __init__(self, name: str, reason: str):
         self.name, self.reason = name, reason
@@ -96,7 +97,10 @@ class UnavailableDtype:
         return not self.name.startswith("uint")
 
 
-for _name, _why in MISSING_ON_THIS_PADDLE.items():
+# upstream FlashInfer (0.7) sets `_scale_dtype = torch.float8_e8m0fnu` in a class body at
+# import; no Paddle has e8m0, so it is a token on every version
+for _name, _why in {**MISSING_ON_THIS_PADDLE,
+                    "float8_e8m0fnu": "Paddle has no e8m0 float8"}.items():
     value(f"torch.{_name}", UnavailableDtype(_name, _why),
           note=_why + ": a dtype token (dict key, comparisons); tensors of it cannot be created")
 
