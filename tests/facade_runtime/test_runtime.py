@@ -1,0 +1,164 @@
+"""torch.compile / jit / _dynamo, torch.amp custom_fwd/bwd, torch.backends, torch.version, torch._C."""
+import warnings
+
+import numpy as np
+import paddle
+import pytest
+
+from difftest import check
+
+X = np.linspace(-1, 1, 12, dtype="float32").reshape(3, 4)
+
+
+def _torch():
+    import torchproxy
+    from torchproxy.facade import modules
+    torchproxy.enable(scope={"difftest_scoped"})
+    return modules.build()["torch"]
+
+
+# -- compile & co: the Python runs as is ---------------------------------------------------------
+def test_compile_returns_the_function_in_every_form_and_warns_once(monkeypatch):
+    from torchproxy.facade import runtime
+    torch = _torch()
+    monkeypatch.setattr(runtime, "_notified", False)
+
+    def fn(x):
+        return x * 2
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert torch.compile(fn) is fn
+        assert torch.compile(fn, fullgraph=True, dynamic=False) is fn
+        assert torch.compile(mode="max-autotune")(fn) is fn
+
+        @torch.compile
+        def g(x):
+            return x + 1
+
+        @torch.compile(fullgraph=True)
+        def h(x):
+            return x - 1
+    notices = [m for m in w if "torch.compile runs the function as is" in str(m.message)]
+    assert len(notices) == 1 and notices[0].category is RuntimeWarning
+    x = paddle.to_tensor(X)
+    np.testing.assert_allclose(g(x).numpy(), X + 1)
+    np.testing.assert_allclose(h(x).numpy(), X - 1)
+
+
+def test_jit_and_compiler_passthroughs():
+    torch = _torch()
+
+    def fn(x):
+        return x
+
+    for deco in (torch.jit.script, torch.jit.ignore, torch.jit.unused, torch._dynamo.disable,
+                 torch.compiler.disable, torch._dynamo.allow_in_graph):
+        assert deco(fn) is fn
+    assert torch.jit.ignore(drop=True)(fn) is fn
+    assert torch._dynamo.disable(recursive=False)(fn) is fn
+
+
+def test_dynamo_disable_and_is_compiling_like_torch():
+    check("""
+import torch
+@torch._dynamo.disable
+def g(x):
+    return x * 3
+@torch.compiler.disable
+def h(x):
+    return x - 1
+def f(x):
+    return g(x), h(x), torch.compiler.is_compiling(), torch._dynamo.is_compiling(), \\
+        torch.jit.is_scripting(), torch.jit.is_tracing()
+""", X)
+
+
+# -- torch.amp.custom_fwd / custom_bwd --------------------------------------------------------------
+@pytest.mark.parametrize("fwd,bwd", [
+    ("@torch.amp.custom_fwd(device_type='cpu')", "@torch.amp.custom_bwd(device_type='cpu')"),
+    ("@torch.amp.custom_fwd(device_type='cpu', cast_inputs=torch.float64)",
+     "@torch.amp.custom_bwd(device_type='cpu')"),
+])
+def test_amp_custom_fwd_bwd_on_autograd_function(fwd, bwd):
+    check(f"""
+import torch
+class Sq(torch.autograd.Function):
+    @staticmethod
+    {fwd}
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+    @staticmethod
+    {bwd}
+    def backward(ctx, dy):
+        (x,) = ctx.saved_tensors
+        return 2 * x * dy
+def f(x):
+    x = x.requires_grad_()
+    y = Sq.apply(x)
+    y.sum().backward()
+    return y, x.grad
+""", X)
+
+
+def test_liger_kernel_amp_selection_works():
+    # liger_kernel/ops/utils.py picks torch.amp.custom_fwd when torch >= 2.4, via packaging
+    from packaging.version import Version
+    torch = _torch()
+    assert Version(torch.__version__) >= Version("2.4.0")
+    assert torch.version.__version__ == torch.__version__
+    import functools
+    fwd = functools.partial(torch.amp.custom_fwd, device_type="cuda")
+    assert callable(fwd(lambda ctx, x: x))
+    with pytest.raises(ValueError, match="device_type"):
+        torch.amp.custom_fwd(lambda ctx: None, device_type="npu")
+
+
+# -- torch.backends --------------------------------------------------------------------------------
+def test_matmul_allow_tf32_is_paddles_cublas_switch():
+    torch = _torch()
+    core = paddle.base.core
+    saved = torch.backends.cuda.matmul.allow_tf32
+    try:
+        torch.backends.cuda.matmul.allow_tf32 = True
+        assert torch.backends.cuda.matmul.allow_tf32 is True
+        if hasattr(core, "get_cublas_switch"):
+            assert core.get_cublas_switch() is True
+        torch.backends.cuda.matmul.allow_tf32 = False
+        assert torch.backends.cuda.matmul.allow_tf32 is False
+        if hasattr(core, "get_cublas_switch"):
+            assert core.get_cublas_switch() is False
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = saved
+
+
+def test_cudnn_flags_context():
+    torch = _torch()
+    before = torch.backends.cudnn.allow_tf32
+    with torch.backends.cudnn.flags(enabled=True, allow_tf32=not before):
+        assert torch.backends.cudnn.allow_tf32 is (not before)
+    assert torch.backends.cudnn.allow_tf32 is before
+    with pytest.raises(NotImplementedError, match="benchmark"):
+        with torch.backends.cudnn.flags(benchmark=True):
+            pass
+
+
+# -- torch._C ----------------------------------------------------------------------------------------
+@pytest.mark.skipif(paddle.is_compiled_with_cuda(), reason="the no-CUDA answer")
+def test_private_cuda_entry_points_without_cuda():
+    torch = _torch()
+    # torch's CPU build has no such attributes; called here they fail like torch.cuda's calls
+    with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+        torch._C._cuda_getCurrentRawStream(0)
+    with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+        torch._C._cuda_getDevice()
+
+
+def test_triton_gpu_driver_reads_through_the_facade():
+    # what triton.backends.driver.GPUDriver.__init__ does with `import torch`
+    torch = _torch()
+    from torchproxy.facade import cuda
+    assert torch.cuda.get_device_capability is cuda.get_device_capability
+    assert torch.cuda.current_device is cuda.current_device
+    assert torch.cuda.set_device is cuda.set_device
+    assert callable(torch._C._cuda_getCurrentRawStream)
