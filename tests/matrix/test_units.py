@@ -137,3 +137,25 @@ def test_torchproxy_matrix_command_delegates(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "compat_matrix", "--backend", "nope", "--out",
                           str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "unknown backend" in bad.stderr
+
+
+def test_progress_redraws_on_a_terminal_and_logs_lines_otherwise():
+    import io
+    from compat_matrix.progress import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    rec = {"lib": "l", "case": "c", "backend": "torchproxy", "device": "cpu", "status": "fails",
+           "reason": "unsupported"}
+    for stream, tty in ((Tty(), True), (io.StringIO(), False)):
+        p = Progress(stream)
+        p.start(2)
+        p.update(rec)
+        p.update({**rec, "backend": "torch", "status": "matches", "reason": None})
+        p.finish()
+        text = stream.getvalue()
+        assert ("\r[" in text) == tty
+        assert "l/c [torchproxy,cpu]: fails (unsupported)" in text
+        assert "done: 2/2 cells" in text and "torchproxy: 1F | torch: 1M" in text
