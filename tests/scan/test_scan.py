@@ -169,3 +169,10 @@ def test_cli_json_and_text(capsys):
     assert "verdict: " in text and "C++ torch headers" in text
     assert main(["scan", "no_such_package_xyz"]) == 2
     assert main(["scan", PKG, "--fail-on-missing"]) == 1
+
+
+def test_summary_markdown_row(capsys):
+    from torchproxy.cli import main
+    assert main(["scan", PKG, "--exclude", "vendored", "--summary-md", "--label", "minipkg"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 3 and lines[2].startswith("| minipkg | 3 / 2 |")

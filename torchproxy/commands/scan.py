@@ -20,6 +20,10 @@ def add_arguments(p) -> None:
                    help="skip paths matching GLOB, relative to the target (e.g. 'data/*' for "
                         "a vendored tree); repeatable")
     p.add_argument("--no-cpp", action="store_true", help="skip C/C++/CUDA sources")
+    p.add_argument("--summary-md", action="store_true",
+                   help="print one Markdown table row of headline numbers per target")
+    p.add_argument("--label", action="append", default=[],
+                   help="with --summary-md: the row label of each target, in order")
     p.add_argument("--fail-on-missing", action="store_true",
                    help="exit 1 when any torch name is missing (for CI gates)")
 
@@ -27,7 +31,7 @@ def add_arguments(p) -> None:
 def main(args) -> int:
     from torchproxy.scan import MISSING, scan
     from torchproxy.scan.classify import Classifier
-    from torchproxy.scan.text import render
+    from torchproxy.scan.text import render, summary_markdown
 
     clf = Classifier()
     reports = []
@@ -37,7 +41,10 @@ def main(args) -> int:
         except FileNotFoundError as e:
             print(f"torchproxy scan: {e}", file=sys.stderr)
             return 2
-    if args.json:
+    if args.summary_md:
+        labels = args.label if len(args.label) == len(reports) else None
+        print(summary_markdown(reports, labels))
+    elif args.json:
         data = [r.as_dict() for r in reports]
         print(json.dumps(data[0] if len(data) == 1 else data, indent=2))
     else:

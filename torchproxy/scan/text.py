@@ -63,3 +63,19 @@ def render(report, site_limit: int | None = 3, method_limit: int = 20) -> str:
         out += [f"  {e}" for e in report.errors]
     out += ["", f"verdict: {report.verdict}"]
     return "\n".join(out)
+
+
+def summary_markdown(reports, labels=None, top: int = 8) -> str:
+    """One Markdown table row per report: the headline numbers (docs/porting-reports.md)."""
+    out = ["| package | .py / C++ files | torch names used | provided | with caveats | missing "
+           "| C++ files with torch headers | torch.library registrations | most used missing "
+           "(uses) |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for i, r in enumerate(reports):
+        s = r.summary
+        label = labels[i] if labels else r.target
+        top_missing = ", ".join(f"`{n.name}` ({len(n.sites)})" for n in r.top_missing(top))
+        out.append(f"| {label} | {r.python_files} / {r.cpp_files} | {s['used']} | {s[PROVIDED]} "
+                   f"| {s[CAVEAT]} | {s[MISSING]} | {s['cpp_header_files']} "
+                   f"| {len(r.registrations)} | {top_missing or '-'} |")
+    return "\n".join(out)
