@@ -8,6 +8,11 @@ See README.md for how scope works and how this differs from paddle.compat's prox
 """
 from __future__ import annotations
 
+# Python's zlib module must be loaded before Paddle 2.6: libpaddle carries its own zlib
+# symbols, and a zlib extension loaded after it binds to them ("zlib.error: Error -2 ...
+# inconsistent stream state", e.g. when tvm_ffi is imported after Paddle).  Added for tvm-ffi.
+import zlib  # noqa: F401,E402
+
 from ._paddle_check import check as _check_paddle
 
 PADDLE_VERSION = _check_paddle()

@@ -16,8 +16,10 @@ import sys
 import numpy as np
 import pytest
 
-# find, not import: TileLang must first be imported with the proxy enabled
-if importlib.util.find_spec("tilelang") is None:
+# find, not import: TileLang must first be imported with the proxy enabled.  A spec without
+# an origin is a namespace package: tests/tilelang itself when tests/ is on sys.path.
+_spec = importlib.util.find_spec("tilelang")
+if _spec is None or _spec.origin in (None, "namespace"):
     pytest.skip("TileLang is not installed", allow_module_level=True)
 
 import torchproxy  # noqa: E402

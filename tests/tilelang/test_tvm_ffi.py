@@ -16,6 +16,8 @@ import paddle  # noqa: E402
 
 from torchproxy.integrations import tvm_ffi as tp_tvm_ffi  # noqa: E402
 
+PADDLE3 = int(paddle.__version__.split(".")[0]) >= 3 or paddle.__version__.startswith("0.0")
+
 # y[i] = 2 * x[i] + i, written through the raw data pointers: if the tvm-ffi tensor were a
 # copy, the Paddle output would keep its initial values.
 _SRC = r"""
@@ -45,7 +47,10 @@ def test_paddle_tensor_view_shares_memory():
     assert np.from_dlpack(t).ctypes.data == x.data_ptr()
     assert tuple(t.shape) == (6,) and str(t.dtype) == "float32"
     back = tp_tvm_ffi.from_tvm_ffi(t)
-    assert isinstance(back, paddle.Tensor) and back.data_ptr() == x.data_ptr()
+    assert isinstance(back, paddle.Tensor)
+    np.testing.assert_array_equal(back.numpy(), np.arange(6, dtype="float32"))
+    if PADDLE3:  # the way back is a view too (2.6's from_dlpack copies)
+        assert back.data_ptr() == x.data_ptr()
 
 
 def test_function_writes_into_paddle_memory(axpi):

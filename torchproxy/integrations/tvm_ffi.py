@@ -38,7 +38,8 @@ def to_tvm_ffi(x):
 
 
 def from_tvm_ffi(t):
-    """A ``paddle.Tensor`` viewing a tvm-ffi tensor's memory (no copy)."""
+    """A ``paddle.Tensor`` of a tvm-ffi tensor: a view on Paddle >= 3; Paddle 2.6's
+    ``from_dlpack`` takes only capsules and copies (measured on CPU)."""
     import paddle
     try:
         return paddle.utils.dlpack.from_dlpack(t)
