@@ -106,15 +106,26 @@ def _cuda(i: int) -> device:
     return d
 
 
+_KIND_OF_TYPE: dict = {}  # Place._type() number -> "cpu" / "cuda", learnt by device_of_place
+
+
 def device_of_place(place) -> device:
     """A Paddle place -> torch.device (pinned host memory is a CPU device, as in torch)."""
+    # fast path: one pybind call (``_type()``, Paddle's AllocationType number) instead of up
+    # to three is_*_place() calls; the numbers are learnt from the slow path below, not
+    # assumed, so a Paddle that renumbers them only loses the fast path
+    kind = _KIND_OF_TYPE.get(place._type()) if hasattr(place, "_type") else None
+    if kind is not None:
+        return CPU if kind == "cpu" else _cuda(place.gpu_device_id())
     if not hasattr(place, "is_gpu_place"):  # paddle.CPUPlace() etc.: make a generic Place
         generic = paddle.base.core.Place()
         generic.set_place(place)
         place = generic
     if place.is_gpu_place():
+        _KIND_OF_TYPE[place._type()] = "cuda"
         return _cuda(place.gpu_device_id())
     if place.is_cpu_place() or place.is_cuda_pinned_place():
+        _KIND_OF_TYPE[place._type()] = "cpu"
         return CPU
     if place.is_xpu_place():
         return device("xpu", place.xpu_device_id())
@@ -128,7 +139,12 @@ def current_cuda_index() -> int:
         # torch's CPU build raises AssertionError from torch.cuda._lazy_init
         raise AssertionError("Torch not compiled with CUDA enabled")
     p = paddle.framework._current_expected_place()
-    return p.gpu_device_id() if p.is_gpu_place() else 0
+    # added for Triton: Paddle 2.6's CUDAPlace/CPUPlace (what this returns there) have no
+    # is_gpu_place(); only 3.x's places and the generic core.Place do.
+    if isinstance(p, paddle.CUDAPlace):
+        return p.get_device_id()
+    is_gpu = getattr(p, "is_gpu_place", None)
+    return p.gpu_device_id() if is_gpu is not None and is_gpu() else 0
 
 
 def to_place(dev):

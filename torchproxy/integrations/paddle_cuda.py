@@ -11,6 +11,7 @@ import paddle
 from paddle.base import core, framework
 
 _expected_place = framework._current_expected_place
+_CUDAPlace = core.CUDAPlace
 _capability: dict[int, tuple[int, int]] = {}
 
 
@@ -23,8 +24,10 @@ def current_device() -> int:
     """Paddle's current GPU: the expected place when it is a GPU (``paddle.set_device``),
     else the CUDA runtime's current device."""
     place = _expected_place()
-    if place.is_gpu_place():
-        return place.gpu_device_id()
+    if isinstance(place, _CUDAPlace):  # Paddle 2.6's CUDAPlace has only get_device_id()
+        return place.get_device_id()
+    if getattr(place, "is_gpu_place", None) is not None and place.is_gpu_place():
+        return place.gpu_device_id()  # a generic core.Place
     return core.get_cuda_current_device_id()
 
 
