@@ -28,6 +28,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--python", default=sys.executable, help="Python that runs the workers")
     p.add_argument("--specs", action="append", help="spec file or folder (repeatable; default: built-in)")
     p.add_argument("--list", action="store_true", help="list libraries, cases and install commands")
+    p.add_argument("--no-interpreter-fix", action="store_true",
+                   help="do not apply Triton 3.9's interpreter __index__ fix on Triton <= 3.6 "
+                        "with numpy >= 2.4 (applied to every backend alike, the oracle included)")
     p.add_argument("--no-scan", action="store_true",
                    help="skip the static `torchproxy scan` of each library (reports list its missing names)")
 
@@ -63,7 +66,8 @@ def main(args) -> int:
     opts = Options(out=args.out, libs=args.libs, backends=tuple(args.backend),
                    devices=tuple(args.device) if args.device else None, jobs=args.jobs,
                    timeout=args.timeout, resume=args.resume, python=args.python,
-                   specs=args.specs, cases=args.cases, scan=not args.no_scan)
+                   specs=args.specs, cases=args.cases, scan=not args.no_scan,
+                   interpreter_fix=not args.no_interpreter_fix)
     os.makedirs(args.out, exist_ok=True)
     runner = Runner(opts, Progress())
     runner.plan()

@@ -41,6 +41,7 @@ class Options:
     specs: list | None = None          # spec files / folders (default: compat_matrix/specs)
     cases: list | None = None          # only these case names (and the import case)
     scan: bool = True                  # also run `torchproxy scan` on each library (static)
+    interpreter_fix: bool = True       # Triton<=3.6 interpreter vs numpy>=2.4 fix, all backends
 
 
 def cell_key(rec) -> tuple:
@@ -253,7 +254,8 @@ class Runner:
         task = {"dir": tdir, "spec_path": s.path, "module_name": s.module_name,
                 "case": rec["case"], "backend": backend, "device": device,
                 "scope": list(lib.scope), "inputs": inputs_path,
-                "imports": list(lib.imports) + (list(case.imports) if case else [])}
+                "imports": list(lib.imports) + (list(case.imports) if case else []),
+                "interpreter_fix": self.opts.interpreter_fix and "triton" in lib.requires}
         with open(os.path.join(tdir, "task.json"), "w") as f:
             json.dump(task, f)
         timeout = (case.timeout if case and case.timeout else None) or self.opts.timeout

@@ -48,6 +48,21 @@ class _Unavailable(Exception):
     pass
 
 
+def _interpreter_fix() -> bool:
+    """Triton <= 3.6's interpreter vs numpy >= 2.4 (``int()`` of a 1-element array): the fix
+    Triton 3.9 has, from torchproxy/integrations/triton_interpreter.py.  Applied in every
+    backend's worker alike, the oracle's included, so that the comparison stays fair.  Loaded
+    from its file: the module needs only numpy and Triton, and importing the torchproxy package
+    would import Paddle into the oracle's process."""
+    import importlib.util
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.path.join(here, "torchproxy", "integrations", "triton_interpreter.py")
+    spec = importlib.util.spec_from_file_location("_compat_matrix_interpreter_fix", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return bool(mod.ensure_index_fix())
+
+
 def _versions() -> dict:
     out = {"python": sys.version.split()[0]}
     for name in ("paddle", "triton"):
@@ -86,6 +101,8 @@ def run_task(task: dict) -> dict:
     with tracer as t:
         stage = "import"
         try:
+            if task.get("interpreter_fix") and device == "cpu":
+                result["interpreter_fix"] = _interpreter_fix()
             # Paddle's proxy marks modules it loads for a scope with this attribute and looks for
             # it on the stack; our spec loader bypasses its finder, so mark it the same way.
             pre = (lambda m: m.__dict__.__setitem__("__enable_torch_proxy__", True)) \

@@ -186,7 +186,9 @@ def render(m) -> str:
     blob = json.dumps(data).replace("</", "<\\/")
     meta_line = (f"Paddle {env.get('paddle')} · torch {env.get('versions', {}).get('torch')} · "
                  f"triton {env.get('versions', {}).get('triton')} · Python {env.get('python')} · "
-                 f"wall time {m.meta.get('wall_s', '?')} s · {len(m.records)} cells")
+                 f"wall time {m.meta.get('wall_s', '?')} s · {len(m.records)} cells"
+                 + (" · CPU: Triton interpreter with Triton 3.9's __index__ fix in every backend"
+                    if m.meta.get("options", {}).get("interpreter_fix") else ""))
     legend = "".join(f"<span style='background:{c}'>{s}</span>" for s, c in COLOURS.items())
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>torchproxy compatibility matrix</title>

@@ -32,7 +32,10 @@ def render(m) -> str:
                      f"triton {env.get('versions', {}).get('triton')}, Python {env.get('python')}; "
                      f"devices {', '.join(m.devices)}; wall time {meta.get('wall_s', '?')} s"
                      + (f" (+{meta['wall_s_previous_runs']} s before resume)"
-                        if meta.get("wall_s_previous_runs") else "") + ".")
+                        if meta.get("wall_s_previous_runs") else "") + "."
+                     + (" CPU = Triton interpreter, with Triton 3.9's `__index__` fix applied to "
+                        "every backend alike (oracle included)."
+                        if meta.get("options", {}).get("interpreter_fix") else ""))
         lines.append("")
     lines += ["## Summary (pass = matches real torch; for the import case: imports)", "",
               "| library | cases | " + " | ".join(f"{b} ({d})" for b, d in m.columns) + " |",
