@@ -215,7 +215,11 @@ def _recorder():
             with torchproxy.trace() as t:
                 outcome = yield
             names = set(t.used)
-            if outcome.excinfo is None:
+            exc = outcome.excinfo
+            if exc is not None and issubclass(exc[0], (pytest.skip.Exception,
+                                                       pytest.xfail.Exception)):
+                return  # skipped inside the test: neither verifies nor refutes
+            if exc is None:
                 self.passed += 1
                 self.passed_names |= names
             else:
@@ -233,6 +237,16 @@ def _git_commit() -> str | None:
         return None
 
 
+def _git_dirty_count() -> int | None:
+    """How many files differed from that commit when recording (0 = the commit is the code)."""
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return len([line for line in out.splitlines() if line.strip()])
+
+
 def record(suites=DEFAULT_SUITES, path: str | None = None, extra_args=()) -> dict:
     """Run ``suites`` with pytest in this process (this Paddle) and store what they verified."""
     import paddle
@@ -248,6 +262,7 @@ def record(suites=DEFAULT_SUITES, path: str | None = None, extra_args=()) -> dic
     data.setdefault("paddle", {})[paddle.__version__] = {
         "recorded": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": _git_commit(),
+        "uncommitted_files": _git_dirty_count(),
         "python": sys.version.split()[0],
         "suites": list(suites),
         "passed": rec.passed,

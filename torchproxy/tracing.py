@@ -138,7 +138,9 @@ def _tracing_class(base):
     class TracingFacadeModule(base):
         def __getattribute__(self, attr):
             value = base.__getattribute__(self, attr)
-            if not attr.startswith("_") and _active:
+            # every name but dunders: torch._C, torch._dynamo, torch.cuda._lazy_init are
+            # torch names libraries use (the facade modules' own attributes are all dunders)
+            if _active and not (attr[:2] == "__" and attr[-2:] == "__"):
                 _record_used(f"{base.__getattribute__(self, '__name__')}.{attr}")
             return value
     return TracingFacadeModule

@@ -96,7 +96,10 @@ def test_paddle_semantics_for_unscoped_callers_during_a_trace(mod):
 
 
 def test_trace_leaves_paddle_tensor_and_modules_as_they_were(mod):
+    from torchproxy import tracing
     from torchproxy.facade import modules
+    if tracing._active:
+        pytest.skip("an enclosing trace (torchproxy coverage --record) keeps its wrappers")
     before = dict(paddle.Tensor.__dict__)
     torch_mod = modules.build()["torch"]
     cls_before = type(torch_mod)
@@ -110,8 +113,24 @@ def test_trace_leaves_paddle_tensor_and_modules_as_they_were(mod):
 
 
 def test_trace_survives_an_exception_and_still_restores(mod):
+    from torchproxy import tracing
+    if tracing._active:
+        pytest.skip("an enclosing trace (torchproxy coverage --record) keeps its wrappers")
     before = paddle.Tensor.__dict__["numel"]
     with pytest.raises(KeyError):
         with torchproxy.trace():
             raise KeyError("x")
     assert paddle.Tensor.__dict__["numel"] is before
+
+
+def test_private_torch_names_are_recorded():
+    # Triton and TileLang read torch._C._cuda_getCurrentRawStream / torch.cuda._lazy_init
+    mod = load("""
+import torch
+def f():
+    return torch._C._cuda_getCurrentRawStream, torch.cuda._lazy_init
+""", scoped=True)
+    with torchproxy.trace() as t:
+        mod.f()
+    assert {"torch._C", "torch._C._cuda_getCurrentRawStream", "torch.cuda._lazy_init"} <= set(t.used)
+    assert not any(name.rsplit(".", 1)[1].startswith("__") for name in t.used)
