@@ -36,31 +36,36 @@ class Size(tuple):
 type_("torch.Size", Size)
 
 
+# Paddle's own shape getter, bound once: inside these implementations ``self.shape`` would go
+# through the scope dispatcher again (a frame read per call) only to land here.
+from math import prod as _prod  # noqa: E402
+
+from .tensor import original as _original  # noqa: E402
+
+_shape = _original("shape").__get__
+
+
 @tensor_method("numel")
 def numel(self) -> int:
     """torch: a Python int (Paddle: a 0-d Tensor)."""
-    n = 1
-    for d in self.shape:
-        n *= d
-    return n
+    return _prod(_shape(self))
 
 
 @tensor_method("dim")
 def dim(self) -> int:
-    return len(self.shape)
+    return len(_shape(self))
 
 
 @tensor_method("size")
 def size(self, dim=None):
     """torch: ``x.size()`` -> torch.Size, ``x.size(d)`` -> int (Paddle 3.x: ``x.size`` is an int)."""
-    shape = self.shape
     if dim is None:
-        return Size(shape)
-    return shape[dim]
+        return Size(_shape(self))
+    return _shape(self)[dim]
 
 
 @tensor_method("shape")
 @property
 def shape(self):
     """torch: torch.Size (a tuple); Paddle: a list."""
-    return Size(self.shape)  # inside torchproxy, .shape is Paddle's list
+    return Size(_shape(self))

@@ -19,10 +19,18 @@ import threading
 from .. import scope as _scope
 from . import registry
 
-_wants = _scope.STATE.wants_facade
+_STATE = _scope.STATE
+_wants = _STATE.wants_facade
+_getframe = sys._getframe
 _MISSING = object()
 _saved: dict[str, object] = {}  # name -> what paddle.Tensor.__dict__ held (or _MISSING)
 _lock = threading.Lock()
+
+# Speed (bench/facade_calls.py): every dispatched call pays the scope check, Paddle's own
+# callers included, so the check is inlined: one frame read, then a hit in the decision cache
+# (``STATE.snapshot[4]``, name -> bool, replaced whenever the rules change).  Only a cache
+# miss, or a frame without ``__name__``, calls ``wants_facade``, which fills the cache.  No
+# helper function calls on the hit path: each Python call costs about as much as the check.
 
 
 def _paddle_tensor_types():
@@ -37,9 +45,27 @@ def _lookup_static(cls, name):
     return _MISSING
 
 
+def original(name: str):
+    """Paddle's own ``paddle.Tensor.<name>`` (descriptor or function), also while dispatchers
+    are installed; ``None`` when Paddle has no such name.  Torch implementations use it to
+    reach Paddle without going through a dispatcher (e.g. ``original("shape").__get__``)."""
+    import paddle
+    saved = _saved.get(name, _MISSING)
+    if saved is not _MISSING:
+        return saved
+    if _saved and name in _saved:
+        return None
+    found = _lookup_static(paddle.Tensor, name)
+    return None if found is _MISSING else found
+
+
 def _method_dispatcher(name, torch_impl, paddle_impl):
     def dispatch(self, *args, **kwargs):
-        if _wants(sys._getframe(1).f_globals.get("__name__")):
+        try:
+            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
+        except (KeyError, TypeError):
+            scoped = _wants(_getframe(1).f_globals.get("__name__"))
+        if scoped:
             return torch_impl(self, *args, **kwargs)
         return paddle_impl(self, *args, **kwargs)
     dispatch.__name__ = name
@@ -62,26 +88,29 @@ def _property_dispatcher(name, torch_prop: property, paddle_desc):
             return _f.__get__(obj, type(obj))
 
     def get(self):
-        if _wants(sys._getframe(1).f_globals.get("__name__")):
+        try:
+            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
+        except (KeyError, TypeError):
+            scoped = _wants(_getframe(1).f_globals.get("__name__"))
+        if scoped:
             return torch_get(self)
-        return paddle_get(self, type(self))
+        return paddle_get(self)
 
-    setter = getattr(paddle_desc, "__set__", None)
     torch_set = torch_prop.fset
-    if torch_set is not None:
-        # torch's setter in scope (``x.grad = None`` on Paddle 2.6), Paddle's elsewhere
+    paddle_set = getattr(paddle_desc, "__set__", None)
+    if paddle_set is not None or torch_set is not None:
         def set_(self, value):
-            if _wants(sys._getframe(1).f_globals.get("__name__")):
-                return torch_set(self, value)
-            if setter is None:
+            scoped = _wants(_getframe(1).f_globals.get("__name__"))
+            if scoped and torch_set is not None:
+                torch_set(self, value)
+            elif paddle_set is not None:
+                paddle_set(self, value)
+            else:
                 raise AttributeError(f"can't set attribute {name!r}")
-            setter(self, value)
-    elif setter is not None:
-        def set_(self, value):
-            setter(self, value)
     else:
         set_ = None
-    return property(get, set_, doc=getattr(paddle_desc, "__doc__", None))
+    prop = property(get, set_, doc=getattr(paddle_desc, "__doc__", None))
+    return prop
 
 
 def _torch_method_as_paddle_is_property(name, torch_impl, paddle_desc):
@@ -89,9 +118,13 @@ def _torch_method_as_paddle_is_property(name, torch_impl, paddle_desc):
     paddle_get = paddle_desc.__get__
 
     def get(self):
-        if _wants(sys._getframe(1).f_globals.get("__name__")):
-            return torch_impl.__get__(self, type(self))
-        return paddle_get(self, type(self))
+        try:
+            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
+        except (KeyError, TypeError):
+            scoped = _wants(_getframe(1).f_globals.get("__name__"))
+        if scoped:
+            return torch_impl.__get__(self)
+        return paddle_get(self)
     return property(get, doc=getattr(paddle_desc, "__doc__", None))
 
 

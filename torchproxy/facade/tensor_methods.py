@@ -21,6 +21,9 @@ from . import ops
 from .creation import _C_ops, _finish, _from_numpy_as, _scalar_dtype, parse_size, tensor
 from .device import CPU, device, device_of_place, to_place
 from .registry import tensor_method
+from .tensor import original as _original
+
+_shape = _original("shape").__get__  # Paddle's getter, not the scope dispatcher
 
 _name = _dt.torch_name
 _to_dtype = _dt.to_paddle
@@ -118,7 +121,7 @@ def _empty_strides(shape):
 def stride(self, dim=None):
     """torch: a tuple of element strides (Paddle 3.x: a list; 2.6: absent)."""
     s = self.strides
-    if 0 in self.shape:
+    if 0 in s and 0 in _shape(self):
         # Paddle reports a 0-size tensor's dims as its strides; torch gives contiguous strides
         # computed with sizes clamped to 1 (no memory is addressed either way)
         s = _empty_strides(self.shape)
