@@ -312,3 +312,36 @@ def f(x):
     x = x.requires_grad_()
     (x * 2).backward()
 """, X)
+
+
+def test_autograd_namespace_forms_and_inference_mode_flag():
+    check("""
+import torch
+from torch.autograd.function import Function, FunctionCtx
+class Neg(Function):
+    @staticmethod
+    def forward(ctx: FunctionCtx, x):
+        return -x
+    @staticmethod
+    def backward(ctx: FunctionCtx, dy):
+        return -dy
+def f(x):
+    x = x.requires_grad_()
+    Neg.apply(x).sum().backward()
+    flags = [torch.is_inference_mode_enabled()]
+    with torch.inference_mode():
+        flags.append(torch.is_inference_mode_enabled())
+        with torch.inference_mode(False):
+            flags.append(torch.is_inference_mode_enabled())
+        flags.append(torch.is_inference_mode_enabled())
+    flags.append(torch.is_inference_mode_enabled())
+    with torch.autograd.no_grad():
+        a = (x * 2).requires_grad
+    with torch.autograd.enable_grad():
+        b = (x * 2).requires_grad
+    with torch.autograd.set_grad_enabled(False):
+        c = (x * 2).requires_grad
+    with torch.autograd.inference_mode():
+        d = (x * 2).requires_grad
+    return x.grad, flags, a, b, c, d, isinstance(Neg(), torch.autograd.Function)
+""", X)

@@ -171,3 +171,36 @@ def test_wrap_triton_returns_the_jit_kernel():
     assert torch.library.wrap_triton(k) is k
     with pytest.raises(RuntimeError, match="wrap_triton"):
         torch.library.wrap_triton(lambda: None)
+
+
+def test_functional_registration_forms():
+    name = ns()
+    check(f"""
+import torch
+@torch.library.triton_op("{name}::cube", mutates_args=())
+def cube(x: torch.Tensor) -> torch.Tensor:
+    return x * x * x
+def _setup(ctx, inputs, output):
+    ctx.save_for_backward(inputs[0])
+def _bwd(ctx, g):
+    (x,) = ctx.saved_tensors
+    return 3 * x * x * g
+torch.library.register_autograd("{name}::cube", _bwd, setup_context=_setup)
+lib = torch.library.Library("{name}", "FRAGMENT")
+lib.define("twice(Tensor x) -> Tensor")
+@torch.library.impl("{name}::twice", "CPU")
+def _(x):
+    return x * 2
+@torch.library.custom_op("{name}::half", mutates_args=(), device_types="cuda")
+def half(x: torch.Tensor) -> torch.Tensor:
+    return x / 2
+torch.library.register_kernel("{name}::half", "cpu", lambda x: x / 4)
+def f(x):
+    x = x.requires_grad_()
+    y = torch.ops.{name}.cube(x)
+    y.sum().backward()
+    with torch.no_grad():
+        t = torch.ops.{name}.twice(x)
+        h = half(x)
+    return y, x.grad, t, h
+""", X)

@@ -186,3 +186,32 @@ def test_paddle_layer_unaffected():
     lin = paddle.nn.Linear(5, 3)
     assert list(lin.weight.shape) == [5, 3]  # Paddle's own layout, untouched
     assert not issubclass(paddle.nn.Layer, __import__("torchproxy.facade.nn", fromlist=["Module"]).Module)
+
+
+@pytest.mark.parametrize("call", ["F.rms_norm(x, [4])", "F.rms_norm(x, (3, 4), eps=1e-3)",
+                                  "F.rms_norm(x, [4], torch.ones(4) * 0.5)"])
+def test_rms_norm(call):
+    check(f"""
+import torch
+import torch.nn.functional as F
+def f(x):
+    return {call}
+""", X3)
+
+
+def test_nn_import_forms():
+    check("""
+import torch
+from torch.nn.modules.module import Module
+from torch.nn.parameter import Parameter
+from torch.nn import functional as F
+class M(Module):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(torch.ones(4) * 3)
+    def forward(self, x):
+        return F.silu(x) * self.w
+def f(x):
+    m = M()
+    return m(x), isinstance(m.w, torch.nn.Parameter), isinstance(m, torch.nn.Module)
+""", X3)

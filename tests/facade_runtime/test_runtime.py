@@ -162,3 +162,34 @@ def test_triton_gpu_driver_reads_through_the_facade():
     assert torch.cuda.current_device is cuda.current_device
     assert torch.cuda.set_device is cuda.set_device
     assert callable(torch._C._cuda_getCurrentRawStream)
+
+
+def test_cuda_amp_decorators_and_small_queries_like_torch():
+    check("""
+import warnings
+import torch
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")            # torch deprecates torch.cuda.amp.custom_fwd
+    class Twice(torch.autograd.Function):
+        @staticmethod
+        @torch.cuda.amp.custom_fwd
+        def forward(ctx, x):
+            return x * 2
+        @staticmethod
+        @torch.cuda.amp.custom_bwd
+        def backward(ctx, dy):
+            return dy * 2
+def f(x):
+    x = x.requires_grad_()
+    y = Twice.apply(x)
+    y.sum().backward()
+    with torch.cuda.device_of(x):
+        inside = torch.cuda.is_available()
+    return y, x.grad, inside, torch.backends.cuda.is_built(), torch.compiler.is_dynamo_compiling()
+""", X)
+
+
+def test_version_module_values():
+    torch = _torch()
+    assert torch.version.debug is False
+    assert torch.version.__version__ == "2.6.0+torchproxy"

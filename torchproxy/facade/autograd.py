@@ -85,11 +85,20 @@ class inference_mode(_GradMode):
 
     def __enter__(self):
         self._prev = _dy.is_grad_enabled()
+        self._prev_inference = getattr(_inference, "on", False)
         if self.mode:
             _dy._set_grad_enabled(False)
+        _inference.on = self.mode
+
+    def __exit__(self, *exc):
+        _inference.on = self._prev_inference
+        return super().__exit__(*exc)
 
     def clone(self):
         return type(self)(self.mode)
+
+
+_inference = threading.local()  # inside inference_mode(True)? (torch.is_inference_mode_enabled)
 
 
 class set_grad_enabled(_GradMode):
@@ -121,9 +130,10 @@ def is_grad_enabled() -> bool:
     return bool(_dy.is_grad_enabled())
 
 
-@adapter("torch.is_inference_mode_enabled", note="Paddle has no inference mode: always False")
+@adapter("torch.is_inference_mode_enabled",
+         note="True inside torch.inference_mode() (which is grad-off on Paddle)")
 def is_inference_mode_enabled() -> bool:
-    return False
+    return bool(getattr(_inference, "on", False))
 
 
 # -- errors raised inside a Function's backward -------------------------------------------------
