@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from .registry import alias, module, tensor_method, type_, value
 
-TORCH_VERSION = "2.6.0+torchproxy"  # the torch API level the facade claims (README: versions)
+# The torch API level the facade claims: torch 2.6's Python API -- torch.library.custom_op /
+# triton_op / wrap_triton, torch.amp.custom_fwd(device_type=), torch.compiler.* -- which is what
+# the runtime areas implement.  Libraries gate code paths on it (Liger-Kernel: torch >= 2.4 picks
+# torch.amp.custom_fwd; FlashInfer: >= 2.4 its custom-op path).  The "+torchproxy" local tag
+# keeps it from passing for a real torch build.
+TORCH_VERSION = "2.6.0+torchproxy"
 
 value("torch.__version__", TORCH_VERSION)
 alias("torch.Tensor", "paddle.Tensor")
