@@ -268,7 +268,7 @@ def streams_paddle():
     xp = S.pd(x)
     a_out = S.pd(np.zeros(n, "float32"))
     b_out = S.pd(np.zeros(n, "float32"))
-    spin.spin_add_one[(4,)](xp, a_out, n, 10, BLOCK=1024)  # compile outside the timed part
+    spin.spin_add_one[(4,)](xp, a_out, n, 16, BLOCK=1024)  # compile outside the timed part
     cuda.synchronize()
     s = cuda.Stream()
     default_handle = cuda.current_stream().cuda_stream
@@ -277,7 +277,7 @@ def streams_paddle():
         assert seen == s.cuda_stream, f"driver sees stream {seen:#x}, Paddle's is {s.cuda_stream:#x}"
         spin.spin_add_one[(4,)](xp, a_out, n, SPIN_ITERS, BLOCK=1024)   # kernel A on s
         s_busy = not s.query()
-        e = cuda.Event()
+        e = cuda.Event(False, False, False)
         e.record(s)
     default_idle = cuda.current_stream().query()
     cuda.current_stream().wait_event(e)                   # B (default stream) after A
@@ -299,8 +299,8 @@ def streams_mixed():
     x = np.arange(n, dtype="float32")
     xt, ot = S.tt(x), S.tt(np.zeros(n, "float32"))
     xp, op = S.pd(x), S.pd(np.zeros(n, "float32"))
-    spin.spin_add_one[(4,)](xt, ot, n, 10, BLOCK=1024)
-    spin.spin_add_one[(4,)](xp, op, n, 10, BLOCK=1024)
+    spin.spin_add_one[(4,)](xt, ot, n, 16, BLOCK=1024)
+    spin.spin_add_one[(4,)](xp, op, n, 16, BLOCK=1024)
     torch.cuda.synchronize()
     paddle.device.cuda.synchronize()
     ts = torch.cuda.Stream()

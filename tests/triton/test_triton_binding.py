@@ -124,11 +124,15 @@ def test_do_bench_from_scope_uses_paddle_driver():
     seen = []
     bench = binding.scoped_bench(lambda fn: seen.append(cfg._active) or 1.0, cfg, drv,
                                  wants=lambda name: name == "scoped_user")
-    for modname in ("scoped_user", "torch_user"):
+    for modname in ("scoped_user", "torch_user", "triton.runtime.autotuner"):
         user = types.ModuleType(modname)
         exec("def call(bench):\n    return bench(lambda: None)\n", user.__dict__)
         assert user.call(bench) == 1.0
-    assert seen == [drv, torch_drv] and cfg._active is torch_drv
+    # Triton's own autotuner (in scope too) keeps whatever driver Autotuner.run chose
+    bench_all = binding.scoped_bench(lambda fn: seen.append(cfg._active) or 1.0, cfg, drv,
+                                     wants=lambda name: True)
+    user.call(bench_all)
+    assert seen == [drv, torch_drv, torch_drv, torch_drv] and cfg._active is torch_drv
 
 
 def test_paddle_driver_context_restores_on_error():

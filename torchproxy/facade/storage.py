@@ -85,6 +85,7 @@ class UntypedStorage:
         else:  # Paddle 2.6: the allocation is at least this long
             nbytes = offset + _extent_bytes(list(x.shape), x.get_strides(), itemsize)
         numel = nbytes // itemsize
+        nbytes = numel * itemsize  # what _flat covers (holders are itemsize multiples anyway)
         if numel == 0 or _numel(x) == 0:
             return cls(ptr, nbytes, None, x.place)
         first = x[(0,) * len(x.shape)] if len(x.shape) else x

@@ -100,12 +100,19 @@ def switching_run(orig, cfg, drv):
     return run
 
 
+def _user_module(name) -> bool:
+    """Not Triton itself: with "triton" in scope, its autotuner calls do_bench too, for torch
+    kernels as for Paddle ones; Autotuner.run's own switch has already chosen the driver."""
+    return isinstance(name, str) and name != "triton" and not name.startswith("triton.")
+
+
 def scoped_bench(orig, cfg, drv, wants=None):
     """Wrap ``do_bench``: called from a module in scope, it runs with Paddle's driver."""
     wants = wants or _scope.STATE.wants_facade
 
     def do_bench(*args, **kwargs):
-        if cfg._active is not drv and wants(sys._getframe(1).f_globals.get("__name__")):
+        caller = sys._getframe(1).f_globals.get("__name__")
+        if cfg._active is not drv and _user_module(caller) and wants(caller):
             prev = cfg._active
             cfg._active = drv
             try:
