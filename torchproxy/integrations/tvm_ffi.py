@@ -61,7 +61,6 @@ def call(fn, *args):
 
 def _device_of(x):
     tvm_ffi = _tvm_ffi()
-    import paddle
     place = x.place
     if place.is_gpu_place():
         return tvm_ffi.device("cuda", place.gpu_device_id())
@@ -77,6 +76,8 @@ def paddle_stream(x=None):
         yield
         return
     device = _device_of(x)
-    stream = paddle.device.current_stream(x.place)._as_parameter_.value or 0
+    # a tensor's .place is a generic Place; current_stream wants a CUDAPlace (2.6 and 3.x)
+    place = paddle.CUDAPlace(x.place.gpu_device_id())
+    stream = paddle.device.current_stream(place)._as_parameter_.value or 0
     with _tvm_ffi().use_raw_stream(device, stream):
         yield
