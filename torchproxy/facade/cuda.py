@@ -49,13 +49,20 @@ def is_initialized() -> bool:
     return is_available()
 
 
+_ready = False  # set once a GPU was found: Triton asks for the stream on every launch
+
+
 @adapter("torch.cuda._lazy_init")
 def _lazy_init() -> None:
     """torch's entry check for every call that needs a GPU."""
+    global _ready
+    if _ready:
+        return
     if not _compiled():
         raise AssertionError(_NOT_COMPILED)
     if device_count() == 0:
         raise RuntimeError("No CUDA GPUs are available")
+    _ready = True
 
 
 @adapter("torch.cuda.init")

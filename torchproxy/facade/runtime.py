@@ -52,7 +52,9 @@ module("torch._C")
 @adapter("torch._C._cuda_getCurrentRawStream",
          note="raw cudaStream_t of Paddle's current stream (Triton's and TileLang's launch path)")
 def _cuda_getCurrentRawStream(device_index: int) -> int:
-    return _cuda.current_stream(device_index).cuda_stream
+    # on every Triton launch: straight to Paddle's stream of that device, no wrapper object
+    _cuda._lazy_init()
+    return int(core._get_current_stream(device_index).cuda_stream)
 
 
 @adapter("torch._C._cuda_getDevice")
