@@ -229,7 +229,8 @@ def squeeze(self, dim=None):
 
 # -- to / casts --------------------------------------------------------------------------------
 def _cast(self, dt, copy=False):
-    if self.dtype == dt:
+    cur = self.dtype
+    if cur is dt or cur == dt:
         return self.clone() if copy else self  # torch returns self when nothing changes
     return self.astype(dt)
 
@@ -259,8 +260,16 @@ def _parse_to(args, kwargs):
     return dev, dt, non_blocking, copy
 
 
+_DTYPE_TYPE = _dt.DTYPE_TYPE
+
+
 @tensor_method("to")
 def to(self, *args, **kwargs):
+    if not kwargs and len(args) == 1 and type(args[0]) is _DTYPE_TYPE:
+        # the common x.to(torch.float32): Paddle 3.x dtypes are singletons, so ``is`` answers
+        # most calls without pybind's slow enum ``==``
+        cur, dt = self.dtype, args[0]
+        return self if cur is dt or cur == dt else self.astype(dt)
     dev, dt, non_blocking, copy = _parse_to(args, kwargs)
     out = self
     if dev is not None:
