@@ -49,6 +49,7 @@ def fake_paddle_gpu(monkeypatch):
         return types.SimpleNamespace(major=9, minor=0)
 
     monkeypatch.setattr(paddle_cuda, "_expected_place", lambda: FakeGpuPlace(1))
+    monkeypatch.setattr(paddle_cuda, "_last_place", [None, 0])
     monkeypatch.setattr(paddle_cuda.core, "_get_current_stream", get_stream, raising=False)
     monkeypatch.setattr(paddle.device.cuda, "get_device_properties", props)
     monkeypatch.setattr(paddle_cuda, "_capability", {})
@@ -65,6 +66,19 @@ def test_driver_is_tritons_cuda_driver_answering_from_paddle(fake_paddle_gpu):
     assert (target.backend, target.arch, target.warp_size) == ("cuda", 90, 32)
     drv.get_current_target()
     assert fake_paddle_gpu.count(("props", 1)) == 1     # capability read once per device
+
+
+def test_current_device_follows_paddle_set_device(monkeypatch):
+    """Cached per expected-place object: a new place (what paddle.set_device installs) is
+    seen at once."""
+    from paddle.base import framework
+    monkeypatch.setattr(paddle_cuda, "_last_place", [None, 0])
+    for idx in (1, 3, 1):
+        place = FakeGpuPlace(idx)
+        monkeypatch.setattr(framework, "_global_expected_place_", place)
+        monkeypatch.setattr(paddle_cuda, "_expected_place", lambda p=place: p)
+        assert paddle_cuda.current_device() == idx
+        assert paddle_cuda.current_device() == idx  # the cached answer
 
 
 def test_driver_is_inactive_without_a_paddle_gpu():

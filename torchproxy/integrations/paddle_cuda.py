@@ -20,15 +20,30 @@ def has_cuda() -> bool:
     return paddle.is_compiled_with_cuda() and paddle.device.cuda.device_count() > 0
 
 
+_last_place = [None, 0]  # (Paddle's expected-place object, its device index)
+
+
 def current_device() -> int:
     """Paddle's current GPU: the expected place when it is a GPU (``paddle.set_device``),
     else the CUDA runtime's current device."""
-    place = _expected_place()
+    # Triton asks on every launch.  paddle.set_device replaces the expected-place object, so
+    # the object's identity says whether the cached answer still holds (one global read).
+    place = framework._global_expected_place_
+    if place is not None and place is _last_place[0]:
+        return _last_place[1]
+    idx = _gpu_index(_expected_place())
+    if idx is None:  # the expected place is not a GPU: the CUDA runtime's own current device
+        return core.get_cuda_current_device_id()
+    _last_place[0], _last_place[1] = framework._global_expected_place_, idx
+    return idx
+
+
+def _gpu_index(place):
     if isinstance(place, _CUDAPlace):  # Paddle 2.6's CUDAPlace has only get_device_id()
         return place.get_device_id()
     if getattr(place, "is_gpu_place", None) is not None and place.is_gpu_place():
-        return place.gpu_device_id()  # a generic core.Place
-    return core.get_cuda_current_device_id()
+        return place.gpu_device_id()  # a generic core.Place (or any 3.x place)
+    return None
 
 
 def set_device(index: int) -> None:
