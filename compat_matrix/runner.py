@@ -255,7 +255,8 @@ class Runner:
                 "case": rec["case"], "backend": backend, "device": device,
                 "scope": list(lib.scope), "inputs": inputs_path,
                 "imports": list(lib.imports) + (list(case.imports) if case else []),
-                "interpreter_fix": self.opts.interpreter_fix and "triton" in lib.requires}
+                "interpreter_fix": self.opts.interpreter_fix and "triton" in lib.requires,
+                "setup": [fn for b, d, fn in lib.setup if b in ("*", backend) and d in ("*", device)]}
         with open(os.path.join(tdir, "task.json"), "w") as f:
             json.dump(task, f)
         timeout = (case.timeout if case and case.timeout else None) or self.opts.timeout

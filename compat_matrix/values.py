@@ -155,5 +155,8 @@ def compare_arrays(expected, actual, dtype, tolerance) -> str | None:
                 f"(torch {float(e64[i]):.6g}, got {float(a64[i]):.6g})")
     if np.array_equal(expected, actual):
         return None
-    bad = int((expected != actual).sum())
-    return f"{bad}/{expected.size} elements differ (exact comparison for {dtype})"
+    diff = np.atleast_1d(expected != actual)
+    bad = int(diff.sum())
+    i = tuple(int(k) for k in np.argwhere(diff)[0]) if expected.ndim else ()
+    return (f"{bad}/{expected.size} elements differ (exact comparison for {dtype}); first at "
+            f"{list(i)}: torch {expected[i].item()}, got {actual[i].item()}")

@@ -101,6 +101,14 @@ def run_task(task: dict) -> dict:
     with tracer as t:
         stage = "import"
         try:
+            for target in task.get("setup", []):
+                import importlib
+                mod_name, _, fn_name = target.partition(":")
+                try:
+                    getattr(importlib.import_module(mod_name), fn_name)()
+                except Exception as exc:  # noqa: BLE001 - reported as the cell's error
+                    raise RuntimeError(f"spec setup {target} failed: {classify.describe(exc)}") from exc
+            result["setup"] = task.get("setup", [])
             if task.get("interpreter_fix") and device == "cpu":
                 result["interpreter_fix"] = _interpreter_fix()
             # Paddle's proxy marks modules it loads for a scope with this attribute and looks for

@@ -15,6 +15,8 @@ LIBRARY = Library(
     install=("pip install --no-deps flag-gems==5.0.2", "pip install PyYAML sqlalchemy packaging"),
     scan=("flag_gems",),
     devices=("cpu", "gpu"),
+    # on a GPU, torchproxy users bind Triton's runtime (driver, stream) to Paddle once
+    setup=(("torchproxy", "gpu", "torchproxy.integrations.triton:bind"),),
 )
 
 

@@ -13,6 +13,8 @@ LIBRARY = Library(
     scan=("kernels.triton",),
     install=("pip install triton==3.6.0  # kernels/ ships with torchproxy",),
     devices=("cpu", "gpu"),
+    # on a GPU, torchproxy users bind Triton's runtime (driver, stream) to Paddle once
+    setup=(("torchproxy", "gpu", "torchproxy.integrations.triton:bind"),),
 )
 
 

@@ -17,6 +17,8 @@ LIBRARY = Library(
     install=("pip install --no-deps liger-kernel==0.8.5",),
     scan=("liger_kernel",),
     devices=("cpu", "gpu"),
+    # on a GPU, torchproxy users bind Triton's runtime (driver, stream) to Paddle once
+    setup=(("torchproxy", "gpu", "torchproxy.integrations.triton:bind"),),
 )
 
 

@@ -111,7 +111,7 @@ def test_reports_from_the_fixture_run(fixture_run):
     root = ET.parse(f"{out}/junit.xml").getroot()
     suites = {s.get("name"): s for s in root}
     tp = suites["fakelib.torchproxy.cpu"]
-    assert int(tp.get("tests")) == 7
+    assert int(tp.get("tests")) == 8
     failures = {tc.get("name"): tc.find("failure") for tc in tp}
     assert failures["scale_add"] is None
     assert failures["crash"].get("type") == "crash"
@@ -133,7 +133,7 @@ def test_torchproxy_matrix_command_delegates(tmp_path):
                        timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == "fakelib: scope=fakelib devices=cpu"
-    assert "cases: import, scale_add, row_sums, wrong, unsupported, crash, hang" in r.stdout
+    assert "cases: import, scale_add, row_sums, wrong, setup_calls, unsupported, crash, hang" in r.stdout
     bad = subprocess.run([sys.executable, "-m", "compat_matrix", "--backend", "nope", "--out",
                           str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "unknown backend" in bad.stderr
