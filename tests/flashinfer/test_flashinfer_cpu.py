@@ -54,7 +54,10 @@ print("RESULT " + json.dumps({{
 """)
     assert res["facade"] is True
     assert res["has_rmsnorm"]
-    assert res["missing"] == []
+    # names FlashInfer looks up defensively at import (upstream 0.7: `hasattr(torch,
+    # "float4_e2m1fn_x2")` in utils.py, `torch.cuda.CUDAGraph` under contextlib.suppress in
+    # api_logging.py); the Paddle port 0.4.1.1 touches no missing name at all
+    assert set(res["missing"]) <= {"torch.float4_e2m1fn_x2", "torch.cuda.CUDAGraph"}, res["missing"]
     assert res["used"] >= 10  # the trace saw flashinfer reading facade names
 
 
