@@ -215,3 +215,89 @@ def f(x):
     m = M()
     return m(x), isinstance(m.w, torch.nn.Parameter), isinstance(m, torch.nn.Module)
 """, X3)
+
+
+LAYERS = """
+import torch
+import torch.nn as nn
+class MLP(nn.Module):                           # the shape of Liger-Kernel's LigerSwiGLUMLP
+    def __init__(self, hidden, inter):
+        super().__init__()
+        self.gate_proj = nn.Linear(hidden, inter, bias=False)
+        self.up_proj = nn.Linear(hidden, inter, bias=False)
+        self.down_proj = nn.Linear(inter, hidden, bias=True)
+        self.norm = nn.LayerNorm(hidden)
+        self.act = nn.SiLU()
+    def forward(self, x):
+        return self.down_proj(self.act(self.gate_proj(self.norm(x))) * self.up_proj(x))
+def load(m, g, u, d, db):
+    m.gate_proj.weight = nn.Parameter(g)
+    m.up_proj.weight = nn.Parameter(u)
+    m.down_proj.weight = nn.Parameter(d)
+    m.down_proj.bias = nn.Parameter(db)
+"""
+G = rng.standard_normal((6, 4)).astype("float32")
+U = rng.standard_normal((6, 4)).astype("float32")
+D = rng.standard_normal((4, 6)).astype("float32")
+DB = rng.standard_normal((4,)).astype("float32")
+
+
+def test_layers_forward_backward_and_structure():
+    check(LAYERS + """
+def f(x, g, u, d, db):
+    m = MLP(4, 6)
+    shapes = [tuple(p.shape) for _, p in sorted(m.named_parameters())]
+    bias_none = m.gate_proj.bias is None
+    load(m, g, u, d, db)
+    y = m(x)
+    y.sum().backward()
+    return y, m.gate_proj.weight.grad, m.down_proj.bias.grad, m.norm.weight.grad, shapes, \\
+        bias_none, repr(m.gate_proj.extra_repr()), m.norm.extra_repr()
+""", X3, G, U, D, DB)
+
+
+def test_linear_init_follows_torch_bounds():
+    from torchproxy.facade import modules
+    torch = modules.build()["torch"]
+    m = torch.nn.Linear(64, 32)
+    w, b = m.weight.numpy(), m.bias.numpy()
+    bound = 1 / np.sqrt(64)
+    assert w.shape == (32, 64) and b.shape == (32,)
+    assert np.abs(w).max() <= bound and np.abs(b).max() <= bound
+    assert w.std() > bound / 4  # spread over the interval, not a constant
+    assert m.weight.dtype == paddle.float32
+    assert torch.nn.Linear(4, 2, dtype=torch.float64).weight.dtype == paddle.float64
+
+
+def test_embedding_dropout_loss_modulelist_activations():
+    check("""
+import torch
+import torch.nn as nn
+def f(x, w):
+    emb = nn.Embedding(4, 5, padding_idx=1)
+    row = emb.weight[1]                          # zeroed at init, as torch
+    emb.weight = nn.Parameter(w)
+    idx = torch.tensor([[0, 1], [3, 2]])
+    e = emb(idx)
+    drop = nn.Dropout(0.5)
+    drop.eval()
+    ml = nn.ModuleList([nn.ReLU(), nn.GELU(approximate="tanh"), nn.Softmax(dim=-1), nn.Identity()])
+    ml.append(nn.SiLU())
+    outs = [layer(x) for layer in ml]
+    loss = nn.CrossEntropyLoss(label_smoothing=0.05)(x, torch.tensor([1, 0, 4, 2]))
+    return row, e, drop(x), outs, len(ml), loss, emb.padding_idx
+""", X2, X2)
+
+
+@pytest.mark.parametrize("kw", ["", ", reduction='sum'", ", reduction='batchmean'",
+                                ", reduction='none'", ", log_target=True"])
+def test_kl_div(kw):
+    check(f"""
+import torch
+import torch.nn.functional as F
+def f(x, y):
+    logp = F.log_softmax(x, dim=-1)
+    target = F.softmax(y, dim=-1) if "log_target" not in "{kw}" else F.log_softmax(y, dim=-1)
+    target = torch.where(target < 0.1, torch.zeros_like(target), target) if "log_target" not in "{kw}" else target
+    return F.kl_div(logp, target{kw})
+""", X2, X2[::-1].copy())

@@ -375,3 +375,207 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     if out is not None:
         raise NotImplementedError("torchproxy: normalize(out=) is not provided")
     return PF.normalize(input, p=p, axis=dim, epsilon=eps)
+
+
+# -- layers the kernel libraries' wrappers build on (Liger-Kernel's MLPs, norms) ---------------
+# Torch's layouts and initialisations, not Paddle's: nn.Linear's weight is [out, in] here
+# (paddle.nn.Linear keeps [in, out]), and forward goes through the functional adapters above.
+import math  # noqa: E402
+
+def _finish_layer(layer, device, dtype):
+    """The factory keywords every torch layer takes (device=, dtype=)."""
+    if dtype is not None:
+        layer.to(dtype=dtype)
+    if device is not None:
+        layer.to(device)
+
+
+def _uniform(shape, bound):
+    return paddle.uniform(shape, min=-bound, max=bound, dtype=paddle.get_default_dtype())
+
+
+class Linear(Module):
+    """torch.nn.Linear: weight [out_features, in_features], torch's kaiming-uniform init."""
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features, self.out_features = int(in_features), int(out_features)
+        # kaiming_uniform_(a=sqrt(5)) and the bias rule of torch's reset_parameters: both
+        # bounds are 1/sqrt(fan_in)
+        bound = 1.0 / math.sqrt(self.in_features) if self.in_features > 0 else 0.0
+        self.weight = Parameter(_uniform([self.out_features, self.in_features], bound))
+        if bias:
+            self.bias = Parameter(_uniform([self.out_features], bound))
+        else:
+            self.register_parameter("bias", None)
+        _finish_layer(self, device, dtype)
+
+    def forward(self, input):
+        return linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
+
+
+class LayerNorm(Module):
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
+                 device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(int(d) for d in normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        self._has_bias = bool(bias)
+        if elementwise_affine:
+            self.weight = Parameter(paddle.ones(list(self.normalized_shape)))
+            if bias:
+                self.bias = Parameter(paddle.zeros(list(self.normalized_shape)))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        _finish_layer(self, device, dtype)
+
+    def forward(self, input):
+        return layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}, bias={self._has_bias}")
+
+
+class Embedding(Module):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
+                 norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
+                 _freeze=False, device=None, dtype=None):
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = int(num_embeddings), int(embedding_dim)
+        if padding_idx is not None:
+            if not -self.num_embeddings <= padding_idx < self.num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = padding_idx % self.num_embeddings
+        self.padding_idx = padding_idx
+        self.max_norm, self.scale_grad_by_freq, self.sparse = max_norm, scale_grad_by_freq, sparse
+        if _weight is None:
+            w = paddle.randn([self.num_embeddings, self.embedding_dim])  # torch: normal_(0, 1)
+            if padding_idx is not None:
+                w[padding_idx] = 0.0
+        else:
+            w = _weight
+        self.weight = Parameter(w, requires_grad=not _freeze)
+        _finish_layer(self, device, dtype)
+
+    def forward(self, input):
+        return embedding(input, self.weight, self.padding_idx, self.max_norm, 2.0,
+                         self.scale_grad_by_freq, self.sparse)
+
+
+class Dropout(Module):
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p, self.inplace = p, inplace
+
+    def forward(self, input):
+        return dropout(input, self.p, self.training, self.inplace)
+
+
+class CrossEntropyLoss(Module):
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean", label_smoothing=0.0):
+        super().__init__()
+        if size_average is not None or reduce is not None:
+            raise NotImplementedError("torchproxy: CrossEntropyLoss(size_average=, reduce=) "
+                                      "(deprecated in torch) is not provided; use reduction=")
+        self.weight = weight
+        self.ignore_index, self.reduction, self.label_smoothing = ignore_index, reduction, label_smoothing
+
+    def forward(self, input, target):
+        return cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                             reduction=self.reduction, label_smoothing=self.label_smoothing)
+
+
+class ReLU(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return _maybe_inplace(input, PF.relu(input), self.inplace)
+
+
+class SiLU(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return silu(input, self.inplace)
+
+
+class GELU(Module):
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        return gelu(input, self.approximate)
+
+
+class Softmax(Module):
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return softmax(input, self.dim)
+
+
+class Identity(Module):
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class ModuleList(Module, paddle.nn.LayerList):
+    """torch.nn.ModuleList on Paddle's LayerList (indexing, len, iteration, append/extend)."""
+
+    def __init__(self, modules=None):
+        Module.__init__(self)
+        if modules is not None:
+            self.extend(modules)
+
+
+for _cls in (Linear, LayerNorm, Embedding, Dropout, CrossEntropyLoss, ReLU, SiLU, GELU, Softmax,
+             Identity, ModuleList):
+    type_(f"torch.nn.{_cls.__name__}", _cls,
+          note="torch's weight layout [out, in] and init (not paddle.nn.Linear)"
+          if _cls is Linear else "")
+
+
+@adapter(F + "kl_div")
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if size_average is not None or reduce is not None:
+        raise NotImplementedError("torchproxy: kl_div(size_average=, reduce=) is not provided")
+    if log_target:
+        loss = paddle.exp(target) * (target - input)
+    else:
+        # xlogy: 0 where target == 0, as torch
+        safe = paddle.where(target > 0, target, paddle.ones_like(target))
+        loss = paddle.where(target > 0, target * (paddle.log(safe) - input),
+                            paddle.zeros_like(input))
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "batchmean":
+        return loss.sum() / input.shape[0] if input.ndim else loss.sum()
+    if reduction == "mean":
+        return loss.mean()
+    raise ValueError(f"{reduction} is not a valid value for reduction")
