@@ -136,9 +136,14 @@ def test_cpp_include_forms():
 def test_gaps_ledger_parsing(tmp_path):
     p = tmp_path / "gaps.toml"
     p.write_text('# FlashInfer\n"torch.a.b" = "no such thing in Paddle"\n'
+                 '"torch.a.b (Paddle 2.6)" = "slower"\n'
                  '[section]\n"torch.c" = "say \\"why\\""\nother = "ignored"\n')
-    assert load_gaps(str(p)) == {"torch.a.b": "no such thing in Paddle", "torch.c": 'say "why"'}
-    assert _parse_flat_toml(p.read_text()) == load_gaps(str(p))
+    assert load_gaps(str(p)) == {"torch.a.b": "no such thing in Paddle; (Paddle 2.6): slower",
+                                 "torch.c": 'say "why"'}
+    # the Python 3.10 fallback (no tomllib) reads the same flat lines
+    assert _parse_flat_toml(p.read_text()) == {"torch.a.b": "no such thing in Paddle",
+                                               "torch.a.b (Paddle 2.6)": "slower",
+                                               "torch.c": 'say "why"'}
     assert load_gaps(str(tmp_path / "absent.toml")) == {}
 
 

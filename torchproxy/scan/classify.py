@@ -26,7 +26,10 @@ class Verdict:
 
 
 def load_gaps(path: str = GAPS_FILE) -> dict[str, str]:
-    """``"torch.name" = "reason"`` entries from the gaps ledger, in any table of it."""
+    """``"torch.name" = "reason"`` entries from the gaps ledger, in any table of it.
+
+    A key may carry a qualifier, ``"torch.uint32 (Paddle 3.x CPU)"``: the name is provided but
+    that aspect differs; it counts for ``torch.uint32`` with the qualifier kept in the reason."""
     if not os.path.exists(path):
         return {}
     with open(path, "rb") as f:
@@ -34,16 +37,22 @@ def load_gaps(path: str = GAPS_FILE) -> dict[str, str]:
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10: the ledger is flat key = "string" lines
-        return _parse_flat_toml(data.decode("utf-8"))
-    out: dict[str, str] = {}
+        raw = _parse_flat_toml(data.decode("utf-8"))
+    else:
+        raw = {}
 
-    def walk(table):
-        for k, v in table.items():
-            if isinstance(v, dict):
-                walk(v)
-            elif isinstance(k, str) and k.startswith("torch"):
-                out[k] = v if isinstance(v, str) else str(v)
-    walk(tomllib.loads(data.decode("utf-8")))
+        def walk(table):
+            for k, v in table.items():
+                if isinstance(v, dict):
+                    walk(v)
+                elif isinstance(k, str) and k.startswith("torch"):
+                    raw[k] = v if isinstance(v, str) else str(v)
+        walk(tomllib.loads(data.decode("utf-8")))
+    out: dict[str, str] = {}
+    for key, reason in raw.items():
+        name, _, qual = key.partition(" ")
+        text = f"{qual.strip()}: {reason}" if qual.strip() else reason
+        out[name] = f"{out[name]}; {text}" if name in out else text
     return out
 
 
