@@ -142,3 +142,13 @@ def test_triton_op_with_wrap_triton(scoped):
     if not scoped:  # real torch registered it as an operator
         out2 = torch.ops.torchproxy_kernels.silu_mul(to_side(x, False), to_side(y, False))
         close(out2, ref.silu_mul(x, y))
+
+
+def test_same_file_two_importers_two_torches():
+    """The scope is decided by the importing module: kernels.triton.* gets the facade, the same
+    file loaded under an unscoped name gets real torch."""
+    from torchproxy.hook import is_facade
+    scoped, oracle = kl.load("add", True), kl.load("add", False)
+    assert scoped.__file__ == oracle.__file__
+    assert is_facade(scoped.torch) and not is_facade(oracle.torch)
+    assert oracle.torch is torch
