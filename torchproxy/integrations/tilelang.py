@@ -133,11 +133,13 @@ def _launch_on_paddle_stream(adapter_cls) -> None:
 def on_import() -> None:
     """Called by the import hook when TileLang's compiled launcher loads for a scoped
     importer (that happens inside ``import tilelang``)."""
-    target_mod = sys.modules.get("tilelang.backend.target")
-    if target_mod is None:
-        import tilelang.backend.target as target_mod  # noqa: PLW0621
-    # the CUDA detector registers when tilelang.cuda.target is imported (inside import tilelang)
-    import tilelang.cuda.target  # noqa: F401
+    try:
+        # both are loaded before the launcher in TileLang 0.1.13..0.1.15; the CUDA detector
+        # registers when tilelang.cuda.target is imported
+        import tilelang.backend.target as target_mod
+        import tilelang.cuda.target  # noqa: F401
+    except ImportError:  # a TileLang without pluggable targets: nothing to wrap
+        return
     _wrap_cuda_detection(target_mod)
     tvm_ffi_adapter = sys.modules.get("tilelang.jit.adapter.tvm_ffi")
     if tvm_ffi_adapter is not None:
