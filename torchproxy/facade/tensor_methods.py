@@ -130,13 +130,51 @@ def stride(self, dim=None):
     return s[ops.wrap_dim(dim, len(s))] if s else 1
 
 
+_paddle_is_contiguous = _original("is_contiguous")
+_paddle_contiguous = _original("contiguous")
+
+
+def _torch_contiguous(self) -> bool:
+    """torch's rule: strides of size-1 dims do not matter, 0-size tensors are contiguous.
+    Paddle's is_contiguous() is stricter (a transposed [1, n] is not contiguous for it), and
+    only ever says False where torch might say True, so its True is taken as is."""
+    if _paddle_is_contiguous(self):
+        return True
+    shape = _shape(self)
+    if 0 in shape:
+        return True
+    expected = 1
+    for size, st in zip(reversed(shape), reversed(self.strides)):
+        if size != 1:
+            if st != expected:
+                return False
+            expected *= size
+    return True
+
+
+@tensor_method("is_contiguous")
+def is_contiguous(self, memory_format=None) -> bool:
+    if memory_format is not None and memory_format.__class__.__name__ == "memory_format" \
+            and memory_format.name != "contiguous_format":
+        raise NotImplementedError(f"torchproxy: is_contiguous(memory_format={memory_format!r})")
+    return _torch_contiguous(self)
+
+
+@tensor_method("contiguous")
+def contiguous(self, memory_format=None):
+    """torch: self when already contiguous by torch's rule (no copy), else a contiguous copy."""
+    if _torch_contiguous(self):
+        return self
+    return _paddle_contiguous(self)
+
+
 @tensor_method("view")
 def view(self, *shape, dtype=None):
     if dtype is not None or (len(shape) == 1 and _is_dtype(shape[0])):
         return _view_dtype(self, dtype if dtype is not None else shape[0])
-    old = list(self.shape)
+    old = list(_shape(self))
     new = _infer_shape(_shape_args(shape, "view"), _numel(old))
-    if self.is_contiguous():
+    if _paddle_is_contiguous(self):
         return self.reshape(new)  # a view in Paddle for contiguous tensors (shares memory)
     strides = _view_strides(old, list(self.strides), new)
     if strides is None:
