@@ -345,3 +345,125 @@ def f(x):
         d = (x * 2).requires_grad
     return x.grad, flags, a, b, c, d, isinstance(Neg(), torch.autograd.Function)
 """, X)
+
+
+# Function edge cases where Paddle's PyLayer and torch's Function disagree by default:
+# non-tensor outputs (torch passes None grads for them), an input returned as output,
+# None in save_for_backward, apply under no_grad, grad mode inside forward/backward,
+# tensors inside list arguments (torch does not look into containers), int tensor inputs.
+EDGE_CASES = {
+"mixed_outputs": """
+import torch
+class F1(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2, 3
+    @staticmethod
+    def backward(ctx, dy, dn):
+        return dy * 2
+def f(x):
+    x = x.requires_grad_()
+    y, n = F1.apply(x)
+    y.sum().backward()
+    return y, n, x.grad
+""",
+"identity_return": """
+import torch
+class F2(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x
+    @staticmethod
+    def backward(ctx, dy):
+        return dy * 5
+def f(x):
+    x = x.requires_grad_()
+    y = F2.apply(x) * 1
+    y.sum().backward()
+    return x.grad
+""",
+"save_none": """
+import torch
+class F3(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, b):
+        ctx.save_for_backward(x, None)
+        return x * 2
+    @staticmethod
+    def backward(ctx, dy):
+        x, b = ctx.saved_tensors
+        return dy * 2 + (0 if b is None else 1), None
+def f(x):
+    x = x.requires_grad_()
+    F3.apply(x, None).sum().backward()
+    return x.grad
+""",
+"under_no_grad": """
+import torch
+class F4(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, dy):
+        return dy * 2
+def f(x):
+    x = x.requires_grad_()
+    with torch.no_grad():
+        y = F4.apply(x)
+    z = F4.apply(x)
+    return y.requires_grad, z.requires_grad
+""",
+"grad_enabled_in_forward": """
+import torch
+seen = []
+class F5(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        seen.append(torch.is_grad_enabled())
+        return x * 2
+    @staticmethod
+    def backward(ctx, dy):
+        seen.append(torch.is_grad_enabled())
+        return dy * 2
+def f(x):
+    x = x.requires_grad_()
+    F5.apply(x).sum().backward()
+    return seen
+""",
+"list_input": """
+import torch
+class F6(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, lst):
+        return x * len(lst)
+    @staticmethod
+    def backward(ctx, dy):
+        return dy * 2, None
+def f(x):
+    x = x.requires_grad_()
+    F6.apply(x, [x, x]).sum().backward()
+    return x.grad
+""",
+"int_tensor_input": """
+import torch
+class F7(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, idx):
+        ctx.save_for_backward(idx)
+        return x * 2
+    @staticmethod
+    def backward(ctx, dy):
+        (idx,) = ctx.saved_tensors
+        return dy * idx.float().sum(), None
+def f(x):
+    x = x.requires_grad_()
+    F7.apply(x, torch.tensor([1, 2])).sum().backward()
+    return x.grad
+""",
+}
+
+
+@pytest.mark.parametrize("case", sorted(EDGE_CASES))
+def test_function_edge_cases(case):
+    check(EDGE_CASES[case], X)

@@ -241,10 +241,21 @@ class _FunctionMeta(type):
             cls._pylayer = _companion_pylayer(cls)
 
 
+class _Opaque:
+    """Hides a container argument from Paddle: PyLayer counts tensors inside lists as inputs
+    that need gradients; torch's Function does not look into containers."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
 def _companion_pylayer(torch_cls):
     has_setup_context = getattr(torch_cls, "setup_context", None) is not Function.setup_context
 
     def forward(pctx, *args):
+        args = tuple(a.value if type(a) is _Opaque else a for a in args)
         needs = tuple(_is_tensor(a) and not a.stop_gradient for a in args)
         ctx = FunctionCtx(pctx, needs)
         pctx._torch_ctx = ctx
@@ -252,8 +263,23 @@ def _companion_pylayer(torch_cls):
         if has_setup_context:
             out = torch_cls.forward(*args)
             torch_cls.setup_context(ctx, args, out)
-            return out
-        return torch_cls.forward(ctx, *args)
+        else:
+            out = torch_cls.forward(ctx, *args)
+        # Paddle treats an input returned as output as an in-place op (and refuses it for
+        # leaves, also when the output merely shares the input's memory); torch returns an
+        # alias.  A copy is the closest Paddle accepts: same values and gradients, but a
+        # later in-place write to the output does not reach the input.
+        inputs = {id(a) for a in args if _is_tensor(a)}
+
+        def fresh(o):
+            return paddle.assign(o) if _is_tensor(o) and id(o) in inputs else o
+        if isinstance(out, tuple):
+            # torch's backward gets one gradient per output, None for non-tensor ones;
+            # Paddle's gets them for tensor outputs only: remember where those were
+            pctx._out_layout = (len(out), tuple(i for i, o in enumerate(out) if _is_tensor(o)))
+            return tuple(fresh(o) for o in out)
+        pctx._out_layout = None
+        return fresh(out)
 
     def backward(pctx, *grads):
         try:
@@ -266,6 +292,12 @@ def _companion_pylayer(torch_cls):
 
     def _backward(pctx, grads):
         ctx = pctx._torch_ctx
+        layout = pctx._out_layout
+        if layout is not None and len(grads) != layout[0]:
+            full = [None] * layout[0]
+            for g, i in zip(grads, layout[1]):
+                full[i] = g
+            grads = tuple(full)
         result = torch_cls.backward(ctx, *grads)
         if not isinstance(result, tuple):
             result = (result,)
@@ -315,7 +347,8 @@ class Function(metaclass=_FunctionMeta):
         pylayer = cls.__dict__.get("_pylayer") or getattr(cls, "_pylayer", None)
         if pylayer is None:
             raise RuntimeError(f"{cls.__name__} defines no forward/backward")
-        return pylayer.apply(*args)
+        return pylayer.apply(*(_Opaque(a) if isinstance(a, (list, tuple, dict)) else a
+                               for a in args))
 
 
 type_("torch.autograd.Function", Function,
