@@ -187,3 +187,55 @@ def test_tvm_ffi_kernel_reads_and_writes_paddle_tensors(tmp_path, strip):
     assert res["y"] == [1.0, 2.0, 3.0, 4.0, 5.0]
     if strip:
         assert res["facade_dlpack"] is True
+
+
+_WRAPPERS = r'''
+import json, sys
+import numpy as np, paddle, torchproxy
+from torchproxy.integrations.flashinfer import configure_jit
+configure_jit(arch="9.0a", workspace=sys.argv[1])
+torchproxy.enable(scope={"flashinfer"})
+import flashinfer, flashinfer.norm, flashinfer.activation
+calls = []
+
+class RecordingModule:
+    """Stands in for the compiled tvm-ffi module (no GPU here): records what FlashInfer's
+    Python wrapper hands the kernel."""
+    def __getattr__(self, name):
+        def kernel(*args):
+            calls.append([name] + [[list(a.shape), str(a.dtype), a.place.is_cpu_place()]
+                                   if isinstance(a, paddle.Tensor) else a for a in args])
+        return kernel
+
+flashinfer.norm.get_norm_module = lambda: RecordingModule()
+flashinfer.activation.get_act_and_mul_module = lambda name: RecordingModule()
+f16 = lambda *s: paddle.to_tensor(np.ones(s, np.float16))
+x, r, w = f16(99, 1024), f16(99, 1024), f16(1024)
+y = flashinfer.norm.rmsnorm(x, w, enable_pdl=False)
+flashinfer.norm.fused_add_rmsnorm(x, r, w, eps=1e-6, enable_pdl=False)
+z = flashinfer.activation.silu_and_mul(f16(99, 2048), enable_pdl=False)
+print("RESULT " + json.dumps({"y": [type(y).__module__, list(y.shape), str(y.dtype)],
+                              "z": [list(z.shape), str(z.dtype)], "calls": calls}))
+'''
+
+
+@needs_fi
+def test_wrappers_hand_kernels_paddle_tensors(tmp_path):
+    """FlashInfer's Python wrappers under the proxy: outputs allocated by the facade with the
+    shape/dtype/device the kernel expects (torch.Size arithmetic, dtype.itemsize, .device)."""
+    script = tmp_path / "w.py"
+    script.write_text(_WRAPPERS)
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, str(script), str(tmp_path / "ws")], capture_output=True,
+                       text=True, env=env, timeout=600)
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert p.returncode == 0 and lines, p.stderr[-4000:]
+    res = json.loads(lines[-1][7:])
+    assert res["y"][1:] == [[99, 1024], "paddle.float16"] and res["y"][0].startswith("paddle")
+    assert res["z"] == [[99, 1024], "paddle.float16"]
+    t16 = lambda *s: [list(s), "paddle.float16", True]
+    assert res["calls"] == [
+        ["rmsnorm", t16(99, 1024), t16(99, 1024), t16(1024), 1e-06, False],
+        ["fused_add_rmsnorm", t16(99, 1024), t16(99, 1024), t16(1024), 1e-06, False],
+        ["silu_and_mul", t16(99, 1024), t16(99, 2048), False],
+    ]
