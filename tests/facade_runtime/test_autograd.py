@@ -467,3 +467,41 @@ def f(x):
 @pytest.mark.parametrize("case", sorted(EDGE_CASES))
 def test_function_edge_cases(case):
     check(EDGE_CASES[case], X)
+
+
+# two inputs: a None gradient for an input that requires grad (torch: no contribution);
+# backward through only one of two outputs (the other's gradient materialised as zeros)
+EDGE_CASES_2 = {"none_grad_for_required": """
+import torch
+class F8(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w):
+        return x * w
+    @staticmethod
+    def backward(ctx, dy):
+        return dy * 2, None
+def f(x, w):
+    x = x.requires_grad_()
+    w = w.requires_grad_()
+    (F8.apply(x, w) * 1).sum().backward()
+    return x.grad, w.grad
+""", "grad_dtype_int_input_requires": """
+import torch
+class F9(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.sum(), x * 2
+    @staticmethod
+    def backward(ctx, ds, dy):
+        return ds + dy
+def f(x, w):
+    x = x.requires_grad_()
+    s, y = F9.apply(x)
+    s.backward()
+    return x.grad
+"""}
+
+
+@pytest.mark.parametrize("case", sorted(EDGE_CASES_2))
+def test_function_edge_cases_two_inputs(case):
+    check(EDGE_CASES_2[case], X, X.copy())
