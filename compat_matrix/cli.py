@@ -26,6 +26,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", action="store_true", help="keep OUT/results.jsonl, run only what is missing")
     p.add_argument("--report-only", action="store_true", help="only (re)write the reports from OUT")
     p.add_argument("--python", default=sys.executable, help="Python that runs the workers")
+    p.add_argument("--python-for", action="append", default=[], metavar="LIB=PYTHON",
+                   help="run one library's workers with another Python (its own environment), "
+                        "e.g. kernels_tilelang=/opt/venv-tlu/bin/python; repeatable")
     p.add_argument("--specs", action="append", help="spec file or folder (repeatable; default: built-in)")
     p.add_argument("--list", action="store_true", help="list libraries, cases and install commands")
     p.add_argument("--no-interpreter-fix", action="store_true",
@@ -57,6 +60,13 @@ def main(args) -> int:
     if args.device and set(args.device) - set(spec_mod.DEVICES):
         print(f"unknown device(s) in {args.device}; known: cpu, gpu", file=sys.stderr)
         return 2
+    python_for = {}
+    for item in args.python_for:
+        lib, sep, py = item.partition("=")
+        if not sep or not lib or not py:
+            print(f"--python-for takes LIB=PYTHON, not {item!r}", file=sys.stderr)
+            return 2
+        python_for[lib] = py
     if args.list:
         return _list(spec_mod.load_specs(args.specs, args.libs))
     if args.report_only:
@@ -67,7 +77,7 @@ def main(args) -> int:
                    devices=tuple(args.device) if args.device else None, jobs=args.jobs,
                    timeout=args.timeout, resume=args.resume, python=args.python,
                    specs=args.specs, cases=args.cases, scan=not args.no_scan,
-                   interpreter_fix=not args.no_interpreter_fix)
+                   interpreter_fix=not args.no_interpreter_fix, python_for=python_for)
     os.makedirs(args.out, exist_ok=True)
     runner = Runner(opts, Progress())
     runner.plan()

@@ -42,6 +42,7 @@ class Options:
     cases: list | None = None          # only these case names (and the import case)
     scan: bool = True                  # also run `torchproxy scan` on each library (static)
     interpreter_fix: bool = True       # Triton<=3.6 interpreter vs numpy>=2.4 fix, all backends
+    python_for: dict = dataclasses.field(default_factory=dict)  # library -> its own Python
 
 
 def cell_key(rec) -> tuple:
@@ -94,10 +95,18 @@ class Runner:
     # -- planning --------------------------------------------------------------------------
     def plan(self):
         specs = spec_mod.load_specs(self.opts.specs, self.opts.libs)
-        modules = sorted({m for s in specs for m in s.library.requires})
-        paths = [p for s in specs for p in self._pythonpath(s)]
-        self.env_info = probe(self.opts.python, modules, env=self._env(paths))
-        gpu = self.env_info.get("gpu_count", 0) > 0
+        unknown = set(self.opts.python_for) - {s.library.name for s in specs}
+        if unknown:
+            raise ValueError(f"--python-for names unknown libraries {sorted(unknown)}")
+        # one probe per Python: a library may need its own environment (--python-for)
+        self.env_infos = {}
+        for py in {self.python_of(s) for s in specs} | {self.opts.python}:
+            mine = [s for s in specs if self.python_of(s) == py]
+            modules = sorted({m for s in mine for m in s.library.requires})
+            paths = [p for s in mine for p in self._pythonpath(s)]
+            self.env_infos[py] = probe(py, modules, env=self._env(paths))
+        self.env_info = self.env_infos[self.opts.python]
+        gpu = any(i.get("gpu_count", 0) > 0 for i in self.env_infos.values())
         devices = self.opts.devices or (("cpu", "gpu") if gpu else ("cpu",))
         backends = list(self.opts.backends)
         if any(b != spec_mod.ORACLE for b in backends) and spec_mod.ORACLE not in backends:
@@ -113,6 +122,12 @@ class Runner:
         self.specs, self.devices, self.backends, self.groups = specs, devices, backends, groups
         return groups
 
+    def python_of(self, s) -> str:
+        return self.opts.python_for.get(s.library.name, self.opts.python)
+
+    def info_of(self, s) -> dict:
+        return self.env_infos[self.python_of(s)]
+
     def total_cells(self) -> int:
         return sum(len(g[3]) for g in self.groups)
 
@@ -127,6 +142,8 @@ class Runner:
         self.done = done
         started = time.time()
         meta = {"started": started, "options": dataclasses.asdict(self.opts), "env": self.env_info,
+                "env_for": {s.library.name: self.info_of(s) for s in self.specs
+                            if self.python_of(s) != self.opts.python},
                 "devices": list(self.devices), "backends": list(self.backends),
                 "libraries": {s.library.name: {"install": list(s.library.install),
                                                "scope": list(s.library.scope),
@@ -172,7 +189,7 @@ class Runner:
         Static: every torch name the package's code uses, provided or missing, also the names
         a run never reaches because it stops at the first missing one."""
         lib = s.library
-        installed = self.env_info["installed"]
+        installed = self.info_of(s)["installed"]
         targets = [t for t in lib.scan if installed.get(t.split(".")[0], True)]
         if not targets:
             return
@@ -184,7 +201,7 @@ class Runner:
         for target in targets:
             if self.stopping:
                 return
-            cmd = [self.opts.python, "-m", "torchproxy", "scan", target, "--json", "--no-cpp"]
+            cmd = [self.python_of(s), "-m", "torchproxy", "scan", target, "--json", "--no-cpp"]
             try:
                 r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO_ROOT,
                                    env=self._env(self._pythonpath(s)))
@@ -229,7 +246,7 @@ class Runner:
         lib = s.library
         rec = self._base(s, case, backend, device)
         devices_ok = case.devices if case and case.devices else lib.devices
-        info = self.env_info
+        info = self.info_of(s)
         if device not in devices_ok:
             return {**rec, "status": "n/a", "reason": "unavailable",
                     "detail": f"{rec['case']} does not run on {device}"}
@@ -260,7 +277,7 @@ class Runner:
         with open(os.path.join(tdir, "task.json"), "w") as f:
             json.dump(task, f)
         timeout = (case.timeout if case and case.timeout else None) or self.opts.timeout
-        res = self._spawn(task, lib, tdir, timeout)
+        res = self._spawn(task, lib, tdir, timeout, self.python_of(s))
         rec.update({k: v for k, v in res.items() if k != "type"})
         rec["dir"] = os.path.relpath(tdir, self.out)
         if case is None:
@@ -303,7 +320,7 @@ class Runner:
             p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         return env
 
-    def _spawn(self, task, lib, tdir, timeout) -> dict:
+    def _spawn(self, task, lib, tdir, timeout, python) -> dict:
         env = self._env(self._pythonpath_of(task["spec_path"], lib))
         if task["device"] == "cpu":
             env["TRITON_INTERPRET"] = "1"
@@ -312,7 +329,7 @@ class Runner:
         env.pop("TORCHPROXY_SCOPE", None)  # the worker enables the backend itself
         env.update(dict(lib.env))
         env.setdefault("PYTHONFAULTHANDLER", "1")  # a segfault prints the Python stack
-        cmd = [self.opts.python, "-m", "compat_matrix.worker", os.path.join(tdir, "task.json")]
+        cmd = [python, "-m", "compat_matrix.worker", os.path.join(tdir, "task.json")]
         t0 = time.perf_counter()
         with open(os.path.join(tdir, "stdout.txt"), "wb") as out, \
                 open(os.path.join(tdir, "stderr.txt"), "wb") as err:

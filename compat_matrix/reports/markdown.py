@@ -36,6 +36,10 @@ def render(m) -> str:
                      + (" CPU = Triton interpreter, with Triton 3.9's `__index__` fix applied to "
                         "every backend alike (oracle included)."
                         if meta.get("options", {}).get("interpreter_fix") else ""))
+        for lib, py in sorted(meta.get("options", {}).get("python_for", {}).items()):
+            e = meta.get("env_for", {}).get(lib, {})
+            lines.append(f"{lib} ran with `{py}` (Paddle {e.get('paddle')}, "
+                         f"torch {e.get('versions', {}).get('torch')}).")
         lines.append("")
     lines += ["## Summary (pass = matches real torch; for the import case: imports)", "",
               "| library | cases | " + " | ".join(f"{b} ({d})" for b, d in m.columns) + " |",

@@ -11,7 +11,7 @@ LIBRARY = Library(
     requires=("tilelang", "kernels"),
     imports=("kernels.tilelang",),
     scan=("kernels.tilelang",),
-    install=("pip install tilelang-paddle==0.1.13 apache-tvm-ffi==0.1.14.post1",),
+    install=("pip install tilelang==0.1.15  # or: tilelang-paddle==0.1.13 apache-tvm-ffi==0.1.14.post1",),
     devices=("cpu", "gpu"),
 )
 

@@ -137,6 +137,18 @@ def test_torchproxy_matrix_command_delegates(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "compat_matrix", "--backend", "nope", "--out",
                           str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "unknown backend" in bad.stderr
+    bad = subprocess.run([sys.executable, "-m", "compat_matrix", "--python-for", "nolib",
+                          "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode == 2 and "LIB=PYTHON" in bad.stderr
+
+
+def test_python_for_unknown_library_is_refused(tmp_path):
+    from compat_matrix.runner import Options, Runner
+    runner = Runner(Options(out=str(tmp_path), specs=[FIXTURE_SPECS],
+                            python_for={"not_a_lib": "/usr/bin/python3"}))
+    with pytest.raises(ValueError, match="unknown libraries"):
+        runner.plan()
 
 
 def test_progress_redraws_on_a_terminal_and_logs_lines_otherwise():
