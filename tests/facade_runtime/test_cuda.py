@@ -102,6 +102,10 @@ def test_device_index_parsing():
         _index("cpu")
     with pytest.raises(ValueError, match="Expected a cuda device"):
         _index(paddle.CPUPlace())
+    with pytest.raises(ValueError, match="Expected a cuda device"):
+        _index(paddle.ones([1]).cpu().place)  # a tensor's place (core.Place)
+    if HAS_GPU:
+        assert _index(paddle.ones([1]).cuda().place) == paddle.ones([1]).cuda().place.gpu_device_id()
     with pytest.raises(ValueError, match="specified index"):
         _index("cuda")  # no index and not optional
 

@@ -112,9 +112,12 @@ def _index(device, optional: bool = False) -> int:
         if optional:
             return current_device()
         raise ValueError(f"Expected a torch.device with a specified index or an integer, but got:{device}")
-    if hasattr(device, "get_device_id"):  # other Paddle places (Place wrapping a CUDA place)
-        if hasattr(device, "is_gpu_place") and not device.is_gpu_place():
+    if hasattr(device, "is_gpu_place") and hasattr(device, "gpu_device_id"):
+        # a tensor's place (core.Place, on 2.6 and 3.x; it has no get_device_id)
+        if not device.is_gpu_place():
             raise ValueError(f"Expected a cuda device, but got: {device}")
+        return device.gpu_device_id()
+    if hasattr(device, "get_device_id"):  # other Paddle places
         return device.get_device_id()
     raise ValueError(f"Expected a cuda device, but got: {device!r}")
 
