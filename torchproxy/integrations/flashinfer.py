@@ -24,6 +24,7 @@ import os
 import shutil
 import site
 import sys
+import tempfile
 
 SCOPE = ("flashinfer",)
 HEADERS = ("cublasLt.h", "curand_kernel.h")
@@ -100,13 +101,20 @@ def _find_lib(name, cuda_home, search=()):
 
 
 def configure_jit(arch: str | None = None, workspace: str | None = None, link_dir: str | None = None,
-                  search=()) -> dict:
+                  search=None) -> dict:
     """Set FlashInfer's JIT environment (call before ``import flashinfer``).
 
     ``arch``: "9.0a" etc. (None: FlashInfer asks the GPU).  ``workspace``: cache base.
     ``link_dir``: where to put ``libcuda.so`` / ``libcudart.so`` links when only versioned
-    names exist (the linker wants the bare name).  Returns what was set and found."""
+    names exist (the linker wants the bare name; default: a folder under the temp dir).
+    ``search``: extra folders holding ``nvidia/*/include`` headers and a ``stubs/libcuda.so``
+    (default: $TORCHPROXY_CUDA_EXTRA, os.pathsep-separated).  Returns what was set and found.
+    With no arguments (a compat-matrix setup hook) everything comes from the environment."""
     env = os.environ
+    if search is None:
+        search = [d for d in env.get("TORCHPROXY_CUDA_EXTRA", "").split(os.pathsep) if d]
+    if link_dir is None:
+        link_dir = os.path.join(tempfile.gettempdir(), "torchproxy-cuda-links")
     out = {"set": {}, "found": {}, "problems": []}
 
     def setdefault(k, v):
