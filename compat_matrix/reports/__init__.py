@@ -92,6 +92,20 @@ class Matrix:
                 ok += r["status"] in good
         return ok, total
 
+    def oracle_ok_rate(self, backend, device, lib=None) -> tuple[int, int]:
+        """(cases this backend matches, cases real torch ran) -- the fair comparison of the
+        proxies: a case the oracle cannot run (e.g. in the Triton interpreter) says nothing
+        about them."""
+        ok = total = 0
+        for (l, c, b, d), r in self.cells.items():
+            if b != "torch" or d != device or c == "import" or (lib and l != lib):
+                continue
+            if r["status"] in ("runs", "matches") or r.get("outputs") is not None:
+                total += 1
+                other = self.cells.get((l, c, backend, d))
+                ok += bool(other and other["status"] == "matches")
+        return ok, total
+
     def missing_names(self, backend="torchproxy") -> dict[str, dict[str, list[str]]]:
         """lib -> torch name -> cases that needed it (the cause, or seen by the tracer)."""
         out: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))

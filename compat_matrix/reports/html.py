@@ -143,8 +143,14 @@ def _summary_table(m) -> str:
         name = html.escape(lib) if lib else "<b>all</b>"
         n = per_lib[lib] if lib else sum(per_lib.values())
         rows.append(f"<tr><td>{name}</td><td>{n}</td>{''.join(cells)}</tr>")
+    fair = []
+    for b, d in m.columns:
+        if b != "torch":
+            ok, total = m.oracle_ok_rate(b, d)
+            fair.append(f"{html.escape(b)} ({html.escape(d)}) matches {ok}/{total}")
+    note = (f"<p>Of the cases real torch itself runs: {'; '.join(fair)}.</p>" if fair else "")
     return (f"<table class='summary'><thead><tr><th>library</th><th>cases</th>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>")
+            f"<tbody>{''.join(rows)}</tbody></table>{note}")
 
 
 def _missing_section(m) -> str:

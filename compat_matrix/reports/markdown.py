@@ -53,6 +53,14 @@ def render(m) -> str:
         name = lib or "**all**"
         n = per_lib[lib] if lib else sum(per_lib.values())
         lines.append(f"| {name} | {n} | " + " | ".join(cells) + " |")
+    fair = []
+    for b, d in m.columns:
+        if b == "torch":
+            continue
+        ok, total = m.oracle_ok_rate(b, d)
+        fair.append(f"{b} ({d}) matches {ok}/{total}")
+    if fair:
+        lines += ["", "Of the cases real torch itself runs: " + "; ".join(fair) + "."]
     lines += ["", "Status counts: " + "; ".join(
         f"{b} ({d}): " + ", ".join(f"{s} {m.counts(None, b, d)[s]}" for s in STATUSES
                                    if m.counts(None, b, d)[s])

@@ -105,6 +105,8 @@ def test_reports_from_the_fixture_run(fixture_run):
     md = open(f"{out}/matrix.md").read()
     assert "| fakelib | crash |" in md and "crash" in md
     assert "`torch.definitely_not_a_torch_function`" in md
+    # real torch runs scale_add, row_sums, wrong, setup_calls; torchproxy matches the first two
+    assert "Of the cases real torch itself runs: torchproxy (cpu) matches 2/4" in md
     # the static scan reports a name no case reaches; the tracer cannot know it
     assert "- **fakelib** (fakelib: " in md and "`torch.fakelib_only_static_name`" in md
     assert not any("torch.fakelib_only_static_name" in r.get("missing", []) for r in cells.values())
