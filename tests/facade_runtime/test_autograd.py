@@ -505,3 +505,26 @@ def f(x, w):
 @pytest.mark.parametrize("case", sorted(EDGE_CASES_2))
 def test_function_edge_cases_two_inputs(case):
     check(EDGE_CASES_2[case], X, X.copy())
+
+
+def test_set_grad_enabled_as_decorator_and_nested_modes():
+    check("""
+import torch
+@torch.set_grad_enabled(False)
+def frozen(t):
+    return t * 2, torch.is_grad_enabled()
+@torch.inference_mode()
+def infer(t):
+    return t * 3, torch.is_grad_enabled(), torch.is_inference_mode_enabled()
+def f(x):
+    after_decoration = torch.is_grad_enabled()   # decorating must not switch the mode
+    x = x.requires_grad_()
+    y, inside = frozen(x)
+    z, inside2, inf = infer(x)
+    with torch.no_grad():
+        with torch.set_grad_enabled(True):
+            w = x * 4
+        v = x * 5
+    return after_decoration, y.requires_grad, inside, z.requires_grad, inside2, inf, \\
+        w.requires_grad, v.requires_grad, torch.is_grad_enabled()
+""", X)

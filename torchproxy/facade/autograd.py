@@ -114,6 +114,12 @@ class set_grad_enabled(_GradMode):
     def __enter__(self):
         return None
 
+    def __call__(self, fn):
+        # as a decorator the mode applies inside the function only: undo the constructor's
+        # switch now, as torch does
+        _dy._set_grad_enabled(self._prev)
+        return super().__call__(fn)
+
     def clone(self):
         return type(self)(self.mode)
 
