@@ -195,3 +195,37 @@ def f():
 """, scoped=True)
     a, b = mod.f()
     np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+@pytest.mark.parametrize("expr", [
+    "torch.scatter(x, 1, torch.tensor([[0, 1], [2, 3], [1, 1]]), y[:, :2])",
+    "x.scatter(1, torch.tensor([[0], [2], [3]]), 5.0)",
+    "x.scatter(0, torch.tensor([[0, 1, 2, 0]]), y)",
+    "torch.scatter_add(x, 1, torch.tensor([[0, 1], [1, 1], [3, 3]]), y[:, :2])",
+    "x.index_add(0, torch.tensor([0, 2]), y[:2])", "x.index_add(1, torch.tensor([1]), y[:, :1], alpha=2)",
+    "torch.view_as_real(x.to(torch.complex64))",
+    "x.eq(0)", "x.ne(y)", "x.lt(0.5)", "x.ge(y)", "x.gt(1)", "x.le(x)", "x.maximum(y)",
+    "x.pow(2)", "x.remainder(2)", "(x > 0).logical_and(y > 0)",
+    "isinstance(x, torch.FloatTensor)", "isinstance(x, torch.LongTensor)",
+    "isinstance(x.long(), torch.LongTensor)", "torch.LongTensor([1, 2])", "torch.FloatTensor(2, 3).shape",
+])
+def test_more_ops(expr):
+    check(snippet(expr), F32, POS)
+
+
+INPLACE = ["x.add_(1)", "x.add_(y, alpha=2)", "x.sub_(0.5)", "x.mul_(y)", "x.div_(2)",
+           "x.clamp_(0, 1)", "x.pow_(2)", "x[:, 1:3].add_(1)", "x.t().mul_(2)",
+           "x.scatter_(1, torch.tensor([[0], [1], [2]]), 9.0)",
+           "x.index_add_(0, torch.tensor([1]), y[:1])", "x.masked_fill_(x > 0, 0)",
+           "x.add_(y[0])", "x.add_(torch.ones(2, 3, 4))", "x.long().add_(1.5)", "x.long().add_(2)",
+           "x.long().div_(2)"]
+
+
+@pytest.mark.parametrize("expr", INPLACE)
+def test_inplace_ops(expr):
+    check(f"import torch\ndef f(x, y):\n    r = {expr}\n    return x, r, r is x\n", F32, POS)
+
+
+def test_assert_async():
+    check(snippet("torch._assert_async(torch.tensor(True))"), F32)
+    check(snippet("torch._assert_async(torch.tensor(False), 'bad')"), F32)

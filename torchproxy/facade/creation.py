@@ -489,3 +489,28 @@ class Generator:
 
 type_("torch.Generator", Generator, note="its own seed and state; the facade's random "
                                          "functions do not take generator= (they raise)")
+
+
+# -- legacy tensor types (annotations such as Optional[torch.LongTensor], isinstance) --------
+class _LegacyTensorMeta(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, paddle.Tensor) and obj.dtype == DTYPES[cls._dtype] and \
+            obj.place.is_gpu_place() == cls._cuda
+
+
+def _legacy_type(name, dtype, cuda=False):
+    def __new__(cls, *args):
+        # torch.FloatTensor(2, 3): uninitialised; torch.FloatTensor([1, 2]): from data
+        if len(args) == 1 and isinstance(args[0], (list, tuple)):
+            return tensor(args[0], dtype=DTYPES[dtype], device="cuda" if cuda else "cpu")
+        return empty(*args, dtype=DTYPES[dtype], device="cuda" if cuda else "cpu")
+    cls = _LegacyTensorMeta(name, (), {"__new__": __new__, "_dtype": dtype, "_cuda": cuda,
+                                       "__doc__": f"torch.{'cuda.' if cuda else ''}{name}"})
+    return cls
+
+
+for _legacy, _dtype in (("FloatTensor", "float32"), ("DoubleTensor", "float64"),
+                        ("HalfTensor", "float16"), ("BFloat16Tensor", "bfloat16"),
+                        ("LongTensor", "int64"), ("IntTensor", "int32"), ("ShortTensor", "int16"),
+                        ("CharTensor", "int8"), ("ByteTensor", "uint8"), ("BoolTensor", "bool")):
+    type_(f"torch.{_legacy}", _legacy_type(_legacy, _dtype))

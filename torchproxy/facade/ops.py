@@ -1010,3 +1010,52 @@ def repeat_interleave(input, repeats, dim=None, *, output_size=None):
     if dim is None:
         input, dim = input.reshape([-1]), 0
     return paddle.repeat_interleave(input, repeats, axis=wrap_dim(dim, input.ndim))
+
+
+@adapter("torch.scatter")
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    """torch: out[i][index[i][j]] = src[i][j] along ``dim`` (paddle.scatter is row-wise)."""
+    if src is None:
+        src = value
+    if isinstance(src, paddle.Tensor) and list(src.shape) != list(index.shape):
+        src = paddle.slice(src, list(range(index.ndim)), [0] * index.ndim, list(index.shape))
+    if reduce not in (None, "add", "multiply"):
+        raise RuntimeError(f"reduce argument must be either add or multiply, got {reduce}")
+    mode = {"add": "add", "multiply": "mul", None: "assign"}[reduce]
+    if not isinstance(src, paddle.Tensor):
+        src = paddle.full(list(index.shape), src, input.dtype)
+    return paddle.put_along_axis(input, index, src.astype(input.dtype),
+                                 wrap_dim(dim, input.ndim), reduce=mode)
+
+
+@adapter("torch.scatter_add")
+def scatter_add(input, dim, index, src):
+    return scatter(input, dim, index, src, reduce="add")
+
+
+@adapter("torch.index_add")
+def index_add(input, dim, index, source, *, alpha=1):
+    src = source * alpha if alpha != 1 else source
+    return paddle.index_add(input, index, wrap_dim(dim, input.ndim), src.astype(input.dtype))
+
+
+@adapter("torch.view_as_real")
+def view_as_real(input):
+    """Values of torch's view (a copy in Paddle: writes do not reach the complex tensor)."""
+    if not _name(input.dtype).startswith("complex"):
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    return paddle.as_real(input)
+
+
+@adapter("torch.view_as_complex")
+def view_as_complex(input):
+    return paddle.as_complex(input)
+
+
+@_register_adapter("torch._assert_async")
+def _assert_async(cond, msg="Expected Tensor with single nonzero value, but got zero"):
+    """torch checks on the device without a sync; here it is checked at once (a sync)."""
+    if cond.size != 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    if not bool(cond):
+        raise RuntimeError(msg)
