@@ -6,8 +6,10 @@ Run on the GPU machine from the project root (< 5 minutes):
     PYTHONPATH=/tmp/site:. OUT=/some/dir python3 gpu/tilelang_check.py
 
 Wheels it needs in /tmp/site besides paddlepaddle-gpu (cp312; see tests/tilelang/INSTALL.md):
-tilelang-paddle==0.1.13 apache-tvm-ffi==0.1.12 z3-solver==4.15.4.0 ml-dtypes cloudpickle psutil
-tqdm.
+tilelang==0.1.15 apache-tvm-ffi==0.1.12 z3-solver==4.15.4.0 ml-dtypes cloudpickle psutil tqdm
+(installed --no-deps).  Upstream tilelang, because Paddle there is 2.6.2: tilelang-paddle 0.1.13
+compares Paddle Places in its Cython launcher, which Paddle 2.6 cannot (both work on Paddle 3.3;
+the script runs with whichever `tilelang` is on the path and records which).
 
 Two subprocesses, one per side, each with its own TileLang kernel cache (so both compile):
 - paddle: ``torchproxy.enable(scope={"tilelang", "kernels.tilelang", <body>})``; inputs are
@@ -163,6 +165,20 @@ def _load_body(module_name: str):
     return mod
 
 
+def _tilelang_dist() -> str:
+    import importlib.metadata
+    import tilelang
+    origin = os.path.realpath(tilelang.__file__)
+    for name in ("tilelang-paddle", "tilelang"):
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        if os.path.realpath(str(dist.locate_file("tilelang/__init__.py"))) == origin:
+            return f"{name} {dist.version}"
+    return f"unknown ({origin})"
+
+
 def _log(msg):
     print(msg, flush=True)
 
@@ -185,8 +201,7 @@ def side_paddle() -> dict:
     assert isinstance(body.torch, FacadeModule), "the body must see the facade"
     from kernels.tilelang import matmul_relu
     assert isinstance(matmul_relu.torch, FacadeModule), "the kernels must see the facade"
-    import tilelang
-    info["tilelang"] = tilelang.__version__
+    info["tilelang"] = _tilelang_dist()
 
     # tvm-ffi's environment stream inside our launch wrapper is Paddle's current stream
     try:
@@ -207,8 +222,7 @@ def side_paddle() -> dict:
 def side_torch() -> dict:
     import torch
     body = _load_body("tilelang_check_body")
-    import tilelang
-    info = {"torch": torch.__version__, "tilelang": tilelang.__version__,
+    info = {"torch": torch.__version__, "tilelang": _tilelang_dist(),
             "device": torch.cuda.get_device_name(0),
             "torch_has_dlpack_c_exchange_api": hasattr(torch.Tensor, "__dlpack_c_exchange_api__")}
     results = body.run(lambda a: torch.from_numpy(a).cuda(), lambda t: t.cpu().numpy(), _log)

@@ -12,6 +12,7 @@ failure is specific to upstream tilelang.
 """
 import importlib.metadata
 import importlib.util
+import os
 import subprocess
 import sys
 import textwrap
@@ -26,12 +27,16 @@ if _spec is None or _spec.origin in (None, "namespace"):
 
 
 def _dist():
+    """The distribution that owns the `tilelang` package Python would import (both
+    distributions install the same package name)."""
+    origin = os.path.realpath(_spec.origin)
     for name in ("tilelang-paddle", "tilelang"):
         try:
-            importlib.metadata.distribution(name)
-            return name
+            dist = importlib.metadata.distribution(name)
         except importlib.metadata.PackageNotFoundError:
             continue
+        if os.path.realpath(str(dist.locate_file("tilelang/__init__.py"))) == origin:
+            return name
     return None
 
 
