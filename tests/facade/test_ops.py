@@ -229,3 +229,18 @@ def test_inplace_ops(expr):
 def test_assert_async():
     check(snippet("torch._assert_async(torch.tensor(True))"), F32)
     check(snippet("torch._assert_async(torch.tensor(False), 'bad')"), F32)
+
+
+@pytest.mark.parametrize("expr", [
+    "torch.quantile(x, 0.5)", "torch.quantile(x, torch.tensor([0.2, 0.5, 0.8]))",
+    "torch.quantile(x, 0.3, dim=1)", "torch.quantile(x, torch.tensor([0.1, 0.9]), dim=0, keepdim=True)",
+    "torch.quantile(x, 0.25, interpolation='lower')", "torch.quantile(x, 0.25, interpolation='higher')",
+    "torch.quantile(x, 0.25, interpolation='midpoint')", "torch.quantile(x, 0.4, interpolation='nearest')",
+    "torch.quantile(x, 1.5)", "torch.quantile(x.long(), 0.5)", "torch.median(x)", "torch.median(x[0])",
+    "torch.median(x, 1)", "torch.median(x, dim=0, keepdim=True).values",
+    # Triton's do_bench: times = torch.tensor(list); quantile; getattr(torch, mode)(times).item()
+    "torch.quantile(torch.tensor([1.0, 3.0, 2.0, 5.0], dtype=torch.float), torch.tensor([0.5, 0.2, 0.8], dtype=torch.float)).tolist()",
+    "[getattr(torch, m)(torch.tensor([1.0, 3.0, 2.0, 5.0])).item() for m in ('min', 'max', 'mean', 'median')]",
+])
+def test_quantile_median(expr):
+    check(snippet(expr), F32)

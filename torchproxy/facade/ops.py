@@ -1059,3 +1059,64 @@ def _assert_async(cond, msg="Expected Tensor with single nonzero value, but got 
         raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
     if not bool(cond):
         raise RuntimeError(msg)
+
+
+@adapter("torch.quantile")
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """torch's quantile (Triton's do_bench uses it): sort, then interpolate between ranks."""
+    _float_kernel(input, "quantile")
+    scalar_q = not isinstance(q, paddle.Tensor) or q.ndim == 0
+    qs = [float(q)] if not isinstance(q, paddle.Tensor) else [float(v) for v in
+                                                             q.reshape([-1]).tolist()]
+    if builtins.any(v < 0 or v > 1 for v in qs):
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    x = input.reshape([-1]) if dim is None else input
+    d = 0 if dim is None else wrap_dim(dim, input.ndim)
+    n = x.shape[d]
+    s = paddle.sort(x, axis=d)
+    outs = []
+    for v in qs:
+        pos = v * (n - 1)
+        lo, hi = int(pos // 1), -int(-pos // 1)
+        a = paddle.slice(s, [d], [lo], [lo + 1])
+        b = paddle.slice(s, [d], [hi], [hi + 1])
+        frac = pos - lo
+        if interpolation == "linear":
+            r = a + (b - a) * frac
+        elif interpolation == "lower":
+            r = a
+        elif interpolation == "higher":
+            r = b
+        elif interpolation == "midpoint":
+            r = (a + b) / 2
+        elif interpolation == "nearest":
+            r = b if frac > 0.5 or (frac == 0.5 and hi % 2 == 0) else a  # round half to even
+        else:
+            raise ValueError(f"quantile() interpolation must be one of linear, lower, higher, "
+                             f"midpoint or nearest. Got {interpolation}")
+        if dim is None:
+            r = r.reshape([1] * input.ndim if keepdim else [])
+        elif not keepdim:
+            r = r.squeeze(d)
+        outs.append(r)
+    result = outs[0] if scalar_q else paddle.stack(outs, axis=0)
+    return _write_out(result, out)
+
+
+@adapter("torch.median")
+def median(input, dim=None, keepdim=False):
+    """torch: the lower median (no interpolation); with dim, (values, indices)."""
+    if dim is None:
+        flat = input.reshape([-1])
+        if flat.size == 0:
+            return paddle.full([], float("nan"), input.dtype)
+        s = paddle.sort(flat)
+        return s[(flat.shape[0] - 1) // 2]
+    d = wrap_dim(dim, input.ndim)
+    idx = paddle.argsort(input, axis=d)
+    k = (input.shape[d] - 1) // 2
+    i = paddle.slice(idx, [d], [k], [k + 1])
+    v = paddle.take_along_axis(input, i, d)
+    if not keepdim:
+        v, i = v.squeeze(d), i.squeeze(d)
+    return MedianResult(v, i.astype("int64"))
