@@ -45,3 +45,8 @@ def test_companion_scope_and_torch_rebinding(tmp_path, monkeypatch):
         assert not isinstance(ns["torch_seen"](), FacadeModule)
     finally:
         sys.modules.pop("tilelang_cython_wrapper", None)
+        # on_import's probe for TileLang may have imported tests/tilelang as a namespace
+        # package named "tilelang": do not leave it behind
+        for name in [n for n in sys.modules if n == "tilelang" or n.startswith("tilelang.")]:
+            if getattr(sys.modules[name], "__file__", None) is None:
+                sys.modules.pop(name)
