@@ -3,7 +3,7 @@
 TileLang (upstream ``tilelang`` and Paddle's fork ``tilelang-paddle``) imports torch for
 devices, dtypes, streams, output allocation and its profiler; with
 ``torchproxy.enable(scope={"tilelang"})`` all of that is the facade, so tensors in and out are
-``paddle.Tensor``.  Two things need more than the facade:
+``paddle.Tensor``.  Three things need more than the facade:
 
 - TileLang's Cython launcher is a compiled top-level module (``tilelang_cython_wrapper``) whose
   ``import torch`` bypasses ``builtins.__import__``; ``scope.COMPANIONS`` puts it in scope and
@@ -12,9 +12,10 @@ devices, dtypes, streams, output allocation and its profiler; with
 - Streams: the Cython backend asks ``torch.cuda.current_stream()`` (the facade answers with
   Paddle's current stream); the tvm_ffi backend (TileLang's default for CUDA) reads tvm-ffi's
   environment stream, which :func:`_launch_on_paddle_stream` sets to Paddle's current stream.
-- Target auto-detection: on a machine with a CUDA toolkit but no GPU Paddle can use, TileLang
-  picks a bare ``"cuda"`` target, which TVM completes with its default ``sm_50``, and the user
-  sees an nvcc error about an architecture CUDA 13 no longer has.  :func:`on_import` wraps
+- Target auto-detection: on a machine with a CUDA toolkit but no GPU Paddle can use,
+  tilelang-paddle 0.1.13 picks a bare ``"cuda"`` target, which TVM completes with its default
+  ``sm_50``, and the user sees an nvcc error about an architecture CUDA 13 no longer has
+  (upstream 0.1.15 reports "no target detector found an available target" instead).  :func:`on_import` wraps
   TileLang's CUDA target detector and normalizer to say what is wrong and what to pass instead.
 
 Scope for kernels: ``torchproxy.enable(scope={"tilelang", "<your kernel package>"})`` or
