@@ -130,6 +130,13 @@ def test_matmul_allow_tf32_is_paddles_cublas_switch():
             assert core.get_cublas_switch() is False
     finally:
         torch.backends.cuda.matmul.allow_tf32 = saved
+    from torchproxy.errors import NotProvidedError
+    with pytest.raises(NotProvidedError, match="torch.backends.cuda.matmul.fp32_precision"):
+        torch.backends.cuda.matmul.fp32_precision = "tf32"
+    assert torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction is True
+    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = True
+    with pytest.raises(NotImplementedError, match="no Paddle counterpart"):
+        torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
 
 
 def test_cudnn_flags_context():
@@ -138,9 +145,24 @@ def test_cudnn_flags_context():
     with torch.backends.cudnn.flags(enabled=True, allow_tf32=not before):
         assert torch.backends.cudnn.allow_tf32 is (not before)
     assert torch.backends.cudnn.allow_tf32 is before
-    with pytest.raises(NotImplementedError, match="benchmark"):
-        with torch.backends.cudnn.flags(benchmark=True):
-            pass
+    with torch.backends.cudnn.flags(enabled=True, benchmark=True, deterministic=True):
+        assert torch.backends.cudnn.benchmark is True
+        assert torch.backends.cudnn.deterministic is True
+    assert torch.backends.cudnn.benchmark is False
+    assert torch.backends.cudnn.deterministic is False
+    torch.backends.cudnn.deterministic = True
+    try:
+        assert torch.backends.cudnn.deterministic is True
+        if paddle.is_compiled_with_cuda():  # the Paddle flag itself
+            assert paddle.get_flags(["FLAGS_cudnn_deterministic"])["FLAGS_cudnn_deterministic"]
+    finally:
+        torch.backends.cudnn.deterministic = False
+    from torchproxy.errors import NotProvidedError
+    with pytest.raises(NotProvidedError, match=r"torch\.backends\.cudnn\.allow_fp16"):
+        torch.backends.cudnn.allow_fp16 = True  # unknown flags are not silently ignored
+    with pytest.raises(NotImplementedError, match="enabled = False"):
+        torch.backends.cudnn.enabled = False
+    torch.backends.cudnn.enabled = True
 
 
 # -- torch._C ----------------------------------------------------------------------------------------

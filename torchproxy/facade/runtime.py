@@ -16,6 +16,7 @@ import paddle
 
 from . import cuda as _cuda
 from .core import TORCH_VERSION
+from ..errors import NotProvidedError
 from .registry import adapter, module, type_, value
 
 core = paddle.base.core
@@ -87,6 +88,33 @@ class _Switch:
         self.value = flag
 
 
+class _Flag:
+    """A torch.backends flag that is a Paddle FLAGS_* on builds with cuDNN.
+
+    A build without it (CPU) has no such flag and no cuDNN for it to affect: the value is kept
+    here.  A CUDA build that refuses the flag raises, rather than ignoring the request."""
+
+    def __init__(self, flag: str, default: bool):
+        self.flag, self.value = flag, default
+
+    def read(self) -> bool:
+        try:
+            return bool(paddle.get_flags([self.flag])[self.flag])
+        except ValueError:
+            return self.value
+
+    def write(self, on) -> None:
+        on = bool(on)
+        try:
+            paddle.set_flags({self.flag: on})
+        except ValueError:
+            if paddle.is_compiled_with_cuda():
+                raise
+        self.value = on
+
+
+_CUDNN_DETERMINISTIC = _Flag("FLAGS_cudnn_deterministic", False)
+_CUDNN_BENCHMARK = _Flag("FLAGS_cudnn_exhaustive_search", False)
 _CUBLAS_TF32 = _Switch("get_cublas_switch", "set_cublas_switch", False)
 _CUDNN_TF32 = _Switch("get_cudnn_switch", "set_cudnn_switch", True)
 
@@ -94,8 +122,22 @@ _CUDNN_TF32 = _Switch("get_cudnn_switch", "set_cudnn_switch", True)
 class _CudaMatmul:
     """``torch.backends.cuda.matmul``: ``allow_tf32`` is Paddle's cuBLAS TF32 switch."""
 
-    allow_fp16_reduced_precision_reduction = True
-    allow_bf16_reduced_precision_reduction = True
+    def _reduced(self, flag, name):
+        if not flag:
+            raise NotImplementedError(f"torchproxy: torch.backends.cuda.matmul.{name} = False has "
+                                      "no Paddle counterpart (cuBLAS reductions are Paddle's)")
+
+    allow_fp16_reduced_precision_reduction = property(
+        lambda self: True,
+        lambda self, f: self._reduced(f, "allow_fp16_reduced_precision_reduction"))
+    allow_bf16_reduced_precision_reduction = property(
+        lambda self: True,
+        lambda self, f: self._reduced(f, "allow_bf16_reduced_precision_reduction"))
+
+    def __setattr__(self, name, value):
+        if not hasattr(type(self), name):  # unknown flags are refused, not silently kept
+            raise NotProvidedError(f"torch.backends.cuda.matmul.{name}")
+        object.__setattr__(self, name, value)
 
     @property
     def allow_tf32(self) -> bool:
@@ -126,7 +168,15 @@ class _Cudnn:
     for the same reason); ``import torch.backends.cudnn`` is therefore not provided, while
     ``torch.backends.cudnn.x`` after ``import torch`` is."""
 
-    enabled = True
+    @property
+    def enabled(self) -> bool:
+        return True
+
+    @enabled.setter
+    def enabled(self, flag) -> None:
+        if not flag:
+            raise NotImplementedError("torchproxy: torch.backends.cudnn.enabled = False has no "
+                                      "Paddle counterpart (cuDNN cannot be switched off globally)")
 
     @property
     def allow_tf32(self) -> bool:
@@ -135,6 +185,29 @@ class _Cudnn:
     @allow_tf32.setter
     def allow_tf32(self, flag) -> None:
         _CUDNN_TF32.write(flag)
+
+    @property
+    def deterministic(self) -> bool:
+        return _CUDNN_DETERMINISTIC.read()
+
+    @deterministic.setter
+    def deterministic(self, flag) -> None:
+        _CUDNN_DETERMINISTIC.write(flag)
+
+    @property
+    def benchmark(self) -> bool:
+        """Paddle's FLAGS_cudnn_exhaustive_search (cuDNN algorithm search)."""
+        return _CUDNN_BENCHMARK.read()
+
+    @benchmark.setter
+    def benchmark(self, flag) -> None:
+        _CUDNN_BENCHMARK.write(flag)
+
+    def __setattr__(self, name, value):
+        # a flag this object does not know would be set and silently ignored: refuse it
+        if not hasattr(type(self), name):
+            raise NotProvidedError(f"torch.backends.cudnn.{name}")
+        object.__setattr__(self, name, value)
 
     @staticmethod
     def version():
@@ -148,26 +221,23 @@ class _Cudnn:
     @contextlib.contextmanager
     def flags(self, enabled=False, benchmark=False, benchmark_limit=10, deterministic=False,
               allow_tf32=True):
-        """Only ``allow_tf32`` has a Paddle counterpart; asking for cuDNN benchmark or
-        deterministic mode is refused rather than ignored."""
-        if benchmark or deterministic:
-            raise NotImplementedError(
-                "torch.backends.cudnn.flags(benchmark=/deterministic=) is not provided by "
-                "torchproxy: set Paddle's FLAGS_cudnn_exhaustive_search / "
-                "FLAGS_cudnn_deterministic instead")
-        saved = self.allow_tf32
-        self.allow_tf32 = allow_tf32
+        """allow_tf32 / benchmark / deterministic set inside, restored after (``enabled`` and
+        ``benchmark_limit`` have no Paddle counterpart: cuDNN stays on)."""
+        saved = (self.allow_tf32, self.benchmark, self.deterministic)
+        self.allow_tf32, self.benchmark, self.deterministic = allow_tf32, benchmark, deterministic
         try:
             yield
         finally:
-            self.allow_tf32 = saved
+            self.allow_tf32, self.benchmark, self.deterministic = saved
 
     def __repr__(self):
         return f"<torch.backends.cudnn allow_tf32={self.allow_tf32}>"
 
 
 value("torch.backends.cudnn", _Cudnn(),
-      note="allow_tf32 = Paddle's cuDNN TF32 switch; version()/is_available()/flags(allow_tf32=)")
+      note="allow_tf32 = Paddle's cuDNN TF32 switch, deterministic / benchmark = "
+           "FLAGS_cudnn_deterministic / FLAGS_cudnn_exhaustive_search; version(), "
+           "is_available(), flags(); other attributes raise NotProvidedError")
 
 
 class _Mps:
