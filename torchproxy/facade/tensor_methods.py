@@ -154,9 +154,10 @@ def _torch_contiguous(self) -> bool:
 
 @tensor_method("is_contiguous")
 def is_contiguous(self, memory_format=None) -> bool:
-    if memory_format is not None and memory_format.__class__.__name__ == "memory_format" \
-            and memory_format.name != "contiguous_format":
+    if memory_format is not None and getattr(memory_format, "name", None) != "contiguous_format":
         raise NotImplementedError(f"torchproxy: is_contiguous(memory_format={memory_format!r})")
+    if _paddle_is_contiguous(self):  # the common answer, without a second Python call
+        return True
     return _torch_contiguous(self)
 
 
