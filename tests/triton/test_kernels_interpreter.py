@@ -55,7 +55,7 @@ def test_add(scoped, n, dtype):
 @pytest.mark.parametrize("M,N,K,dtype", [(16, 16, 16, "float32"), (17, 29, 23, "float32"),
                                          (33, 18, 40, "float16")])
 def test_matmul_relu(scoped, M, N, K, dtype):
-    m = kl.load("matmul", scoped)
+    m = kl.load_autotuned("matmul", scoped)
     a, b = rand(M, K, dtype=dtype), rand(K, N, dtype=dtype)
     c = m.matmul_relu(to_side(a, scoped), to_side(b, scoped))
     expect_type(c, scoped)
@@ -66,7 +66,7 @@ def test_matmul_relu(scoped, M, N, K, dtype):
 @pytest.mark.parametrize("scoped", SIDES)
 def test_matmul_relu_transposed_operand(scoped):
     """b is a transposed view (strides (1, K)): the kernel reads it through .stride()."""
-    m = kl.load("matmul", scoped)
+    m = kl.load_autotuned("matmul", scoped)
     a, bt = rand(19, 24), rand(21, 24)
     b_side = to_side(bt, scoped)
     b_side = b_side.transpose([1, 0]) if scoped else b_side.t()

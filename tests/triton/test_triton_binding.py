@@ -93,6 +93,21 @@ def test_device_interface_is_the_facades_torch_cuda():
         assert callable(getattr(iface, name)), name
 
 
+def active(cfg):
+    d, key, _ = binding._slots(cfg)
+    return d[key]
+
+
+def default(cfg):
+    d, _, key = binding._slots(cfg)
+    return d[key]
+
+
+def set_active(cfg, drv):
+    d, key, _ = binding._slots(cfg)
+    d[key] = drv
+
+
 class Recorder:
     """A run() that records which driver was active while it ran."""
 
@@ -100,7 +115,7 @@ class Recorder:
         self.cfg, self.fail, self.seen = cfg, fail, []
 
     def __call__(self, kernel, *args, **kwargs):
-        self.seen.append(self.cfg._active)
+        self.seen.append(active(self.cfg))
         if self.fail:
             raise RuntimeError("launch failed")
         return "launched"
@@ -111,7 +126,7 @@ def test_paddle_launches_run_with_paddle_driver_and_restore():
     from triton.runtime.jit import TensorWrapper
     torchproxy.enable(scope={"triton"})  # Triton 3.9's TensorWrapper reads base.device
     cfg, drv, torch_drv = DriverConfig(), object(), object()
-    cfg._active = torch_drv
+    set_active(cfg, torch_drv)
     rec = Recorder(cfg)
     run = binding.switching_run(rec, cfg, drv)
     pt = paddle.to_tensor(np.zeros(4, "float32"))
@@ -120,43 +135,43 @@ def test_paddle_launches_run_with_paddle_driver_and_restore():
     run("k", 4, out=pt, grid=(1,), warmup=False)
     run("k", TensorWrapper(pt, triton.language.int32), grid=(1,), warmup=False)
     assert rec.seen == [drv, torch_drv, drv, drv]
-    assert cfg._active is torch_drv
+    assert active(cfg) is torch_drv
 
 
 def test_failed_paddle_launch_restores_previous_driver():
     cfg, drv, torch_drv = DriverConfig(), object(), object()
-    cfg._active = torch_drv
+    set_active(cfg, torch_drv)
     run = binding.switching_run(Recorder(cfg, fail=True), cfg, drv)
     with pytest.raises(RuntimeError, match="launch failed"):
         run("k", paddle.to_tensor([1.0]), grid=(1,), warmup=False)
-    assert cfg._active is torch_drv
+    assert active(cfg) is torch_drv
 
 
 def test_do_bench_from_scope_uses_paddle_driver():
     cfg, drv, torch_drv = DriverConfig(), object(), object()
-    cfg._active = torch_drv
+    set_active(cfg, torch_drv)
     seen = []
-    bench = binding.scoped_bench(lambda fn: seen.append(cfg._active) or 1.0, cfg, drv,
+    bench = binding.scoped_bench(lambda fn: seen.append(active(cfg)) or 1.0, cfg, drv,
                                  wants=lambda name: name == "scoped_user")
     for modname in ("scoped_user", "torch_user", "triton.runtime.autotuner"):
         user = types.ModuleType(modname)
         exec("def call(bench):\n    return bench(lambda: None)\n", user.__dict__)
         assert user.call(bench) == 1.0
     # Triton's own autotuner (in scope too) keeps whatever driver Autotuner.run chose
-    bench_all = binding.scoped_bench(lambda fn: seen.append(cfg._active) or 1.0, cfg, drv,
+    bench_all = binding.scoped_bench(lambda fn: seen.append(active(cfg)) or 1.0, cfg, drv,
                                      wants=lambda name: True)
     user.call(bench_all)
-    assert seen == [drv, torch_drv, torch_drv, torch_drv] and cfg._active is torch_drv
+    assert seen == [drv, torch_drv, torch_drv, torch_drv] and active(cfg) is torch_drv
 
 
 def test_paddle_driver_context_restores_on_error():
     cfg, _ = binding._config()
-    before = cfg._active
+    before = active(cfg)
     with pytest.raises(KeyError):
         with binding.paddle_driver() as drv:
-            assert cfg._active is drv and isinstance(drv, PaddleCudaDriver)
+            assert active(cfg) is drv and isinstance(drv, PaddleCudaDriver)
             raise KeyError("x")
-    assert cfg._active is before
+    assert active(cfg) is before
 
 
 def test_default_driver_is_created_with_real_torch_while_triton_is_in_scope():
@@ -172,17 +187,16 @@ def test_default_driver_is_created_with_real_torch_while_triton_is_in_scope():
 
 
 def test_bind_default_mode_then_unbind_restores_triton():
-    import triton.runtime._allocation as alloc
     cfg, _ = binding._config()
-    before = (cfg._default, cfg._active, alloc._allocator.get())
+    before = (default(cfg), active(cfg), binding.current_allocator())
     assert binding.bind("default") == "default"
     try:
         assert triton.runtime.driver.active is binding.paddle_driver_instance()
-        assert cfg._default is binding.paddle_driver_instance()
-        assert alloc._allocator.get() is binding.paddle_allocator
+        assert default(cfg) is binding.paddle_driver_instance()
+        assert binding.current_allocator() is binding.paddle_allocator
     finally:
         binding.unbind()
-    assert (cfg._default, cfg._active, alloc._allocator.get()) == before
+    assert (default(cfg), active(cfg), binding.current_allocator()) == before
     assert binding.bound_mode() is None
 
 

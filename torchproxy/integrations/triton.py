@@ -55,17 +55,26 @@ def _config():
     return mod.driver, mod
 
 
+def _slots(cfg):
+    """(instance dict, active key, default key) of a DriverConfig: Triton 3.4+ keeps the
+    drivers in ``_active``/``_default`` behind properties, 3.3 in plain ``active``/``default``
+    attributes (its default a LazyProxy).  Reads and writes go straight to the dict."""
+    d = cfg.__dict__
+    return (d, "_active", "_default") if "_active" in d else (d, "active", "default")
+
+
 @contextlib.contextmanager
 def paddle_driver():
     """Paddle's driver is Triton's active driver inside the block; the previous one after."""
     cfg, _ = _config()
+    d, active, _ = _slots(cfg)
     drv = paddle_driver_instance()
-    prev = cfg._active
-    cfg._active = drv
+    prev = d[active]
+    d[active] = drv
     try:
         yield drv
     finally:
-        cfg._active = prev
+        d[active] = prev
 
 
 # -- the per-launch switch ---------------------------------------------------------------------
@@ -84,16 +93,17 @@ def switching_run(orig, cfg, drv):
     import paddle
     from triton.runtime.jit import TensorWrapper
     PT = paddle.Tensor
+    d, active, _ = _slots(cfg)
 
     def run(self, *args, **kwargs):
-        prev = cfg._active
+        prev = d[active]
         if prev is drv or not _has_paddle_tensor(args, kwargs, PT, TensorWrapper):
             return orig(self, *args, **kwargs)
-        cfg._active = drv
+        d[active] = drv
         try:
             return orig(self, *args, **kwargs)
         finally:
-            cfg._active = prev
+            d[active] = prev
 
     run.__wrapped__ = orig
     run.__name__ = getattr(orig, "__name__", "run")
@@ -109,16 +119,17 @@ def _user_module(name) -> bool:
 def scoped_bench(orig, cfg, drv, wants=None):
     """Wrap ``do_bench``: called from a module in scope, it runs with Paddle's driver."""
     wants = wants or _scope.STATE.wants_facade
+    d, active, _ = _slots(cfg)
 
     def do_bench(*args, **kwargs):
         caller = sys._getframe(1).f_globals.get("__name__")
-        if cfg._active is not drv and _user_module(caller) and wants(caller):
-            prev = cfg._active
-            cfg._active = drv
+        if d[active] is not drv and _user_module(caller) and wants(caller):
+            prev = d[active]
+            d[active] = drv
             try:
                 return orig(*args, **kwargs)
             finally:
-                cfg._active = prev
+                d[active] = prev
         return orig(*args, **kwargs)
 
     do_bench.__wrapped__ = orig
@@ -179,6 +190,31 @@ def _allocation_module():
     return alloc
 
 
+# Triton 3.4+ keeps the allocator in a ContextVar, 3.3 in a module global.
+def current_allocator():
+    a = _allocation_module()._allocator
+    return a.get() if hasattr(a, "get") else a
+
+
+def _install_allocator(fn):
+    alloc = _allocation_module()
+    if hasattr(alloc._allocator, "set"):
+        return alloc._allocator.set(fn)
+    alloc._allocator = fn
+    return None
+
+
+def _restore_allocator(previous, token):
+    alloc = _allocation_module()
+    if not hasattr(alloc._allocator, "set"):
+        alloc._allocator = previous
+        return
+    try:
+        alloc._allocator.reset(token)
+    except ValueError:  # bound in another context: put the previous allocator back
+        alloc._allocator.set(previous)
+
+
 # -- bind / unbind -----------------------------------------------------------------------------
 def _real_torch_installed() -> bool:
     import importlib.machinery
@@ -206,10 +242,11 @@ def bind(mode: str = "auto", *, allocator: bool = True) -> str:
         from triton.runtime.jit import JITFunction
         cfg, driver_mod = _config()
         drv = paddle_driver_instance()
-        state = {"mode": mode, "default": cfg._default, "active": cfg._active}
+        d, active, default = _slots(cfg)
+        state = {"mode": mode, "default": d[default], "active": d[active]}
         if mode == "default":
-            cfg._default = drv
-            cfg._active = drv
+            d[default] = drv
+            d[active] = drv
         else:
             state["patched"] = [(JITFunction, "run", JITFunction.__dict__["run"]),
                                 (Autotuner, "run", Autotuner.__dict__["run"]),
@@ -220,14 +257,20 @@ def bind(mode: str = "auto", *, allocator: bool = True) -> str:
             JITFunction.run = switching_run(JITFunction.__dict__["run"], cfg, drv)
             Autotuner.run = switching_run(Autotuner.__dict__["run"], cfg, drv)
             driver_mod._create_driver = real_torch_default(driver_mod._create_driver)
+            lazy = d[default]
+            if getattr(lazy, "_init_fn", None) is not None and lazy._obj is None:
+                # Triton 3.3: the default is a LazyProxy holding _create_driver already
+                state["patched"].append((lazy, "_init_fn", lazy._init_fn))
+                lazy._init_fn = real_torch_default(lazy._init_fn)
             for name in ("do_bench", "do_bench_cudagraph"):
                 if hasattr(triton.testing, name):
                     setattr(triton.testing, name, scoped_bench(getattr(triton.testing, name),
                                                                cfg, drv))
         if allocator:
             alloc = _allocation_module()
-            if isinstance(alloc._allocator.get(), alloc.NullAllocator):
-                state["allocator_token"] = alloc._allocator.set(paddle_allocator)
+            if isinstance(current_allocator(), alloc.NullAllocator):
+                state["allocator"] = current_allocator()
+                state["allocator_token"] = _install_allocator(paddle_allocator)
         _state = state
         return mode
 
@@ -241,15 +284,11 @@ def unbind() -> None:
         cfg, _ = _config()
         for owner, name, original in reversed(_state.get("patched", [])):
             setattr(owner, name, original)
-        cfg._default = _state["default"]
-        cfg._active = _state["active"]
-        token = _state.get("allocator_token")
-        if token is not None:
-            try:
-                _allocation_module()._allocator.reset(token)
-            except ValueError:  # set in another context: put the null allocator back
-                alloc = _allocation_module()
-                alloc._allocator.set(alloc._NULL_ALLOCATOR)
+        d, active, default = _slots(cfg)
+        d[default] = _state["default"]
+        d[active] = _state["active"]
+        if "allocator" in _state:
+            _restore_allocator(_state["allocator"], _state["allocator_token"])
         _state = None
 
 

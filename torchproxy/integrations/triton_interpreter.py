@@ -1,6 +1,6 @@
 """One fix for Triton's CPU interpreter that is not about Paddle at all.
 
-Triton <= 3.6's interpreter gives ``tl.tensor`` an ``__index__`` of ``int(self.handle.data)``,
+Triton 3.3 - 3.6's interpreter gives ``tl.tensor`` an ``__index__`` of ``int(self.handle.data)``,
 where a scalar's data is a 1-element numpy array.  numpy 2.4 made ``int()`` of a 1-element
 (non 0-d) array a TypeError, so ``for k in range(0, K, BLOCK)`` over a runtime ``K`` fails in
 the interpreter -- for real torch tensors exactly as for Paddle ones.  Triton 3.9 reads
@@ -15,13 +15,16 @@ _installed = False
 
 
 def _needs_fix(interp) -> bool:
-    scratch = interp._LangPatchScope()
+    # Triton 3.5+ passes a _LangPatchScope (restored after each launch); older versions set
+    # the attributes on the class directly.  The probe class is thrown away either way.
+    scope_cls = getattr(interp, "_LangPatchScope", None)
+    scratch = scope_cls() if scope_cls is not None else None
 
     class Probe:
         pass
 
     try:
-        interp._patch_lang_tensor(Probe, scratch)
+        interp._patch_lang_tensor(Probe, *([scratch] if scratch is not None else []))
         obj = Probe()
         obj.handle = type("H", (), {"data": np.array([3], dtype=np.int32)})()
         try:
@@ -29,7 +32,12 @@ def _needs_fix(interp) -> bool:
         except TypeError:
             return True
     finally:
-        scratch.restore()
+        if scratch is not None:
+            scratch.restore()
+
+
+def _index(self):
+    return int(self.handle.data.squeeze())
 
 
 def ensure_index_fix() -> bool:
@@ -42,10 +50,12 @@ def ensure_index_fix() -> bool:
         return False
     original = interp._patch_lang_tensor
 
-    def _patch_lang_tensor(tensor, scope):
-        original(tensor, scope)
-        # same scope: restored with everything else after the launch
-        scope.set_attr(tensor, "__index__", lambda self: int(self.handle.data.squeeze()))
+    def _patch_lang_tensor(tensor, *scope):
+        original(tensor, *scope)
+        if scope:  # same scope: restored with everything else after the launch
+            scope[0].set_attr(tensor, "__index__", _index)
+        else:
+            tensor.__index__ = _index
 
     _patch_lang_tensor.__wrapped__ = original
     interp._patch_lang_tensor = _patch_lang_tensor
