@@ -6,11 +6,21 @@ scope).  Names whose Paddle meaning is already torch's on every supported Paddle
 ``item``, ``zero_``, ``T``, ``t``...) are deliberately NOT registered: a registered name costs
 Paddle's own callers a scope check on every call.
 
-Memory layout truth (both Paddle 2.6.2 and 3.3.1 run with FLAGS_use_stride_kernel on):
-``transpose``/``permute``/slicing/``split`` return strided views sharing memory, and
-``data_ptr()`` already includes the view's byte offset, so ``data_ptr() + stride()`` addresses
-exactly the elements torch would.  ``expand`` is a copy in Paddle (contiguous strides, new
-memory), which is consistent, only not zero-stride as in torch.
+Memory layout truth (both Paddle 2.6.2 and 3.3.1 run with FLAGS_use_stride_kernel on;
+tests/facade/test_memory_truth.py reads raw memory through ``data_ptr()``/``stride()``):
+- ``transpose``/``permute``/slicing/``split``/``narrow``/``unbind`` return strided views that
+  share memory, and ``data_ptr()`` already includes the view's byte offset, so
+  ``data_ptr() + stride()`` addresses exactly the elements torch would;
+- ``expand`` is a copy in Paddle (contiguous strides, new memory): consistent, only not a
+  zero-stride view as in torch;
+- Paddle's ``is_contiguous()`` is stricter than torch's (it checks the strides of size-1 dims
+  and calls 0-size slices non-contiguous), so ``is_contiguous``/``contiguous`` are registered
+  with torch's rule: otherwise kernel wrappers would copy, or assert, for nothing;
+- Paddle reports a 0-size tensor's dims as its strides: ``stride()`` returns torch's
+  contiguous strides for those;
+- ``view()`` of a non-contiguous tensor is a true view (torch's computeStride, then
+  ``as_strided`` at the view's byte offset) on Paddle 3.x; Paddle 2.6's ``as_strided``
+  accepts contiguous inputs only, so there it raises RuntimeError (gaps.toml).
 """
 from __future__ import annotations
 
