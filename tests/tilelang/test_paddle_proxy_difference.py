@@ -86,3 +86,36 @@ def test_same_tilelang_imports_under_torchproxy():
     assert "IMPORTED" in out.stdout
     if _dist() == "tilelang":  # upstream evaluates `int | torch.device | None` at import
         assert "ANN_HAS_FACADE_DEVICE True" in out.stdout
+
+
+NO_TARGET = """
+    import sys
+    sys.path.insert(0, {root!r})
+    import paddle
+    {enable}
+    import tilelang
+    from kernels.tilelang import softmax
+    try:
+        softmax.softmax_kernel(64, 512)      # @tilelang.jit, no target, no GPU here
+    except Exception as e:
+        print("ERROR", type(e).__name__, str(e).replace("\\n", " ")[-3000:])
+"""
+
+
+@pytest.mark.skipif(__import__("shutil").which("nvcc") is None, reason="needs a CUDA toolkit")
+def test_jit_without_target_on_gpu_less_machine_paddle_proxy_vs_torchproxy():
+    """tilelang-paddle under Paddle's proxy: nvcc is asked for sm_50 and fails.  Under
+    torchproxy: our message, before any nvcc run."""
+    import paddle
+    if paddle.is_compiled_with_cuda() and paddle.device.cuda.device_count() > 0:
+        pytest.skip("this machine has a GPU Paddle can use")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    ours = _run(NO_TARGET.format(root=root, enable=(
+        "import torchproxy; torchproxy.enable(scope={'tilelang', 'kernels.tilelang'})")))
+    assert "torchproxy: TileLang needs a target" in ours.stdout, ours.stderr[-2000:]
+    assert "sm_50'" not in ours.stdout
+    if _dist() != "tilelang-paddle":
+        return  # upstream does not import under Paddle's proxy at all (test above)
+    theirs = _run(NO_TARGET.format(root=root, enable=(
+        "paddle.compat.enable_torch_proxy(scope={'tilelang', 'kernels'})")))
+    assert "Unsupported gpu architecture 'sm_50'" in theirs.stdout, theirs.stderr[-2000:]
