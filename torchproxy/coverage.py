@@ -122,6 +122,7 @@ def report() -> dict:
         "by_kind": dict(sorted(kinds.items())),
         "verified": {v: {"names": sum(1 for r in rs if v in r["verified_on"]),
                          "recorded": rec.get("recorded"), "commit": rec.get("commit"),
+                         "uncommitted_files": rec.get("uncommitted_files"),
                          "suites": rec.get("suites"), "tests_passed": rec.get("passed"),
                          "tests_failed": rec.get("failed_tests")}
                      for v, rec in sorted(ver.get("paddle", {}).items())},
@@ -138,7 +139,9 @@ def _verified_legend(rep) -> list[str]:
     for v, info in rep["verified"].items():
         lines.append(f"Paddle {v}: {info['names']} names verified by {info['tests_passed']} passing "
                      f"tests ({info['tests_failed']} failing) of {', '.join(info['suites'] or [])}, "
-                     f"recorded {info['recorded']} at commit {str(info['commit'])[:10]}")
+                     f"recorded {info['recorded']} at commit {str(info['commit'])[:10]}"
+                     + (f" (+{info['uncommitted_files']} uncommitted files)"
+                        if info.get("uncommitted_files") else ""))
     if not lines:
         lines.append("no verification recorded (torchproxy coverage --record)")
     return lines
