@@ -182,6 +182,10 @@ def f(x):
 """, F32)
 
 
+def test_manual_seed_returns_generator():
+    check("import torch\ndef f():\n    g = torch.manual_seed(7)\n    return isinstance(g, torch.Generator), g.initial_seed(), str(g.device)\n")
+
+
 def test_manual_seed_reproducible():
     """Same seed, same numbers (values are per-library, so compare within the proxy)."""
     from difftest import load

@@ -358,9 +358,18 @@ class _on:
 
 @adapter("torch.manual_seed")
 def manual_seed(seed):
+    """Seeds Paddle's generators (all devices, as torch.manual_seed does) and returns the
+    default CPU generator, wrapped as a torch.Generator (torch returns torch.default_generator)."""
     paddle.seed(int(seed))
-    return paddle.framework.random.default_cpu_generator() \
-        if hasattr(paddle.framework.random, "default_cpu_generator") else None
+    gen = Generator.__new__(Generator)
+    gen.device = _CPU_DEVICE()
+    gen._gen = paddle.base.core.default_cpu_generator()
+    return gen
+
+
+def _CPU_DEVICE():
+    from .device import CPU
+    return CPU
 
 
 @adapter("torch.seed")
