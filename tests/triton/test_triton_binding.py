@@ -108,6 +108,15 @@ def set_active(cfg, drv):
     d[key] = drv
 
 
+def test_clear_cache_zeroes_with_a_triton_kernel():
+    """The cache flush is a Triton kernel (Paddle's own fill does nothing on GPUs its build
+    lacks kernels for); here it runs under the interpreter on a Paddle CPU tensor."""
+    torchproxy.enable(scope={"triton"})  # the interpreter moves Paddle tensors via storage
+    buf = paddle.to_tensor(np.arange(1, 10001, dtype="int32"))
+    PaddleCudaDriver().clear_cache(buf)
+    assert not buf.numpy().any()
+
+
 class Recorder:
     """A run() that records which driver was active while it ran."""
 

@@ -19,24 +19,10 @@ from triton.backends.nvidia.driver import CudaDriver, CudaLauncher
 
 from . import paddle_cuda
 
-_zero_kernel = None
-
 
 def _zero(buf) -> None:
-    """Write zeros over a Paddle GPU buffer with a Triton kernel (on the current stream)."""
-    global _zero_kernel
-    if _zero_kernel is None:
-        import triton
-        import triton.language as tl
-
-        @triton.jit
-        def zero_kernel(ptr, n_words, BLOCK: tl.constexpr):
-            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-            tl.store(ptr + offs, tl.zeros((BLOCK,), dtype=tl.int32), mask=offs < n_words)
-
-        _zero_kernel = zero_kernel
-    n_words = buf.shape[0]
-    _zero_kernel[((n_words + 4095) // 4096,)](buf, n_words, BLOCK=4096)
+    from ._triton_zero import zero
+    zero(buf)
 
 
 class PaddleCudaDriver(CudaDriver):
