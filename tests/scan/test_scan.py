@@ -181,3 +181,19 @@ def test_summary_markdown_row(capsys):
     assert main(["scan", PKG, "--exclude", "vendored", "--summary-md", "--label", "minipkg"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 3 and lines[2].startswith("| minipkg | 3 / 2 |")
+
+
+def test_installed_package_is_located_not_imported():
+    import sys
+    from torchproxy.scan import locate
+    assert locate("email").endswith("email")
+    assert locate("email.mime").endswith(os.path.join("email", "mime"))
+    assert locate("email.utils").endswith(os.path.join("email", "utils.py"))
+    with pytest.raises(FileNotFoundError):
+        locate("email.no_such_module")
+    sys.modules.pop("xml.dom.minidom", None)
+    clf = Classifier(TABLE, TENSOR_TABLE, GAPS, FakePaddleTensor)
+    r = scan("xml.dom", clf)
+    assert "xml.dom.minidom" not in sys.modules       # scanned, never imported
+    assert r.python_files > 3 and r.summary["used"] == 0
+    assert r.verdict == "no torch use found: nothing to port"
