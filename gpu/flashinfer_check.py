@@ -2,6 +2,14 @@
 
     PYTHONPATH=/tmp/site:<repo> OUT=/tmp/out python gpu/flashinfer_check.py
 
+Wheels (cp312) beside paddlepaddle-gpu==2.6.2 in /tmp/site (torch 2.11's environment already
+has filelock, jinja2, markupsafe, typing-extensions, and cuBLAS/cuRAND headers under
+site-packages/nvidia/cu13/include, which configure_jit finds):
+    EXTRA_WHEELS="flashinfer-python-paddle==0.4.1.1 apache-tvm-ffi==0.1.14.post1 requests
+                  urllib3 charset-normalizer idna certifi"
+JIT builds go to /tmp/flashinfer-jit (arch from the GPU: sm_90a on H100/H200); the first run
+compiles two modules with nvcc (~1-3 min), later runs reuse them.
+
 Parts (each isolated: a failure is recorded and the next part runs):
   import    torchproxy.enable(scope={"flashinfer"}); import flashinfer (the Paddle port)
   build     JIT-build FlashInfer's norm module with nvcc for this GPU (cache under /tmp)
@@ -44,6 +52,12 @@ def log(*a):
     _log.flush()
 
 
+def write_json():
+    # after every part: a hard crash (a signal, Paddle aborting) still leaves what came before
+    with open(os.path.join(OUT, "flashinfer_check.json"), "w") as f:
+        json.dump(RESULTS, f, indent=1, default=str)
+
+
 def part(name):
     def deco(fn):
         def run(*a, **k):
@@ -62,6 +76,8 @@ def part(name):
                                           "seconds": round(time.time() - t0, 2)}
                 log(f"   {name}: FAILED {type(e).__name__}: {str(e)[:1500]}\n{tb[-2500:]}")
                 return None
+            finally:
+                write_json()
         return run
     return deco
 
@@ -122,6 +138,10 @@ STATE: dict = {}
 @part("import")
 def p_import():
     import paddle
+    if not paddle.is_compiled_with_cuda() or paddle.device.cuda.device_count() == 0:
+        # Paddle aborts the process on CUDAPlace(0) without a GPU build/device: stop here
+        raise RuntimeError(f"Paddle {paddle.__version__} has no CUDA device here "
+                           f"(compiled with CUDA: {paddle.is_compiled_with_cuda()})")
     import torchproxy
     torchproxy.enable(scope={"flashinfer"})
     t = time.time()
@@ -267,8 +287,7 @@ def main() -> int:
     RESULTS["seconds"] = round(time.time() - t0, 1)
     expected = ["import", "build", "rmsnorm", "fused_add_rmsnorm", "silu_and_mul", "timing"]
     RESULTS["ok"] = all(RESULTS["parts"].get(p, {}).get("ok") for p in expected)
-    with open(os.path.join(OUT, "flashinfer_check.json"), "w") as f:
-        json.dump(RESULTS, f, indent=1, default=str)
+    write_json()
     log(f"== overall: {'OK' if RESULTS['ok'] else 'FAILED'} in {RESULTS['seconds']}s; "
         + ", ".join(f"{k}={'ok' if v.get('ok') else 'FAIL'}" for k, v in RESULTS["parts"].items()))
     return 0 if RESULTS["ok"] else 1
