@@ -48,6 +48,7 @@ needs_gpu = pytest.mark.skipif(not HAS_GPU, reason="needs Paddle with CUDA and a
     "torch.cuda.manual_seed_all(0)",
     "torch.cuda.is_current_stream_capturing()",
     "torch.cuda.is_bf16_supported()",
+    "torch.cuda.get_arch_list()",
     "torch.version.cuda",
     "torch.version.hip",
     "torch.cuda.is_available() and torch.version.hip is None",  # Triton's driver probe
@@ -153,6 +154,9 @@ def test_gpu_device_queries_match_paddle():
         (q.name, q.major, q.minor, q.total_memory, q.multi_processor_count)
     assert torch.cuda.get_device_capability(0) == paddle.device.cuda.get_device_capability(0)
     assert torch.cuda.get_device_name(0) == paddle.device.cuda.get_device_name(0)
+    if hasattr(paddle.version, "compiled_cuda_archs"):
+        archs = torch.cuda.get_arch_list()
+        assert archs and all(a.startswith("sm_") and a[3:].isdigit() for a in archs), archs
 
 
 @needs_gpu

@@ -502,6 +502,19 @@ def empty_cache() -> None:
         core.cuda_empty_cache()
 
 
+@adapter("torch.cuda.get_arch_list",
+         note="the archs Paddle was compiled for (paddle.version.compiled_cuda_archs, 3.x); "
+              "Paddle 2.6 cannot tell (raises)")
+def get_arch_list() -> list:
+    if not is_available():
+        return []  # torch's answer without CUDA
+    archs = getattr(paddle.version, "compiled_cuda_archs", None)
+    if archs is None:
+        raise NotImplementedError(f"torch.cuda.get_arch_list: Paddle {paddle.__version__} does "
+                                  "not record the CUDA archs it was compiled for")
+    return [f"sm_{str(a).removeprefix('sm_')}" for a in archs]
+
+
 # -- RNG, graphs --------------------------------------------------------------------------------
 @adapter("torch.cuda.manual_seed")
 def manual_seed(seed: int) -> None:
