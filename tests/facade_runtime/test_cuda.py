@@ -154,9 +154,14 @@ def test_gpu_device_queries_match_paddle():
         (q.name, q.major, q.minor, q.total_memory, q.multi_processor_count)
     assert torch.cuda.get_device_capability(0) == paddle.device.cuda.get_device_capability(0)
     assert torch.cuda.get_device_name(0) == paddle.device.cuda.get_device_name(0)
-    if hasattr(paddle.version, "compiled_cuda_archs"):
+    recorded = getattr(paddle.version, "compiled_cuda_archs", None)
+    if recorded:
         archs = torch.cuda.get_arch_list()
-        assert archs and all(a.startswith("sm_") and a[3:].isdigit() for a in archs), archs
+        assert len(archs) == len(recorded)
+        assert all(a.startswith("sm_") and a[3:].isdigit() for a in archs), archs
+    else:
+        with pytest.raises(NotImplementedError, match="get_arch_list"):
+            torch.cuda.get_arch_list()
 
 
 @needs_gpu

@@ -509,7 +509,7 @@ def get_arch_list() -> list:
     if not is_available():
         return []  # torch's answer without CUDA
     archs = getattr(paddle.version, "compiled_cuda_archs", None)
-    if archs is None:
+    if not archs:  # 2.6 has no record; a build that recorded none cannot tell either
         raise NotImplementedError(f"torch.cuda.get_arch_list: Paddle {paddle.__version__} does "
                                   "not record the CUDA archs it was compiled for")
     return [f"sm_{str(a).removeprefix('sm_')}" for a in archs]
