@@ -74,3 +74,85 @@ def size(self, dim=None):
 def shape(self):
     """torch: torch.Size (a tuple); Paddle: a list."""
     return Size(_shape(self))
+
+
+# -- fused dispatchers (tensor.FUSED says why); same answers as the functions above ------------
+from .tensor import _STATE, _getframe, _wants, fused  # noqa: E402
+
+
+@fused("numel")
+def _fused_numel(paddle_numel):
+    def numel_(self, *args, **kwargs):
+        try:
+            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
+        except (KeyError, TypeError):
+            scoped = _wants(_getframe(1).f_globals.get("__name__"))
+        if scoped:
+            return _prod(_shape(self))
+        return paddle_numel(self, *args, **kwargs)
+    numel_.__torchproxy_dispatch__ = (numel, paddle_numel)
+    numel_.__name__ = numel_.__qualname__ = "numel"
+    return numel_
+
+
+@fused("dim")
+def _fused_dim(paddle_dim):
+    def dim_(self, *args, **kwargs):
+        try:
+            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
+        except (KeyError, TypeError):
+            scoped = _wants(_getframe(1).f_globals.get("__name__"))
+        if scoped:
+            return len(_shape(self))
+        return paddle_dim(self, *args, **kwargs)
+    dim_.__torchproxy_dispatch__ = (dim, paddle_dim)
+    dim_.__name__ = dim_.__qualname__ = "dim"
+    return dim_
+
+
+@fused("shape")
+def _fused_shape(paddle_desc):
+    pget = paddle_desc.__get__
+    pset = getattr(paddle_desc, "__set__", None)
+
+    def get(self):
+        try:
+            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
+        except (KeyError, TypeError):
+            scoped = _wants(_getframe(1).f_globals.get("__name__"))
+        if scoped:
+            return Size(pget(self))
+        return pget(self)
+
+    def set_(self, value):
+        if pset is None:
+            raise AttributeError("can't set attribute 'shape'")
+        pset(self, value)
+    return property(get, set_, doc=getattr(paddle_desc, "__doc__", None))
+
+
+@fused("size")
+def _fused_size(paddle_attr):
+    """torch: a method.  Paddle 3.x: an int property; Paddle 2.6: also a property."""
+    if not (isinstance(paddle_attr, property) or hasattr(paddle_attr, "__set__")):
+        def size_m(self, *args, **kwargs):
+            try:
+                scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
+            except (KeyError, TypeError):
+                scoped = _wants(_getframe(1).f_globals.get("__name__"))
+            if scoped:
+                return size(self, *args, **kwargs)
+            return paddle_attr(self, *args, **kwargs)
+        size_m.__torchproxy_dispatch__ = (size, paddle_attr)
+        return size_m
+    pget = paddle_attr.__get__
+
+    def get(self):
+        try:
+            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
+        except (KeyError, TypeError):
+            scoped = _wants(_getframe(1).f_globals.get("__name__"))
+        if scoped:
+            return size.__get__(self)
+        return pget(self)
+    return property(get, doc=getattr(paddle_attr, "__doc__", None))

@@ -33,6 +33,21 @@ _lock = threading.Lock()
 # helper function calls on the hit path: each Python call costs about as much as the check.
 
 
+# Fused dispatchers for the hottest names (stride, numel, size, shape, device...): a factory
+# ``make(paddle_attr) -> attribute`` registered with @fused("name") builds one function that
+# holds the scope check *and* the torch body, saving the second Python call (about a third of
+# the cost: bench/facade_calls.py).  The torch implementation in TENSOR_TABLE stays the
+# reference (coverage, docs); its fused twin must give the same answers (tests/facade).
+FUSED: dict = {}
+
+
+def fused(name: str):
+    def deco(factory):
+        FUSED[name] = factory
+        return factory
+    return deco
+
+
 def _paddle_tensor_types():
     import paddle
     return [paddle.Tensor]
@@ -143,6 +158,8 @@ def install() -> None:
                 _saved[name] = cls.__dict__.get(name, _MISSING)
                 if current is _MISSING:
                     new = impl
+                elif name in FUSED:
+                    new = FUSED[name](current)
                 elif isinstance(impl, property):
                     new = _property_dispatcher(name, impl, current)
                 elif isinstance(current, property) or (

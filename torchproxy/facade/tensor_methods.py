@@ -134,7 +134,7 @@ def stride(self, dim=None):
     if 0 in s and 0 in _shape(self):
         # Paddle reports a 0-size tensor's dims as its strides; torch gives contiguous strides
         # computed with sizes clamped to 1 (no memory is addressed either way)
-        s = _empty_strides(self.shape)
+        s = _empty_strides(_shape(self))
     if dim is None:
         return tuple(s)
     return s[ops.wrap_dim(dim, len(s))] if s else 1
@@ -177,6 +177,47 @@ def contiguous(self, memory_format=None):
     if _torch_contiguous(self):
         return self
     return _paddle_contiguous(self)
+
+
+# -- fused dispatchers (tensor.FUSED says why); same answers as stride/is_contiguous above ----
+from .tensor import _STATE, _getframe, _wants, fused  # noqa: E402
+
+
+@fused("stride")
+def _fused_stride(paddle_stride):
+    def stride_(self, *args, **kwargs):
+        try:
+            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
+        except (KeyError, TypeError):
+            scoped = _wants(_getframe(1).f_globals.get("__name__"))
+        if not scoped:
+            return paddle_stride(self, *args, **kwargs)
+        if args or kwargs:
+            return stride(self, *args, **kwargs)
+        s = self.strides
+        if 0 in s and 0 in _shape(self):
+            return tuple(_empty_strides(_shape(self)))
+        return tuple(s)
+    stride_.__torchproxy_dispatch__ = (stride, paddle_stride)
+    stride_.__name__ = stride_.__qualname__ = "stride"
+    return stride_
+
+
+@fused("is_contiguous")
+def _fused_is_contiguous(paddle_is_contiguous):
+    def is_contiguous_(self, *args, **kwargs):
+        try:
+            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
+        except (KeyError, TypeError):
+            scoped = _wants(_getframe(1).f_globals.get("__name__"))
+        if not scoped:
+            return paddle_is_contiguous(self, *args, **kwargs)
+        if args or kwargs:
+            return is_contiguous(self, *args, **kwargs)
+        return True if paddle_is_contiguous(self) else _torch_contiguous(self)
+    is_contiguous_.__torchproxy_dispatch__ = (is_contiguous, paddle_is_contiguous)
+    is_contiguous_.__name__ = is_contiguous_.__qualname__ = "is_contiguous"
+    return is_contiguous_
 
 
 @tensor_method("view")
