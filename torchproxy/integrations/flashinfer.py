@@ -28,6 +28,9 @@ import tempfile
 
 SCOPE = ("flashinfer",)
 HEADERS = ("cublasLt.h", "curand_kernel.h")
+# where GPU drivers put libcuda (checked after $CUDA_HOME, before link-time stubs)
+SYSTEM_LIB_DIRS = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64",
+                   "/usr/lib/wsl/lib"]
 
 
 def enable(*extra_scope: str) -> None:
@@ -82,7 +85,7 @@ def _find_lib(name, cuda_home, search=()):
     dirs = []
     if cuda_home:
         dirs += [os.path.join(cuda_home, "lib64"), os.path.join(cuda_home, "lib")]
-    dirs += ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64", "/usr/lib/wsl/lib"]
+    dirs += SYSTEM_LIB_DIRS
     # last: link-time stubs (the toolkit's lib64/stubs, or a stub dir passed in `search`) for
     # building on a machine without a GPU driver
     if cuda_home:
