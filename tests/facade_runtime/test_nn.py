@@ -301,3 +301,39 @@ def f(x, y):
     target = torch.where(target < 0.1, torch.zeros_like(target), target) if "log_target" not in "{kw}" else target
     return F.kl_div(logp, target{kw})
 """, X2, X2[::-1].copy())
+
+
+def test_torch_module_inside_a_paddle_model_trains_with_a_paddle_optimizer():
+    from torchproxy.facade import modules
+    torch = modules.build()["torch"]
+
+    class Scale(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(paddle.ones([3]))
+            self.register_buffer("shift", paddle.zeros([3]))
+
+        def forward(self, x):
+            return x * self.w + self.shift
+
+    class Model(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.scale = Scale()
+            self.lin = paddle.nn.Linear(3, 1)
+
+        def forward(self, x):
+            return self.lin(self.scale(x))
+
+    model = Model()
+    assert [n for n, _ in model.named_parameters()] == ["scale.w", "lin.weight", "lin.bias"]
+    assert isinstance(model.parameters(), list)  # Paddle's Layer API for the Paddle model
+    assert sorted(model.state_dict()) == ["lin.bias", "lin.weight", "scale.shift", "scale.w"]
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+    x = paddle.ones([2, 3])
+    w_before = model.scale.w.numpy().copy()
+    model(x).sum().backward()
+    expected_grad = 2 * model.lin.weight.numpy()[:, 0]  # d/dw of sum(lin(x*w)) with x = 1
+    np.testing.assert_allclose(model.scale.w.grad.numpy(), expected_grad, rtol=1e-6)
+    opt.step()
+    np.testing.assert_allclose(model.scale.w.numpy(), w_before - 0.1 * expected_grad, rtol=1e-6)
