@@ -418,6 +418,47 @@ def interpreter_gpu():
     return {"rc": proc.returncode}
 
 
+PADDLE_ONLY_SRC = r'''
+import sys
+
+
+class NoTorch:  # as if torch were not installed: every `import torch...` finds nothing
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" or name.startswith("torch."):
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+
+
+sys.meta_path.insert(0, NoTorch())
+sys.path.insert(0, {root!r})
+import numpy as np, paddle, torchproxy
+torchproxy.enable(scope={{"kernels"}})  # Triton itself needs no facade on the GPU path
+from torchproxy.integrations import triton as binding
+assert binding.bind() == "default"  # auto: torch not importable
+import triton
+assert triton.runtime.driver.active is binding.paddle_driver_instance()
+from kernels.triton import add, softmax, reference as ref
+p = paddle.CUDAPlace(0)
+x = np.random.rand(5000).astype("float32"); y = np.random.rand(5000).astype("float32")
+np.testing.assert_allclose(add.add(paddle.to_tensor(x, place=p), paddle.to_tensor(y, place=p)).numpy(),
+                           x + y, rtol=1e-6)
+z = np.random.rand(6, 300).astype("float32")
+np.testing.assert_allclose(softmax.softmax(paddle.to_tensor(z, place=p)).numpy(), ref.softmax(z),
+                           rtol=1e-5, atol=1e-6)
+ms = triton.testing.do_bench(lambda: add.add(paddle.to_tensor(x, place=p), paddle.to_tensor(y, place=p)))
+assert "torch" not in sys.modules, "real torch got imported"
+print("PADDLE-ONLY-OK", ms)
+'''
+
+
+@part("Paddle-only process (torch hidden): bind('default')")
+def paddle_only():
+    proc = subprocess.run([sys.executable, "-c", PADDLE_ONLY_SRC.format(root=ROOT)],
+                          capture_output=True, text=True, timeout=150)
+    if "PADDLE-ONLY-OK" not in proc.stdout:
+        raise AssertionError(f"rc={proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+    return {"do_bench_ms": float(proc.stdout.split("PADDLE-ONLY-OK")[1].split()[0])}
+
+
 @part("rmsnorm backward through Paddle autograd (paddle.grad)")
 def rmsnorm_autograd():
     np, paddle = S.np, S.paddle
@@ -450,8 +491,8 @@ def bench_launch():
 
 
 PARTS = [doctor_part, setup, kernels_paddle, kernels_torch, interleaved, streams_paddle,
-         streams_mixed, autotune, bench_parts, storage_gpu, interpreter_gpu, rmsnorm_autograd,
-         bench_launch]
+         streams_mixed, autotune, bench_parts, storage_gpu, interpreter_gpu, paddle_only,
+         rmsnorm_autograd, bench_launch]
 
 
 def main() -> int:

@@ -217,8 +217,19 @@ def _restore_allocator(previous, token):
 
 # -- bind / unbind -----------------------------------------------------------------------------
 def _real_torch_installed() -> bool:
-    import importlib.machinery
-    return importlib.machinery.PathFinder.find_spec("torch") is not None
+    """Whether real torch can be imported here (all finders; torchproxy is never in scope)."""
+    import importlib.util
+    if "torch" in sys.modules:
+        return sys.modules["torch"] is not None and not _is_facade(sys.modules["torch"])
+    try:
+        return importlib.util.find_spec("torch") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _is_facade(mod) -> bool:
+    from ..hook import is_facade
+    return is_facade(mod)
 
 
 def bind(mode: str = "auto", *, allocator: bool = True) -> str:
