@@ -181,7 +181,10 @@ def to_place(dev):
 @property
 def device_(self):
     """torch: a torch.device (Paddle 3.x: a string, Paddle 2.6: absent)."""
-    return device_of_place(self.place)
+    place = self.place
+    if _KIND_OF_TYPE.get(place._type()) == "cpu":  # device_of_place's fast path, inline
+        return CPU
+    return device_of_place(place)
 
 
 from .tensor import _STATE, _getframe, _wants, fused  # noqa: E402
