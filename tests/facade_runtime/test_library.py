@@ -101,7 +101,9 @@ def f(x):
 
 
 @pytest.mark.parametrize("bad", ['torch.library.custom_op("{n}::h")',
-                                 'torch.library.custom_op("{n}::noann", mutates_args=())'])
+                                 'torch.library.custom_op("{n}::noann", mutates_args=())',
+                                 'torch.library.custom_op("{n}::m", mutates_args="x")',
+                                 'torch.library.custom_op("nonamespace", mutates_args=())'])
 def test_custom_op_argument_errors(bad):
     check(f"""
 import torch
@@ -203,4 +205,15 @@ def f(x):
         t = torch.ops.{name}.twice(x)
         h = half(x)
     return y, x.grad, t, h
+""", X)
+
+
+def test_mutates_args_must_name_parameters():
+    check(f"""
+import torch
+def f(x):
+    @torch.library.custom_op("{ns()}::bad", mutates_args=("nope",))
+    def bad(x: torch.Tensor) -> torch.Tensor:
+        return x * 2
+    return bad(x)
 """, X)

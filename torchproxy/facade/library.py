@@ -178,11 +178,21 @@ def _register_op(op: CustomOpDef) -> CustomOpDef:
 @adapter("torch.library.custom_op", note="kernel picked by the tensors' device; fake kernels unused")
 def custom_op(name, fn=None, /, *, mutates_args, device_types=None, schema=None):
     if mutates_args != "unknown" and isinstance(mutates_args, str):
-        raise ValueError("mutates_args must be a tuple of argument names or 'unknown'")
+        raise ValueError("mutates_args must either be a sequence of the names of the arguments "
+                         "that are mutated or the string 'unknown'. ")
 
     def deco(f):
         if schema is None:
             _check_annotations(f, name)
+            if mutates_args != "unknown":
+                sig = inspect.signature(f)
+                unknown = set(mutates_args) - set(sig.parameters)
+                if unknown:
+                    raise ValueError(f"infer_schema(func): {unknown} in mutates_args were not "
+                                     "found in the custom op's signature. mutates_args should "
+                                     "contain the names of all args that the custom op mutates, "
+                                     "or just the string 'unknown' if you don't know. Got func "
+                                     f"with signature {sig})")
         return _register_op(CustomOpDef(name, f, mutates_args, device_types))
     return deco(fn) if fn is not None else deco
 
