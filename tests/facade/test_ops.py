@@ -248,3 +248,18 @@ def test_assert_async():
 ])
 def test_quantile_median(expr):
     check(snippet(expr), F32)
+
+
+@pytest.mark.parametrize("expr", [
+    "torch.movedim(x3, 0, -1)", "torch.movedim(x3, (0, 1), (2, 0))", "torch.moveaxis(x3, 1, 0)",
+    "torch.diagonal(x)", "torch.diagonal(x, 1)", "torch.diagonal(x3, 0, -2, -1)",
+    "torch.result_type(x, 2)", "torch.result_type(x.long(), 2.5)", "torch.result_type(x.int(), x.long())",
+    "torch.complex(x, y)", "torch.complex(x, y.double())", "torch.broadcast_shapes((2, 1), (1, 3))",
+    "torch.broadcast_shapes((4,), (3, 1), 1)", "torch.broadcast_tensors(x, y[0])",
+    "torch.atleast_2d(x[0])", "torch.atleast_2d(x[0, 0])", "torch.atleast_2d(x)",
+    "torch.fill(x, 3)", "torch.cummax(x, 1)", "torch.cummin(x, dim=0)", "torch.strided",
+    "torch.zeros(2, layout=torch.strided)", "isinstance(torch.max(x, 1), torch.return_types.max)",
+    "isinstance(torch.sort(x), torch.return_types.sort)",
+])
+def test_flaggems_names(expr):
+    check(f"import torch\ndef f(x, y):\n    x3 = x.reshape(2, 2, 3)\n    return {expr}\n", F32, POS)

@@ -523,3 +523,20 @@ for _legacy, _dtype in (("FloatTensor", "float32"), ("DoubleTensor", "float64"),
                         ("LongTensor", "int64"), ("IntTensor", "int32"), ("ShortTensor", "int16"),
                         ("CharTensor", "int8"), ("ByteTensor", "uint8"), ("BoolTensor", "bool")):
     type_(f"torch.{_legacy}", _legacy_type(_legacy, _dtype))
+
+
+class layout:
+    """torch.layout; only torch.strided exists (Paddle has no sparse_coo layout objects)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+
+type_("torch.layout", layout)
+strided = layout("strided")
+value("torch.strided", strided)

@@ -1120,3 +1120,105 @@ def median(input, dim=None, keepdim=False):
     if not keepdim:
         v, i = v.squeeze(d), i.squeeze(d)
     return MedianResult(v, i.astype("int64"))
+
+
+@adapter("torch.movedim")
+def movedim(input, source, destination):
+    nd = input.ndim
+    src = [wrap_dim(d, nd) for d in (source if isinstance(source, (list, tuple)) else [source])]
+    dst = [wrap_dim(d, nd) for d in (destination if isinstance(destination, (list, tuple))
+                                     else [destination])]
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
+                           f"should contain the same number of dims as destination ({dst} dims)")
+    perm = [-1] * nd
+    for s, d in zip(src, dst):
+        perm[d] = s
+    rest = iter(i for i in range(nd) if i not in src)
+    perm = [p if p >= 0 else next(rest) for p in perm]
+    return input.transpose(perm) if nd else input
+
+
+adapter("torch.moveaxis")(movedim)
+
+
+@adapter("torch.diagonal")
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    nd = input.ndim
+    return paddle.diagonal(input, offset=offset, axis1=wrap_dim(dim1, nd),
+                           axis2=wrap_dim(dim2, nd))
+
+
+@_register_adapter("torch.result_type")
+def result_type_(tensor, other):
+    """torch.result_type(tensor, other): the dtype an op of the two would compute in."""
+    return result_type(tensor, other)
+
+
+@adapter("torch.complex")
+def complex(real, imag, *, out=None):  # noqa: A001
+    if real.dtype != imag.dtype:
+        raise RuntimeError(f"Expected object of scalar type {_LEGACY_NAMES.get(_name(real.dtype))}"
+                           f" but got scalar type {_LEGACY_NAMES.get(_name(imag.dtype))} for "
+                           "second argument")
+    if _name(real.dtype) not in ("float32", "float64"):
+        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{_LEGACY_NAMES.get(_name(real.dtype))} and "
+                           f"{_LEGACY_NAMES.get(_name(imag.dtype))}")
+    return _write_out(paddle.complex(real, imag), out)
+
+
+@_register_adapter("torch.broadcast_shapes")
+def broadcast_shapes(*shapes):
+    out = []
+    for s in shapes:
+        s = [s] if isinstance(s, int) else list(s)
+        out = paddle.broadcast_shape(out, s) if out else s
+    from .core import Size
+    return Size(out)
+
+
+@adapter("torch.broadcast_tensors")
+def broadcast_tensors(*tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shape = list(broadcast_shapes(*[t.shape for t in tensors]))
+    return tuple(paddle.broadcast_to(t, shape) for t in tensors)
+
+
+@adapter("torch.atleast_2d")
+def atleast_2d(*tensors):
+    def one(t):
+        return t.reshape([1, 1]) if t.ndim == 0 else t.reshape([1, t.shape[0]]) \
+            if t.ndim == 1 else t
+    if len(tensors) == 1 and isinstance(tensors[0], paddle.Tensor):
+        return one(tensors[0])
+    ts = tensors[0] if len(tensors) == 1 else tensors
+    return tuple(one(t) for t in ts)
+
+
+@adapter("torch.fill")
+def fill(input, value):
+    if isinstance(value, paddle.Tensor):
+        value = value.item()
+    return paddle.full(list(input.shape), value, input.dtype)
+
+
+_register_adapter("torch.cummax")(lambda input, dim: _cum(input, dim, paddle.cummax, CummaxResult))
+
+
+def _cum(input, dim, fn, cls):
+    v, i = fn(input, axis=wrap_dim(dim, input.ndim))
+    return cls(v, i.astype("int64"))
+
+
+CumminResult = _return_type("cummin")
+_register_adapter("torch.cummin")(lambda input, dim: _cum(input, dim, paddle.cummin, CumminResult))
+
+# torch.return_types: the named tuples above, for annotations (-> torch.return_types.max)
+from .registry import module as _module, type_ as _type  # noqa: E402
+
+_module("torch.return_types")
+for _cls in (MaxResult, MinResult, SortResult, TopkResult, KthResult, ModeResult, MedianResult,
+             CummaxResult, CumminResult):
+    _type(f"torch.return_types.{_cls.__name__}", _cls)
