@@ -5,7 +5,7 @@
 #   tilelang 0.1.15 (upstream), --no-deps   -> /opt/venv-tlu  (its `torch` requirement skipped:
 #                                              torch 2.13.0+cpu is installed explicitly as the oracle)
 # Both pin apache-tvm-ffi==0.1.12: both TileLangs require >=0.1.11,<0.1.13.
-# Measured on 2 shared CPU cores: venvs 70 s + 90 s (warm pip cache), tests ~55 s + ~50 s.
+# Measured on 2 shared CPU cores: venvs 70 s + 90 s (warm pip cache), tests ~90 s + ~60 s.
 # Usage (project root): bash tests/tilelang/ci_venvs.sh [venv-root]   (default /opt)
 set -euo pipefail
 ROOT=${1:-/opt}
