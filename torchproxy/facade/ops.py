@@ -229,7 +229,7 @@ def result_type(a, b):
 
 
 def _pytype(v):
-    for t in (bool, int, float, complex):
+    for t in (bool, int, float, builtins.complex):
         if isinstance(v, t):
             return t
     raise TypeError(f"unsupported operand {v!r}")
