@@ -337,3 +337,37 @@ def test_torch_module_inside_a_paddle_model_trains_with_a_paddle_optimizer():
     np.testing.assert_allclose(model.scale.w.grad.numpy(), expected_grad, rtol=1e-6)
     opt.step()
     np.testing.assert_allclose(model.scale.w.numpy(), w_before - 0.1 * expected_grad, rtol=1e-6)
+
+
+IMG = rng.standard_normal((2, 3, 6, 6)).astype("float32")
+KER = rng.standard_normal((4, 3, 3, 3)).astype("float32")
+SEQ = rng.standard_normal((2, 3, 8)).astype("float32")
+
+
+@pytest.mark.parametrize("call", [
+    "F.conv2d(x, w)", "F.conv2d(x, w, b, stride=2, padding=1)", "F.conv2d(x, w, padding='same')",
+    "F.conv2d(x, w, dilation=2)", "F.conv2d(x, w[:3, :1].contiguous(), groups=3)",
+    "F.conv1d(s, w[:, :, 0], b, padding=1)", "F.conv1d(s, w[:, :, 0], padding='valid')",
+])
+def test_conv(call):
+    check(f"""
+import torch
+import torch.nn.functional as F
+def f(x, w, b, s):
+    return {call}
+""", IMG, KER, np.arange(4, dtype="float32"), SEQ)
+
+
+@pytest.mark.parametrize("call", [
+    "F.logsigmoid(x)", "F.softplus(x)", "F.softplus(x * 30, beta=2.0, threshold=10.0)",
+    "F.cosine_similarity(x, x.flip(0), dim=-1)", "F.cosine_similarity(x, x * 2)",
+    "F.nll_loss(F.log_softmax(x, dim=-1), torch.tensor([0, 4, 2, 1]))",
+    "F.nll_loss(F.log_softmax(x, dim=-1), torch.tensor([0, 4, 2, 1]), reduction='none', ignore_index=4)",
+])
+def test_more_functional(call):
+    check(f"""
+import torch
+import torch.nn.functional as F
+def f(x):
+    return {call}
+""", X2)

@@ -579,3 +579,43 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if reduction == "mean":
         return loss.mean()
     raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+# -- more functional forms the kernel libraries call (FlashInfer, Liger-Kernel references) ----
+@adapter(F + "logsigmoid")
+def logsigmoid(input):
+    return PF.log_sigmoid(input)
+
+
+@adapter(F + "softplus")
+def softplus(input, beta=1.0, threshold=20.0):
+    return PF.softplus(input, beta=beta, threshold=threshold)
+
+
+def _conv_padding(padding):
+    return padding.upper() if isinstance(padding, str) else padding  # "same"/"valid"
+
+
+@adapter(F + "conv1d")
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return PF.conv1d(input, weight, bias=bias, stride=stride, padding=_conv_padding(padding),
+                     dilation=dilation, groups=groups)
+
+
+@adapter(F + "conv2d", note="torch's weight layout [out, in/groups, kh, kw] is Paddle's too")
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return PF.conv2d(input, weight, bias=bias, stride=stride, padding=_conv_padding(padding),
+                     dilation=dilation, groups=groups)
+
+
+@adapter(F + "nll_loss")
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    if size_average is not None or reduce is not None:
+        raise NotImplementedError("torchproxy: nll_loss(size_average=, reduce=) is not provided")
+    return PF.nll_loss(input, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+
+
+@adapter(F + "cosine_similarity")
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    return PF.cosine_similarity(x1, x2, axis=dim, eps=eps)
