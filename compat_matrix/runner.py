@@ -399,10 +399,11 @@ class Runner:
         rec["compared_to"] = "reference"
         try:
             ref = case.reference(*args, **case.kwargs)
+            _numpy_leaves(ref)
         except Exception as e:  # noqa: BLE001 - a broken reference is reported, not hidden
             rec.update(status="runs", reason="error", detail=f"numpy reference raised {e!r}")
             return
-        ref_leaves = [leaf for leaf in values.flatten(ref if isinstance(ref, (tuple, list)) else [ref])]
+        ref_leaves = _numpy_leaves(ref)
         got = rec["outputs"]
         if len(ref_leaves) != len(got):
             rec.update(status="fails", reason="wrong_numbers",
@@ -410,22 +411,33 @@ class Runner:
             return
         problems = []
         with np.load(actual_npz) as arrays:
-            for (path, _, _, ref_arr), meta in zip(ref_leaves, got):
-                if "key" not in meta or ref_arr is None:
+            for ref_arr, meta in zip(ref_leaves, got):
+                if "key" not in meta:  # None / str / an object: nothing numeric came back
+                    problems.append(f"{meta['path']}: got {meta['kind']}, the reference gives a value")
                     continue
                 a = arrays[meta["key"]]
-                ref_arr = np.asarray(ref_arr)
                 if a.shape != ref_arr.shape:
                     problems.append(f"{meta['path']}: shape {list(a.shape)}, reference {list(ref_arr.shape)}")
                     continue
                 msg = values.compare_arrays(ref_arr.astype(a.dtype) if a.dtype.kind in "fc" else ref_arr,
-                                            a, meta["dtype"], case.tolerance)
+                                            a, meta["dtype"], case.tolerance, label="reference")
                 if msg:
                     problems.append(f"{meta['path']} vs numpy reference: {msg}")
         if problems:
             rec.update(status="fails", reason="wrong_numbers", detail="; ".join(problems[:4]))
         else:
             rec["status"] = "matches"
+
+
+def _numpy_leaves(value) -> list:
+    """A reference's result as a flat list of numpy arrays (tuples/lists flattened in order,
+    numbers and numpy scalars as 0-d arrays); anything else is a broken reference."""
+    if isinstance(value, (tuple, list)):
+        return [leaf for v in value for leaf in _numpy_leaves(v)]
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "biufc":
+        raise TypeError(f"numpy reference returned {type(value).__name__}, not numbers")
+    return [arr]
 
 
 class _Interrupted(Exception):

@@ -138,7 +138,8 @@ def compare(expected_meta, expected_npz, actual_meta, actual_npz, tolerance) -> 
     return "; ".join(problems[:4]) if problems else None
 
 
-def compare_arrays(expected, actual, dtype, tolerance) -> str | None:
+def compare_arrays(expected, actual, dtype, tolerance, label="torch") -> str | None:
+    """None if equal within tolerance, else what differs (``label`` names the expected side)."""
     if expected.dtype.kind in "fc":
         rtol, atol = tolerance(dtype)
         e64, a64 = expected.astype(np.float64), actual.astype(np.float64)
@@ -152,11 +153,11 @@ def compare_arrays(expected, actual, dtype, tolerance) -> str | None:
         i = tuple(int(k) for k in np.unravel_index(int(np.argmax(err)), err.shape)) if err.ndim else ()
         return (f"{bad}/{ok.size} elements differ beyond rtol={rtol:g} atol={atol:g}; "
                 f"max abs error {float(err.max()):.3g} at {list(i)} "
-                f"(torch {float(e64[i]):.6g}, got {float(a64[i]):.6g})")
+                f"({label} {float(e64[i]):.6g}, got {float(a64[i]):.6g})")
     if np.array_equal(expected, actual):
         return None
     diff = np.atleast_1d(expected != actual)
     bad = int(diff.sum())
     i = tuple(int(k) for k in np.argwhere(diff)[0]) if expected.ndim else ()
     return (f"{bad}/{expected.size} elements differ (exact comparison for {dtype}); first at "
-            f"{list(i)}: torch {expected[i].item()}, got {actual[i].item()}")
+            f"{list(i)}: {label} {expected[i].item()}, got {actual[i].item()}")

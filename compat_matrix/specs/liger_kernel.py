@@ -109,12 +109,20 @@ def fused_linear_cross_entropy(x, weight, target):
     return _F().liger_fused_linear_cross_entropy(x, weight, target)
 
 
-def rope(q, k, cos, sin):
+def _cos_sin(c, s):
+    """HF-style tables: the frequencies twice (cat(freqs, freqs)), as RoPE kernels assume."""
+    import torch
+    return torch.cat([c, c], dim=-1), torch.cat([s, s], dim=-1)
+
+
+def rope(q, k, c, s):
+    cos, sin = _cos_sin(c, s)
     return _F().liger_rope(q, k, cos, sin)
 
 
-def rope_backward(q, k, cos, sin, dq, dk):
+def rope_backward(q, k, c, s, dq, dk):
     import torch
+    cos, sin = _cos_sin(c, s)
     q2, k2 = _F().liger_rope(q, k, cos, sin)
     torch.autograd.backward([q2, k2], [dq, dk])
     return q2, k2, q.grad, k.grad
@@ -138,6 +146,34 @@ def jsd(a, b):
 def tvd(a, b):
     import torch
     return _F().liger_tvd(torch.softmax(a, dim=-1), torch.softmax(b, dim=-1))
+
+
+def _np():
+    import numpy
+    return numpy
+
+
+def _softmax_ref(x):
+    e = _np().exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def _cross_entropy_ref(logits, target):
+    np = _np()
+    z = logits.astype("float64")
+    lse = np.log(np.exp(z - z.max(-1, keepdims=True)).sum(-1)) + z.max(-1)
+    return np.float32((lse - z[np.arange(len(target)), target]).mean())
+
+
+def _rope_ref(q, k, c, s):
+    """HF's apply_rotary_pos_emb: x * cos + rotate_half(x) * sin, cos/sin unsqueezed at dim 1."""
+    cos, sin = _np().concatenate([c, c], -1), _np().concatenate([s, s], -1)
+
+    def rot(x):
+        h = x.shape[-1] // 2
+        return _np().concatenate([-x[..., h:], x[..., :h]], axis=-1)
+    c, s_ = cos[:, None], sin[:, None]
+    return q * c + rot(q) * s_, k * c + rot(k) * s_
 
 
 B, H = 4, 64
@@ -169,20 +205,21 @@ CASES = [
     Case("geglu", geglu, inputs=[randn(B, H), randn(B, H)], tol={"float32": (1e-4, 1e-5)}),
     Case("relu_squared", relu_squared, inputs=[randn(B, H)],
          reference=lambda x: __import__("numpy").maximum(x, 0) ** 2),
-    Case("softmax", softmax, inputs=[randn(B, H)], tol={"float32": (1e-5, 1e-6)}),
+    Case("softmax", softmax, inputs=[randn(B, H)], tol={"float32": (1e-5, 1e-6)},
+         reference=_softmax_ref),
     Case("softmax_backward", softmax_backward, inputs=[randn(B, H, grad=True), randn(B, H)]),
     Case("sparsemax", sparsemax, inputs=[randn(B, H)]),
     Case("cross_entropy", cross_entropy, inputs=[randn(8, 32), randint(0, 32, 8)],
-         tol={"float32": (1e-5, 1e-5)}),
+         tol={"float32": (1e-5, 1e-5)}, reference=_cross_entropy_ref),
     Case("cross_entropy_backward", cross_entropy_backward,
          inputs=[randn(8, 32, grad=True), randint(0, 32, 8)], tol={"float32": (1e-5, 1e-6)}),
     Case("fused_linear_cross_entropy", fused_linear_cross_entropy,
          inputs=[randn(8, 16), randn(32, 16), randint(0, 32, 8)], tol={"float32": (1e-4, 1e-5)}),
-    Case("rope", rope, inputs=[randn(1, 2, 8, 16), randn(1, 2, 8, 16), randn(1, 8, 16),
-                               randn(1, 8, 16)]),
+    Case("rope", rope, inputs=[randn(1, 2, 8, 16), randn(1, 2, 8, 16), randn(1, 8, 8),
+                               randn(1, 8, 8)], reference=_rope_ref, tol={"float32": (1e-5, 1e-5)}),
     Case("rope_backward", rope_backward,
-         inputs=[randn(1, 2, 8, 16, grad=True), randn(1, 2, 8, 16, grad=True), randn(1, 8, 16),
-                 randn(1, 8, 16), randn(1, 2, 8, 16), randn(1, 2, 8, 16)],
+         inputs=[randn(1, 2, 8, 16, grad=True), randn(1, 2, 8, 16, grad=True), randn(1, 8, 8),
+                 randn(1, 8, 8), randn(1, 2, 8, 16), randn(1, 2, 8, 16)],
          tol={"float32": (1e-5, 1e-5)}),
     Case("kl_div", kl_div, inputs=[randn(B, H), randn(B, H)]),
     Case("jsd", jsd, inputs=[randn(B, H), randn(B, H)], tol={"float32": (1e-5, 1e-6)}),

@@ -50,15 +50,15 @@ def test_hash_filter_shows_exactly_the_matching_rows(fixture_run, tmp_path):
     page = "file://" + os.path.join(out, "matrix.html")
 
     everything = _dom(tmp_path, page)
-    assert len(everything.rows) == len({c for c, _ in cells}) == 8
+    assert len(everything.rows) == len({c for c, _ in cells}) == 9
     assert not any(hidden for *_, hidden in everything.rows)
-    assert everything.body["data-visible-rows"] == "8"
+    assert everything.body["data-visible-rows"] == "9"
 
     filtered = _dom(tmp_path, page + "#backend=torchproxy&status=fails")
     shown = {case for _, case, hidden in filtered.rows if not hidden}
     expected = {case for (case, backend), r in cells.items()
                 if backend == "torchproxy" and r["status"] == "fails"}
-    assert shown == expected and 0 < len(shown) < 8, (shown, expected)
+    assert shown == expected and 0 < len(shown) < 9, (shown, expected)
     assert filtered.body["data-visible-rows"] == str(len(expected))
 
     by_reason = _dom(tmp_path, page + "#reason=crash")

@@ -12,8 +12,8 @@ def _paddle_has_compat():
 
 def test_every_cell_is_recorded(fixture_run):
     out, cells = fixture_run
-    cases = {"import", "scale_add", "row_sums", "wrong", "setup_calls", "unsupported", "crash",
-             "hang"}
+    cases = {"import", "scale_add", "row_sums", "bad_reference", "wrong", "setup_calls",
+             "unsupported", "crash", "hang"}
     assert {c for c, _ in cells} == cases
     assert {b for _, b in cells} == {"torch", "torchproxy", "paddle_compat"}
     assert len(cells) == len(cases) * 3
@@ -33,6 +33,13 @@ def test_oracle_checked_against_numpy_reference(fixture_run):
     assert (rec["status"], rec["compared_to"]) == ("matches", "reference")
     # no reference: the oracle can only say it ran
     assert cells[("row_sums", "torch")]["status"] == "runs"
+    # a reference that is off by 1e-3 everywhere: the oracle disagrees with it, value by value
+    bad = cells[("bad_reference", "torch")]
+    assert (bad["status"], bad["reason"]) == ("fails", "wrong_numbers"), bad
+    assert "12/12 elements differ" in bad["detail"] and "vs numpy reference" in bad["detail"]
+    # the proxies are still compared with the oracle's outputs, which exist
+    tp = cells[("bad_reference", "torchproxy")]
+    assert (tp["status"], tp["compared_to"]) == ("matches", "torch"), tp
 
 
 def test_proxy_matches_oracle(fixture_run):

@@ -105,15 +105,16 @@ def test_reports_from_the_fixture_run(fixture_run):
     md = open(f"{out}/matrix.md").read()
     assert "| fakelib | crash |" in md and "crash" in md
     assert "`torch.definitely_not_a_torch_function`" in md
-    # real torch runs scale_add, row_sums, wrong, setup_calls; torchproxy matches the first two
-    assert "Of the cases real torch itself runs: torchproxy (cpu) matches 2/4" in md
+    # real torch runs scale_add, row_sums, bad_reference, wrong, setup_calls; torchproxy matches
+    # the first three
+    assert "Of the cases real torch itself runs: torchproxy (cpu) matches 3/5" in md
     # the static scan reports a name no case reaches; the tracer cannot know it
     assert "- **fakelib** (fakelib: " in md and "`torch.fakelib_only_static_name`" in md
     assert not any("torch.fakelib_only_static_name" in r.get("missing", []) for r in cells.values())
     root = ET.parse(f"{out}/junit.xml").getroot()
     suites = {s.get("name"): s for s in root}
     tp = suites["fakelib.torchproxy.cpu"]
-    assert int(tp.get("tests")) == 8
+    assert int(tp.get("tests")) == 9
     failures = {tc.get("name"): tc.find("failure") for tc in tp}
     assert failures["scale_add"] is None
     assert failures["crash"].get("type") == "crash"
@@ -135,7 +136,7 @@ def test_torchproxy_matrix_command_delegates(tmp_path):
                        timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == "fakelib: scope=fakelib devices=cpu"
-    assert "cases: import, scale_add, row_sums, wrong, setup_calls, unsupported, crash, hang" in r.stdout
+    assert "cases: import, scale_add, row_sums, bad_reference, wrong, setup_calls, unsupported, crash, hang" in r.stdout
     bad = subprocess.run([sys.executable, "-m", "compat_matrix", "--backend", "nope", "--out",
                           str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "unknown backend" in bad.stderr
@@ -173,3 +174,12 @@ def test_progress_redraws_on_a_terminal_and_logs_lines_otherwise():
         assert ("\r[" in text) == tty
         assert "l/c [torchproxy,cpu]: fails (unsupported)" in text
         assert "done: 2/2 cells" in text and "torchproxy: 1F | torch: 1M" in text
+
+
+def test_reference_results_become_arrays():
+    # numpy arrays and scalars from a reference must be compared, never skipped
+    from compat_matrix.runner import _numpy_leaves
+    leaves = _numpy_leaves((np.ones((2, 3)), [np.float32(3.0), True]))
+    assert [a.shape for a in leaves] == [(2, 3), (), ()]
+    with pytest.raises(TypeError, match="not numbers"):
+        _numpy_leaves(("text",))
