@@ -11,11 +11,15 @@ VARS = ("CUDA_HOME", "CUDA_PATH", "FLASHINFER_CUDA_ARCH_LIST", "FLASHINFER_WORKS
 
 @pytest.fixture
 def clean_env(monkeypatch):
+    # configure_jit writes os.environ itself: put the whole environment back afterwards
+    saved = dict(os.environ)
     for v in VARS:
-        monkeypatch.delenv(v, raising=False)
+        os.environ.pop(v, None)
     monkeypatch.setattr(fi, "SYSTEM_LIB_DIRS", [])       # this machine's driver (if any) aside
     monkeypatch.setattr(fi, "_site_dirs", lambda extra=(): list(extra))  # and its pip packages
-    return monkeypatch
+    yield monkeypatch
+    os.environ.clear()
+    os.environ.update(saved)
 
 
 def _touch(path):
