@@ -371,3 +371,11 @@ import torch.nn.functional as F
 def f(x):
     return {call}
 """, X2)
+
+
+def test_ntuple_helpers():
+    check("""
+from torch.nn.modules.utils import _pair, _single, _triple, _quadruple
+def f():
+    return _pair(3), _pair((1, 2)), _single(4), _triple([1, 2, 3]), _quadruple(0), _pair("ab")
+""")

@@ -619,3 +619,22 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 @adapter(F + "cosine_similarity")
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return PF.cosine_similarity(x1, x2, axis=dim, eps=eps)
+
+
+# torch.nn.modules.utils._pair & co. (Liger-Kernel's convolution ops import _pair)
+module("torch.nn.modules.utils")
+
+
+def _ntuple(n, name):
+    import collections.abc
+
+    def parse(x):
+        if isinstance(x, collections.abc.Iterable):  # torch's rule (strings included)
+            return tuple(x)
+        return (x,) * n
+    parse.__name__ = name
+    return parse
+
+
+for _n, _name in ((1, "_single"), (2, "_pair"), (3, "_triple"), (4, "_quadruple")):
+    adapter(f"torch.nn.modules.utils.{_name}")(_ntuple(_n, _name))
