@@ -197,3 +197,15 @@ def test_installed_package_is_located_not_imported():
     assert "xml.dom.minidom" not in sys.modules       # scanned, never imported
     assert r.python_files > 3 and r.summary["used"] == 0
     assert r.verdict == "no torch use found: nothing to port"
+
+
+def test_attribute_of_a_facade_class():
+    class Device:
+        type = "cuda"
+    table = dict(TABLE, **{"torch.device": Entry("torch.device", "type", Device, "")})
+    clf = Classifier(table, TENSOR_TABLE, {}, FakePaddleTensor)
+    v = clf.classify("torch.device.type")
+    assert (v.name, v.status, v.note) == ("torch.device", PROVIDED, "")
+    v = clf.classify("torch.device.cuda.get_device_capability")   # Paddle's API, not torch's
+    assert (v.name, v.status) == ("torch.device.cuda", MISSING)
+    assert v.note == "not an attribute of the facade's torch.device"

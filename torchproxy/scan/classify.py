@@ -121,6 +121,11 @@ class Classifier:
             if entry is not None and entry.kind != "module":
                 if prefix == "torch.Tensor" and i < len(parts):
                     return self.tensor_attr(parts[i])
+                if entry.kind == "type" and i < len(parts) and not hasattr(entry.impl, parts[i]):
+                    # an attribute of a facade class that the class does not have
+                    # (`torch.device.cuda`: a Paddle-ism, not torch): AttributeError at run time
+                    return self._missing(f"{prefix}.{parts[i]}",
+                                         f"not an attribute of the facade's {prefix}")
                 return self._from_entry(prefix, entry.note)
             if entry is not None or prefix in self.parents:
                 continue  # a module of the tree: walk into it
