@@ -263,3 +263,9 @@ def test_quantile_median(expr):
 ])
 def test_flaggems_names(expr):
     check(f"import torch\ndef f(x, y):\n    x3 = x.reshape(2, 2, 3)\n    return {expr}\n", F32, POS)
+
+
+@pytest.mark.parametrize("expr", ["torch.add(x.to(torch.complex64), 1j)", "torch.mul(x, 2j)",
+                                  "torch.sub(x.double(), 1j)"])
+def test_complex_scalars(expr):
+    check(snippet(expr), F32)

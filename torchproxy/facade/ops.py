@@ -244,18 +244,28 @@ def _lift(dense, scalar):
     if ks > kd:
         if ks == 2:
             return default_float()
+        if kd == 2:  # float tensor, complex scalar: the complex type of the tensor's width
+            return _dt.DTYPES["complex128" if _name(dense) == "float64" else "complex64"]
         return scalar
     return dense
+
+
+def _scalar_tensor(v, dt):
+    """A 0-d tensor holding Python scalar ``v`` (Paddle 2.6's full() rejects complex values)."""
+    if isinstance(v, builtins.complex):
+        part = "float64" if _name(dt) == "complex128" else "float32"
+        return paddle.complex(paddle.full([], v.real, part), paddle.full([], v.imag, part))
+    return paddle.full([], v, dt)
 
 
 def _operands(a, b):
     dt = result_type(a, b)
     if not isinstance(a, paddle.Tensor):
-        a = paddle.full([], a, dt)
+        a = _scalar_tensor(a, dt)
     elif a.dtype != dt:
         a = a.astype(dt)
     if not isinstance(b, paddle.Tensor):
-        b = paddle.full([], b, dt)
+        b = _scalar_tensor(b, dt)
     elif b.dtype != dt:
         b = b.astype(dt)
     return a, b
