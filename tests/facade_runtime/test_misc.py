@@ -87,3 +87,32 @@ def test_from_dlpack_of_real_torch_and_numpy_shares_memory():
     np.testing.assert_array_equal(q.numpy(), [0, 1, 2])
     a[2] = -1
     assert float(q[2]) == (-1 if SHARES_CPU else 2)
+
+
+# -- torch.distributed (single process, no process group: as torch without init) ----------------
+@pytest.mark.parametrize("expr", [
+    "torch.distributed.is_available()",
+    "torch.distributed.is_initialized()",
+    "torch.distributed.is_nccl_available()",
+    "torch.distributed.get_world_size()",
+    "torch.distributed.get_rank()",
+    "torch.distributed.all_reduce(a.clone(), op=torch.distributed.ReduceOp.SUM)",
+    "torch.distributed.barrier()",
+    "isinstance(a, torch.distributed.tensor.DTensor)",
+    "torch.distributed.is_available() and torch.distributed.is_initialized()",  # Liger's guard
+])
+def test_distributed_without_a_process_group_like_torch(expr):
+    check(f"""
+import torch
+import torch.distributed
+from torch.distributed.tensor import DTensor
+def f(a):
+    return {expr}
+""", A)
+
+
+def test_dtensor_cannot_be_made():
+    from torchproxy.errors import NotProvidedError
+    torch = _facade_torch()
+    with pytest.raises(NotProvidedError, match="DTensor"):
+        torch.distributed.tensor.DTensor()

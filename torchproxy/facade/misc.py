@@ -7,7 +7,7 @@ import math
 import numpy as np
 import paddle
 
-from .registry import adapter, module
+from .registry import adapter, module, type_
 
 module("torch.testing")
 module("torch.utils")
@@ -211,3 +211,96 @@ def from_dlpack(ext_tensor):
     if isinstance(ext_tensor, paddle.Tensor):
         return paddle.utils.dlpack.from_dlpack(paddle.utils.dlpack.to_dlpack(ext_tensor))
     return paddle.utils.dlpack.from_dlpack(ext_tensor)
+
+
+# -- torch.distributed: process-group state and all_reduce on paddle.distributed ----------------
+# Kernel libraries (Liger-Kernel) ask "is this distributed?" and all-reduce a normaliser; their
+# main paths also test `isinstance(x, torch.distributed.tensor.DTensor)`.  Paddle's collectives
+# answer the first two; no Paddle tensor is a torch DTensor, so that test is truthfully False.
+module("torch.distributed")
+module("torch.distributed.tensor")
+
+_NOT_INIT = ("Default process group has not been initialized, please make sure to call "
+             "init_process_group.")
+
+
+def _dist():
+    import paddle.distributed as dist
+    return dist
+
+
+def _require_init():
+    if not _dist().is_initialized():
+        raise ValueError(_NOT_INIT)  # torch's error and message
+
+
+@adapter("torch.distributed.is_available")
+def dist_is_available() -> bool:
+    return bool(_dist().is_available())
+
+
+@adapter("torch.distributed.is_initialized", note="Paddle's process group (paddle.distributed)")
+def dist_is_initialized() -> bool:
+    return bool(_dist().is_initialized())
+
+
+@adapter("torch.distributed.is_nccl_available")
+def is_nccl_available() -> bool:
+    return bool(paddle.base.core.is_compiled_with_nccl())
+
+
+@adapter("torch.distributed.get_world_size")
+def get_world_size(group=None) -> int:
+    _require_init()
+    return int(_dist().get_world_size(group))
+
+
+@adapter("torch.distributed.get_rank")
+def get_rank(group=None) -> int:
+    _require_init()
+    return int(_dist().get_rank(group))
+
+
+class ReduceOp:
+    """torch.distributed.ReduceOp's common members, as Paddle's reduce ops."""
+
+    SUM = "SUM"
+    MAX = "MAX"
+    MIN = "MIN"
+    PRODUCT = "PRODUCT"
+    AVG = "AVG"
+
+
+type_("torch.distributed.ReduceOp", ReduceOp, note="SUM, MAX, MIN, PRODUCT, AVG")
+_PADDLE_OP = {"SUM": "SUM", "MAX": "MAX", "MIN": "MIN", "PRODUCT": "PROD", "AVG": "AVG"}
+
+
+@adapter("torch.distributed.all_reduce", note="paddle.distributed.all_reduce (in place)")
+def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
+    _require_init()
+    if op not in _PADDLE_OP:
+        raise ValueError(f"torchproxy: torch.distributed.all_reduce op {op!r} is not provided "
+                         f"(provided: {', '.join(_PADDLE_OP)})")
+    dist = _dist()
+    task = dist.all_reduce(tensor, op=getattr(dist.ReduceOp, _PADDLE_OP[op]), group=group,
+                           sync_op=not async_op)
+    return task if async_op else None
+
+
+@adapter("torch.distributed.barrier")
+def barrier(group=None, async_op=False, device_ids=None):
+    _require_init()
+    _dist().barrier(group)
+
+
+class DTensor:
+    """torch.distributed.tensor.DTensor: no Paddle tensor is one (isinstance answers False);
+    making one is not provided."""
+
+    def __new__(cls, *args, **kwargs):
+        from ..errors import NotProvidedError
+        raise NotProvidedError("torch.distributed.tensor.DTensor (constructing one)")
+
+
+type_("torch.distributed.tensor.DTensor", DTensor,
+      note="isinstance(x, DTensor) is False for every Paddle tensor; DTensors cannot be made")
