@@ -528,7 +528,8 @@ def manual_seed_all(seed: int) -> None:
         core.default_cuda_generator(i).manual_seed(int(seed))
 
 
-@adapter("torch.cuda.is_current_stream_capturing")
+@adapter("torch.cuda.is_current_stream_capturing",
+         note="Paddle's CUDA-graph capture flag (process-wide, not per stream)")
 def is_current_stream_capturing() -> bool:
     if not _compiled():
         raise RuntimeError("Tried to instantiate dummy base class _cuda_isCurrentStreamCapturing")
