@@ -19,7 +19,7 @@ import numbers
 import paddle
 
 from . import dtypes as _dt
-from .creation import _write_out, default_float
+from .creation import _C_ops, _write_out, default_float
 from .registry import adapter as _register_adapter
 
 _name = _dt.torch_name
@@ -163,12 +163,12 @@ _FLOAT_ONLY = {
     "sigmoid": paddle.nn.functional.sigmoid, "tanh": paddle.tanh, "sin": paddle.sin,
     "cos": paddle.cos, "tan": paddle.tan, "erf": paddle.erf, "reciprocal": paddle.reciprocal,
     "asin": paddle.asin, "acos": paddle.acos, "atan": paddle.atan, "sinh": paddle.sinh,
-    "cosh": paddle.cosh, "exp2": lambda x: paddle.pow(paddle.full([], 2.0, x.dtype), x),
+    "cosh": paddle.cosh, "exp2": lambda x: paddle.pow(_full([], 2.0, x.dtype, x), x),
 }
 _SAME_DTYPE = {
     "abs": paddle.abs, "neg": paddle.neg, "square": paddle.square, "sign": paddle.sign,
     "floor": paddle.floor, "ceil": paddle.ceil, "trunc": paddle.trunc,
-    "relu": lambda x: paddle.maximum(x, paddle.zeros([], x.dtype)),  # Paddle: float-only relu
+    "relu": lambda x: paddle.maximum(x, _full([], 0, x.dtype, x)),  # Paddle: float-only relu
 }
 UNARY = {}
 for _n, _f in _FLOAT_ONLY.items():
@@ -191,7 +191,7 @@ def round(input, *, decimals=0, out=None):  # noqa: A001 - torch's name
     # torch rounds half to even; paddle.round rounds half away from zero on some versions
     f = paddle.floor(input)
     diff = input - f
-    even = paddle.remainder(f, paddle.full([], 2.0, f.dtype)) == 0
+    even = paddle.remainder(f, _full([], 2.0, f.dtype, f)) == 0
     up = (diff > 0.5) | ((diff == 0.5) & ~even)
     return _write_out(paddle.where(up, f + 1, f).astype(input.dtype), out)
 
@@ -201,7 +201,7 @@ _EMPTY_RESULT = {"isnan": paddle.bool, "isinf": paddle.bool, "isfinite": paddle.
 
 
 def _empty_like_dtype(x, dtype):
-    return paddle.empty(list(x.shape), dtype=dtype)
+    return _C_ops.empty(list(x.shape), dtype, x.place)
 
 
 def _reduced_shape(shape, axis, keepdim):
@@ -250,22 +250,30 @@ def _lift(dense, scalar):
     return dense
 
 
-def _scalar_tensor(v, dt):
-    """A 0-d tensor holding Python scalar ``v`` (Paddle 2.6's full() rejects complex values)."""
+def _scalar_tensor(v, dt, like):
+    """A 0-d tensor holding Python scalar ``v`` on ``like``'s device (Paddle 2.6's full()
+    rejects complex values)."""
     if isinstance(v, builtins.complex):
-        part = "float64" if _name(dt) == "complex128" else "float32"
-        return paddle.complex(paddle.full([], v.real, part), paddle.full([], v.imag, part))
-    return paddle.full([], v, dt)
+        part = _dt.DTYPES["float64" if _name(dt) == "complex128" else "float32"]
+        return paddle.complex(_full([], v.real, part, like), _full([], v.imag, part, like))
+    return _full([], v, dt, like)
 
 
-def _operands(a, b):
+def _full(shape, value, dtype, like):
+    """paddle.full on ``like``'s device: scalars must live where the tensor operand lives (the
+    default place is the current GPU, which a CPU operand cannot be combined with)."""
+    return _C_ops.full(shape, value, dtype, like.place)
+
+
+def _operands(a, b, like=None):
     dt = result_type(a, b)
+    ref = a if isinstance(a, paddle.Tensor) else b if isinstance(b, paddle.Tensor) else like
     if not isinstance(a, paddle.Tensor):
-        a = _scalar_tensor(a, dt)
+        a = _scalar_tensor(a, dt, ref)
     elif a.dtype != dt:
         a = a.astype(dt)
     if not isinstance(b, paddle.Tensor):
-        b = _scalar_tensor(b, dt)
+        b = _scalar_tensor(b, dt, ref)
     elif b.dtype != dt:
         b = b.astype(dt)
     return a, b
@@ -372,7 +380,7 @@ def where(condition, input=None, other=None, *, out=None):
         # Paddle 2.6 returns [n, 1] pieces; torch 1-D index tensors
         return tuple(t.reshape([-1]).astype("int64")
                      for t in paddle.nonzero(condition, as_tuple=True))
-    a, b = _operands(input, other)
+    a, b = _operands(input, other, like=condition)
     if condition.dtype != paddle.bool:
         condition = condition.astype("bool")
     shape = paddle.broadcast_shape(paddle.broadcast_shape(list(a.shape), list(b.shape)),
@@ -395,13 +403,13 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
     dt = x.dtype
     for bound in (min, max):
         if bound is not None:
-            dt = result_type(paddle.empty([1], dt), bound)
+            dt = result_type(_full([1], 0, dt, x), bound)
     if dt != x.dtype:
         x = x.astype(dt)
     if _name(dt) in _INTS:
         # paddle.clip wants bounds of the tensor's kind
-        lo = paddle.full([], min, dt) if min is not None else None
-        hi = paddle.full([], max, dt) if max is not None else None
+        lo = _full([], min, dt, x) if min is not None else None
+        hi = _full([], max, dt, x) if max is not None else None
         if lo is not None:
             x = paddle.maximum(x, lo)
         if hi is not None:
@@ -472,7 +480,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     x = _reduce_dtype(input, dtype)
     axis = _dims(dim, x.ndim)
     if x.size == 0:  # torch: the empty sum is 0 (Paddle 2.6 rejects 0-size reductions)
-        return _write_out(paddle.zeros(_reduced_shape(x.shape, axis, keepdim), x.dtype), out)
+        return _write_out(_full(_reduced_shape(x.shape, axis, keepdim), 0, x.dtype, x), out)
     return _write_out(paddle.sum(x, axis=axis, keepdim=keepdim), out)
 
 
@@ -492,8 +500,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
                            f"a floating point or complex dtype. Got: {n.capitalize()}")
     axis = _dims(dim, x.ndim)
     if x.size == 0:  # torch: the empty mean is nan
-        return _write_out(paddle.full(_reduced_shape(x.shape, axis, keepdim), float("nan"),
-                                      x.dtype), out)
+        return _write_out(_full(_reduced_shape(x.shape, axis, keepdim), float("nan"), x.dtype,
+                                x), out)
     return _write_out(paddle.mean(x, axis=axis, keepdim=keepdim), out)
 
 
@@ -541,7 +549,7 @@ def _minmax(torch_name, reduce_all, reduce_dim, elementwise, result_cls):
             return reduce_all(input)
         d = wrap_dim(dim, input.ndim)
         if input.ndim == 0:
-            return result_cls(input.clone(), paddle.zeros([], "int64"))
+            return result_cls(input.clone(), _full([], 0, _dt.DTYPES["int64"], input))
         if input.shape[d] == 0:
             raise IndexError(f"{torch_name}(): Expected reduction dim {d} to have non-zero size.")
         values = reduce_dim(input, axis=d, keepdim=keepdim)
@@ -567,7 +575,8 @@ def amax(input, dim=(), keepdim=False, *, out=None):
     axis = _dims(dim, input.ndim)
     if input.size == 0:
         _check_empty_reduce(input, axis, "amax")
-        return _write_out(paddle.empty(_reduced_shape(input.shape, axis, keepdim), input.dtype),
+        return _write_out(_C_ops.empty(_reduced_shape(input.shape, axis, keepdim), input.dtype,
+                                         input.place),
                           out)
     return _write_out(paddle.amax(input, axis=axis, keepdim=keepdim), out)
 
@@ -577,7 +586,8 @@ def amin(input, dim=(), keepdim=False, *, out=None):
     axis = _dims(dim, input.ndim)
     if input.size == 0:
         _check_empty_reduce(input, axis, "amin")
-        return _write_out(paddle.empty(_reduced_shape(input.shape, axis, keepdim), input.dtype),
+        return _write_out(_C_ops.empty(_reduced_shape(input.shape, axis, keepdim), input.dtype,
+                                         input.place),
                           out)
     return _write_out(paddle.amin(input, axis=axis, keepdim=keepdim), out)
 
@@ -964,7 +974,7 @@ def index_select(input, dim, index):
 def masked_fill(input, mask, value):
     if isinstance(value, paddle.Tensor):
         value = value.item()
-    fill = paddle.full([], value, input.dtype)
+    fill = _full([], value, input.dtype, input)
     return paddle.where(mask.astype("bool"), fill, input)
 
 
@@ -1033,7 +1043,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
         raise RuntimeError(f"reduce argument must be either add or multiply, got {reduce}")
     mode = {"add": "add", "multiply": "mul", None: "assign"}[reduce]
     if not isinstance(src, paddle.Tensor):
-        src = paddle.full(list(index.shape), src, input.dtype)
+        src = _full(list(index.shape), src, input.dtype, input)
     return paddle.put_along_axis(input, index, src.astype(input.dtype),
                                  wrap_dim(dim, input.ndim), reduce=mode)
 
@@ -1119,7 +1129,7 @@ def median(input, dim=None, keepdim=False):
     if dim is None:
         flat = input.reshape([-1])
         if flat.size == 0:
-            return paddle.full([], float("nan"), input.dtype)
+            return _full([], float("nan"), input.dtype, input)
         s = paddle.sort(flat)
         return s[(flat.shape[0] - 1) // 2]
     d = wrap_dim(dim, input.ndim)
@@ -1211,7 +1221,7 @@ def atleast_2d(*tensors):
 def fill(input, value):
     if isinstance(value, paddle.Tensor):
         value = value.item()
-    return paddle.full(list(input.shape), value, input.dtype)
+    return _full(list(input.shape), value, input.dtype, input)
 
 
 _register_adapter("torch.cummax")(lambda input, dim: _cum(input, dim, paddle.cummax, CummaxResult))
