@@ -462,7 +462,7 @@ def from_numpy(ndarray):
             ndarray.dtype.kind not in "biufc" or ndarray.ndim == 0:
         # Paddle's zero-copy path needs a writable C-contiguous array; torch shares strided
         # arrays too (gaps.toml: from_numpy)
-        return paddle.to_tensor(ndarray)
+        return paddle.to_tensor(ndarray, place=paddle.CPUPlace())  # torch: a CPU tensor
     return paddle.base.core.eager.Tensor(ndarray, paddle.CPUPlace(), False, True, "", True)
 
 
