@@ -123,6 +123,7 @@ def report() -> dict:
         "verified": {v: {"names": sum(1 for r in rs if v in r["verified_on"]),
                          "recorded": rec.get("recorded"), "commit": rec.get("commit"),
                          "uncommitted_files": rec.get("uncommitted_files"),
+                         "gpu": rec.get("gpu"),
                          "suites": rec.get("suites"), "tests_passed": rec.get("passed"),
                          "tests_failed": rec.get("failed_tests")}
                      for v, rec in sorted(ver.get("paddle", {}).items())},
@@ -141,7 +142,9 @@ def _verified_legend(rep) -> list[str]:
                      f"tests ({info['tests_failed']} failing) of {', '.join(info['suites'] or [])}, "
                      f"recorded {info['recorded']} at commit {str(info['commit'])[:10]}"
                      + (f" (+{info['uncommitted_files']} uncommitted files)"
-                        if info.get("uncommitted_files") else ""))
+                        if info.get("uncommitted_files") else "")
+                     + ("; no GPU: torch.cuda names verified for their no-CUDA behaviour only"
+                        if info.get("gpu") is False else ""))
     if not lines:
         lines.append("no verification recorded (torchproxy coverage --record)")
     return lines
@@ -267,6 +270,8 @@ def record(suites=DEFAULT_SUITES, path: str | None = None, extra_args=()) -> dic
         "commit": _git_commit(),
         "uncommitted_files": _git_dirty_count(),
         "python": sys.version.split()[0],
+        # without a GPU, torch.cuda names are verified for their no-CUDA behaviour only
+        "gpu": bool(paddle.is_compiled_with_cuda() and paddle.device.cuda.device_count() > 0),
         "suites": list(suites),
         "passed": rec.passed,
         "failed_tests": rec.failed,
