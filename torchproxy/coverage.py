@@ -235,6 +235,11 @@ def _recorder():
     return Recorder()
 
 
+def record_key(version: str, gpu: bool) -> str:
+    """'3.3.1' on a CPU-only run, '3.3.1+gpu' on a GPU run."""
+    return f"{version}+gpu" if gpu else version
+
+
 def _git_commit() -> str | None:
     try:
         return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
@@ -265,13 +270,16 @@ def record(suites=DEFAULT_SUITES, path: str | None = None, extra_args=()) -> dic
     if code not in (0, 1):  # 1 = some tests failed (recorded as such); others: no usable run
         raise RuntimeError(f"pytest exited with {code}: nothing recorded")
     data = load_verified(path)
-    data.setdefault("paddle", {})[paddle.__version__] = {
+    gpu = bool(paddle.is_compiled_with_cuda() and paddle.device.cuda.device_count() > 0)
+    # one record per Paddle version and machine kind: a GPU run does not replace the CPU one
+    key = record_key(paddle.__version__, gpu)
+    data.setdefault("paddle", {})[key] = {
         "recorded": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": _git_commit(),
         "uncommitted_files": _git_dirty_count(),
         "python": sys.version.split()[0],
         # without a GPU, torch.cuda names are verified for their no-CUDA behaviour only
-        "gpu": bool(paddle.is_compiled_with_cuda() and paddle.device.cuda.device_count() > 0),
+        "gpu": gpu,
         "suites": list(suites),
         "passed": rec.passed,
         "failed_tests": rec.failed,
@@ -283,4 +291,4 @@ def record(suites=DEFAULT_SUITES, path: str | None = None, extra_args=()) -> dic
     with open(path, "w") as f:
         json.dump(data, f, indent=1, sort_keys=True)
         f.write("\n")
-    return data["paddle"][paddle.__version__]
+    return data["paddle"][key]

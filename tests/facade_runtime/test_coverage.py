@@ -88,7 +88,8 @@ def test_record_marks_names_of_passing_tests_only(tmp_path, monkeypatch):
     assert "torch.nn.functional.silu" in rec["used_by_failing_tests"]
     stored = json.loads(path.read_text())
     import paddle
-    assert stored["paddle"][paddle.__version__]["verified"] == rec["verified"]
+    key = coverage.record_key(paddle.__version__, rec["gpu"])
+    assert stored["paddle"][key]["verified"] == rec["verified"]
 
 
 def test_unknown_format_rejected():
