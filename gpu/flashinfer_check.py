@@ -6,7 +6,7 @@ Wheels (cp312) beside paddlepaddle-gpu==2.6.2 in /tmp/site (torch 2.11's environ
 has filelock, jinja2, markupsafe, typing-extensions, and cuBLAS/cuRAND headers under
 site-packages/nvidia/cu13/include, which configure_jit finds):
     EXTRA_WHEELS="flashinfer-python-paddle==0.4.1.1 apache-tvm-ffi==0.1.14.post1 requests
-                  urllib3 charset-normalizer idna certifi"
+                  urllib3 charset-normalizer idna certifi packaging"
 JIT builds go to /tmp/flashinfer-jit (arch from the GPU: sm_90a on H100/H200); the first run
 compiles two modules with nvcc (~1-3 min), later runs reuse them.
 

@@ -19,7 +19,7 @@ LIBRARY = Library(
     requires=("flashinfer", "tvm_ffi"),
     imports=("flashinfer", "flashinfer.norm"),
     install=("pip install --no-deps flashinfer-python-paddle==0.4.1.1 apache-tvm-ffi==0.1.14.post1 "
-             "filelock jinja2 markupsafe requests urllib3 charset-normalizer idna certifi "
+             "filelock jinja2 markupsafe requests urllib3 charset-normalizer idna certifi packaging "
              "typing-extensions",
              "bash tests/flashinfer/setup_env.sh   # CPU build: CUDA headers + libcuda stub"),
     scan=("flashinfer",),

@@ -9,7 +9,7 @@
 # stub) provides.  Tests find them through TORCHPROXY_CUDA_EXTRA (default /opt/cuda-extra).
 # In an existing environment instead of the venv:
 #   pip install --no-deps flashinfer-python-paddle==0.4.1.1 apache-tvm-ffi==0.1.14.post1 \
-#       typing-extensions filelock jinja2 markupsafe requests urllib3 charset-normalizer idna certifi
+#       typing-extensions filelock jinja2 markupsafe requests urllib3 charset-normalizer idna certifi packaging
 set -euo pipefail
 EXTRA=${TORCHPROXY_CUDA_EXTRA:-/opt/cuda-extra}
 if [ ! -f "$EXTRA/stubs/libcuda.so" ] || [ ! -f "$EXTRA/nvidia/cu13/include/cublasLt.h" ]; then
@@ -27,5 +27,5 @@ VENV=${VENV:-/opt/venv-fip}
 python3 -m venv "$VENV"
 "$VENV/bin/pip" install -q paddlepaddle==3.3.1 numpy pytest
 "$VENV/bin/pip" install -q --no-deps flashinfer-python-paddle==0.4.1.1 apache-tvm-ffi==0.1.14.post1 \
-    typing-extensions filelock jinja2 markupsafe requests urllib3 charset-normalizer idna certifi
+    typing-extensions filelock jinja2 markupsafe requests urllib3 charset-normalizer idna certifi packaging
 echo "ok: $VENV  (then: $VENV/bin/python -m pytest tests/flashinfer)"
