@@ -528,3 +528,14 @@ def f(x):
     return after_decoration, y.requires_grad, inside, z.requires_grad, inside2, inf, \\
         w.requires_grad, v.requires_grad, torch.is_grad_enabled()
 """, X)
+
+
+def test_paddle_backward_and_grad_unchanged_outside_scope():
+    # the torch versions (scalar-only implicit gradient, grad without stop_gradient=False)
+    # apply to scoped callers only; this test module is not in scope
+    x = paddle.to_tensor(X)
+    x.stop_gradient = False
+    (x * 2).backward()                       # Paddle: non-scalar output, implicit ones
+    np.testing.assert_allclose(x.grad.numpy(), np.full(X.shape, 2.0))
+    assert x.grad.stop_gradient is False     # Paddle's own grad tensor, not a detached view
+    x.clear_gradient()
