@@ -78,26 +78,55 @@ def paddle_driver():
 
 
 # -- the per-launch switch ---------------------------------------------------------------------
-def _has_paddle_tensor(args, kwargs, PT, TW) -> bool:
-    for a in args:
-        if isinstance(a, PT) or (type(a) is TW and isinstance(a.base, PT)):
-            return True
-    for a in kwargs.values():
-        if isinstance(a, PT) or (type(a) is TW and isinstance(a.base, PT)):
-            return True
-    return False
+# What an argument's type says about a launch, cached per type (one dict lookup per argument):
+# PADDLE / FOREIGN (a tensor of another framework: it decides the launch is not Paddle's) /
+# WRAPPED (triton.reinterpret's TensorWrapper: look at its base) / None (scalars, constexprs).
+PADDLE, FOREIGN, WRAPPED = "paddle", "foreign", "wrapped"
+
+
+def _classify(tp, PT, TW):
+    if issubclass(tp, PT):
+        return PADDLE
+    if tp is TW:
+        return WRAPPED
+    if hasattr(tp, "data_ptr"):
+        return FOREIGN
+    return None
+
+
+def _launch_kind(values, kinds, PT, TW):
+    """PADDLE or FOREIGN from the first tensor among ``values``; None if there is none."""
+    for a in values:
+        tp = type(a)
+        k = kinds.get(tp, 0)
+        if k == 0:
+            k = kinds[tp] = _classify(tp, PT, TW)
+        if k is None:
+            continue
+        if k is WRAPPED:
+            base = a.base
+            return PADDLE if isinstance(base, PT) else FOREIGN
+        return k
+    return None
 
 
 def switching_run(orig, cfg, drv):
-    """Wrap a ``run(self, *args, **kwargs)`` so Paddle launches run with ``drv`` active."""
+    """Wrap a ``run(self, *args, **kwargs)`` so Paddle launches run with ``drv`` active: the
+    first tensor argument decides (a launch mixes no frameworks)."""
     import paddle
-    from triton.runtime.jit import TensorWrapper
+    from triton.runtime.jit import TensorWrapper as TW
     PT = paddle.Tensor
     d, active, _ = _slots(cfg)
+    kinds = {int: None, float: None, bool: None, type(None): None, str: None}
 
     def run(self, *args, **kwargs):
         prev = d[active]
-        if prev is drv or not _has_paddle_tensor(args, kwargs, PT, TensorWrapper):
+        if prev is drv:
+            return orig(self, *args, **kwargs)
+        kind = _launch_kind(args, kinds, PT, TW)
+        if kind is None and kwargs:
+            kind = _launch_kind(kwargs.values(), kinds, PT, TW)
+        if kind is not PADDLE:
             return orig(self, *args, **kwargs)
         d[active] = drv
         try:
