@@ -200,9 +200,13 @@ def test_gpu_device_guard_and_memory():
     torch = _torch()
     before = torch.cuda.current_device()
     last = torch.cuda.device_count() - 1
+    runtime_before = paddle.base.core.get_cuda_current_device_id()
     with torch.cuda.device(last):
         assert torch.cuda.current_device() == last
+        if hasattr(paddle.base.core, "set_cuda_current_device_id"):
+            assert paddle.base.core.get_cuda_current_device_id() == last  # cudaSetDevice too
     assert torch.cuda.current_device() == before
+    assert paddle.base.core.get_cuda_current_device_id() == runtime_before
     base = torch.cuda.memory_allocated()
     t = paddle.empty([256, 1024, 1024], dtype="float32")  # 1 GiB
     assert torch.cuda.memory_allocated() - base >= 1 << 30

@@ -122,15 +122,24 @@ def _index(device, optional: bool = False) -> int:
     raise ValueError(f"Expected a cuda device, but got: {device!r}")
 
 
+def _switch_to(idx: int) -> None:
+    """Make GPU ``idx`` current: the CUDA runtime's device (cudaSetDevice, what torch's
+    set_device does, and what Triton's launches run on) and Paddle's place."""
+    set_runtime = getattr(core, "set_cuda_current_device_id", None)  # GPU builds
+    if set_runtime is not None:
+        set_runtime(idx)
+    paddle.set_device(f"gpu:{idx}")
+
+
 @adapter("torch.cuda.set_device",
-         note="sets Paddle's current place to gpu:i (Paddle has one current device for "
-              "allocation and kernels; torch keeps new tensors on the CPU)")
+         note="sets the CUDA runtime's device and Paddle's current place to gpu:i (Paddle has "
+              "one current device for allocation and kernels; torch keeps new tensors on the CPU)")
 def set_device(device) -> None:
     idx = _index(device)
     if idx < 0:  # torch: a negative index is a no-op
         return
     _lazy_init()
-    paddle.set_device(f"gpu:{idx}")
+    _switch_to(idx)
 
 
 class _DeviceGuard:
@@ -147,11 +156,15 @@ class _DeviceGuard:
             raise RuntimeError("PyTorch was compiled without CUDA support")
         _lazy_init()
         self.prev_place = paddle.framework._current_expected_place()
-        paddle.set_device(f"gpu:{self.idx}")
+        self.prev_runtime = core.get_cuda_current_device_id()
+        _switch_to(self.idx)
 
     def __exit__(self, *exc):
         if self.prev_place is not None:
             # restore the exact place object (CPU or another GPU), as torch restores the index
+            set_runtime = getattr(core, "set_cuda_current_device_id", None)
+            if set_runtime is not None:
+                set_runtime(self.prev_runtime)
             paddle.framework._set_expected_place(self.prev_place)
             self.prev_place = None
         return False
