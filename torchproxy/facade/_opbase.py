@@ -1,0 +1,290 @@
+"""Shared machinery of the op modules (ops.py, ops_reduce.py, ops_shape.py): the ``adapter``
+that registers an op through the CPU half-precision "opmath" wrapper, torch's dim checks, type
+promotion for tensor/scalar operands, torch's named result tuples, and small helpers."""
+from __future__ import annotations
+
+import builtins  # the op modules define sum/max/min/any/all/round/pow/complex: use builtins.*
+import collections
+import numbers
+
+import paddle
+
+from . import dtypes as _dt
+from .creation import _C_ops, _write_out, default_float  # noqa: F401 - shared with op modules
+from .registry import adapter as _register_adapter
+from .registry import module as _module
+from .registry import type_ as _type
+
+_name = _dt.torch_name
+
+
+_to_dtype = _dt.to_paddle
+
+
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+_INTS = ("bool", "uint8", "int8", "int16", "int32", "int64")
+
+
+_HALF = (_dt.DTYPES["float16"], _dt.DTYPES["bfloat16"])
+
+
+_FLOAT32 = _dt.DTYPES["float32"]
+
+
+_WIDE = (_FLOAT32, _dt.DTYPES["float64"])
+
+
+# -- float16/bfloat16 on the CPU ----------------------------------------------------------------
+# Paddle's CPU build has no float16 (and few bfloat16) kernels for add, where, max, softmax...;
+# torch's CPU kernels compute half inputs in float32 ("opmath") and round the result.  Every
+# adapter of this module is registered through _opmath, which does the same for CPU halves:
+# half tensors in -> float32 compute -> float32 results back to the half dtype (unless a
+# ``dtype=`` argument chose the output dtype).  On GPUs Paddle's own half kernels run.
+def _cpu_half(v):
+    return isinstance(v, paddle.Tensor) and v.dtype in _HALF and v.place.is_cpu_place()
+
+
+def _find_half(args):
+    for a in args:
+        if isinstance(a, paddle.Tensor):
+            if a.dtype in _HALF and a.place.is_cpu_place():
+                return a.dtype
+        elif isinstance(a, (list, tuple)):
+            for b in a:
+                if _cpu_half(b):
+                    return b.dtype
+    return None
+
+
+def _up(v):
+    if _cpu_half(v):
+        return v.astype("float32")
+    if isinstance(v, (list, tuple)) and v and isinstance(v[0], paddle.Tensor):
+        return type(v)(_up(b) for b in v)
+    return v
+
+
+def _down(v, half):
+    if isinstance(v, paddle.Tensor):
+        return v.astype(half) if v.dtype == _FLOAT32 else v
+    if isinstance(v, tuple):
+        items = [_down(b, half) for b in v]
+        return type(v)(*items) if hasattr(v, "_fields") else tuple(items)
+    return v
+
+
+def _opmath(fn):
+    def run(*args, **kwargs):
+        half = _find_half(args)
+        if half is None or kwargs.get("out") is not None:
+            return fn(*args, **kwargs)
+        # the output dtype is not the half one when chosen by dtype= or promoted by a
+        # dimensioned wider float operand (a 0-d one does not promote, as in torch)
+        explicit_dtype = kwargs.get("dtype") is not None or builtins.any(
+            isinstance(a, _dt.DTYPE_TYPE) or isinstance(a, paddle.Tensor) and a.ndim > 0
+            and a.dtype in _WIDE for a in args)
+        result = fn(*[_up(a) for a in args], **kwargs)
+        return result if explicit_dtype else _down(result, half)
+    run.__name__ = fn.__name__
+    run.__qualname__ = fn.__qualname__
+    run.__doc__ = fn.__doc__
+    run.__wrapped__ = fn
+    return run
+
+
+def adapter(torch_name):
+    """Register ``fn`` (wrapped by _opmath) and return the wrapped function: Tensor methods
+    (tensor_methods.py) and ops calling ops get the same behaviour as ``torch.<name>``."""
+    def deco(fn):
+        return _register_adapter(torch_name)(fn if hasattr(fn, "__wrapped__") else _opmath(fn))
+    return deco
+
+
+def _return_type(name, fields=("values", "indices")):
+    cls = collections.namedtuple(name, fields)
+    cls.__module__ = "torch.return_types"
+    return cls
+
+
+MaxResult = _return_type("max")
+
+
+MinResult = _return_type("min")
+
+
+SortResult = _return_type("sort")
+
+
+TopkResult = _return_type("topk")
+
+
+KthResult = _return_type("kthvalue")
+
+
+ModeResult = _return_type("mode")
+
+
+MedianResult = _return_type("median")
+
+
+CummaxResult = _return_type("cummax")
+
+
+def wrap_dim(d, ndim):
+    """torch's dim check: range [-ndim, ndim-1] (a 0-d tensor accepts -1 and 0)."""
+    n = ndim if ndim > 0 else 1
+    if isinstance(d, bool) or not isinstance(d, numbers.Integral):
+        raise TypeError(f"dim must be an int, got {type(d).__name__}")
+    if d < -n or d >= n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {d})")
+    return d + n if d < 0 else d
+
+
+def _dims(dim, ndim):
+    """None / int / tuple / list -> None (all) or a sorted list of non-negative dims."""
+    if dim is None:
+        return None
+    if isinstance(dim, (list, tuple)):
+        if len(dim) == 0:
+            return None
+        out = [wrap_dim(d, ndim) for d in dim]
+        if len(set(out)) != len(out):
+            raise RuntimeError(f"dim {out} appears multiple times in the list of dims")
+        return sorted(out)
+    return [wrap_dim(dim, ndim)]
+
+
+def _float_input(x):
+    """Integers and bools promote to the default float dtype for float-only math."""
+    if _name(x.dtype) in _INTS:
+        return x.astype(default_float())
+    return x
+
+
+_EMPTY_RESULT = {"isnan": paddle.bool, "isinf": paddle.bool, "isfinite": paddle.bool,
+                 "logical_not": paddle.bool}
+
+
+def _empty_like_dtype(x, dtype):
+    return _C_ops.empty(list(x.shape), dtype, x.place)
+
+
+def _reduced_shape(shape, axis, keepdim):
+    axis = range(len(shape)) if axis is None else axis
+    return [1 if i in axis else d for i, d in enumerate(shape)] if keepdim else \
+        [d for i, d in enumerate(shape) if i not in axis]
+
+
+# -- binary ------------------------------------------------------------------------------------
+def result_type(a, b):
+    """torch's promotion for tensor/scalar operands: a 0-d tensor or Python scalar only lifts
+    the category (int -> float), never the width of a dimensioned tensor."""
+    ta, tb = isinstance(a, paddle.Tensor), isinstance(b, paddle.Tensor)
+    if ta and tb:
+        a_dim, b_dim = len(a.shape) > 0, len(b.shape) > 0
+        if a_dim == b_dim:
+            return _dt.promote_types(a.dtype, b.dtype)
+        dense, scal = (a, b) if a_dim else (b, a)
+        return _lift(dense.dtype, scal.dtype)
+    if ta:
+        return _lift(a.dtype, _dt._PY_TYPES[_pytype(b)]())
+    if tb:
+        return _lift(b.dtype, _dt._PY_TYPES[_pytype(a)]())
+    return _dt._PY_TYPES[_pytype(a)]()
+
+
+def _pytype(v):
+    for t in (bool, int, float, builtins.complex):
+        if isinstance(v, t):
+            return t
+    raise TypeError(f"unsupported operand {v!r}")
+
+
+def _kind(n):
+    return 0 if n == "bool" else 1 if n in _INTS else 3 if n.startswith("complex") else 2
+
+
+def _lift(dense, scalar):
+    kd, ks = _kind(_name(dense)), _kind(_name(scalar))
+    if ks > kd:
+        if ks == 2:
+            return default_float()
+        if kd == 2:  # float tensor, complex scalar: the complex type of the tensor's width
+            return _dt.DTYPES["complex128" if _name(dense) == "float64" else "complex64"]
+        return scalar
+    return dense
+
+
+def _scalar_tensor(v, dt, like):
+    """A 0-d tensor holding Python scalar ``v`` on ``like``'s device (Paddle 2.6's full()
+    rejects complex values)."""
+    if isinstance(v, builtins.complex):
+        part = _dt.DTYPES["float64" if _name(dt) == "complex128" else "float32"]
+        return paddle.complex(_full([], v.real, part, like), _full([], v.imag, part, like))
+    return _full([], v, dt, like)
+
+
+def _full(shape, value, dtype, like):
+    """paddle.full on ``like``'s device: scalars must live where the tensor operand lives (the
+    default place is the current GPU, which a CPU operand cannot be combined with)."""
+    return _C_ops.full(shape, value, dtype, like.place)
+
+
+def _operands(a, b, like=None):
+    dt = result_type(a, b)
+    ref = a if isinstance(a, paddle.Tensor) else b if isinstance(b, paddle.Tensor) else like
+    if not isinstance(a, paddle.Tensor):
+        a = _scalar_tensor(a, dt, ref)
+    elif a.dtype != dt:
+        a = a.astype(dt)
+    if not isinstance(b, paddle.Tensor):
+        b = _scalar_tensor(b, dt, ref)
+    elif b.dtype != dt:
+        b = b.astype(dt)
+    return a, b
+
+
+def _prod(xs):
+    n = 1
+    for v in xs:
+        n *= v
+    return n
+
+
+_LEGACY_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                 "uint8": "Byte", "bool": "Bool", "float32": "Float", "float64": "Double",
+                 "float16": "Half", "bfloat16": "BFloat16"}
+
+
+def _float_kernel(x, op):
+    n = _name(x.dtype)
+    if n not in _FLOATS:
+        raise NotImplementedError(f'"{op}_kernel_impl" not implemented for '
+                                  f"'{_LEGACY_NAMES.get(n, n)}'")
+
+
+def _same_dtype(a, b):
+    if isinstance(b, paddle.Tensor) and a.dtype != b.dtype:
+        raise RuntimeError(f"{_LEGACY_NAMES.get(_name(b.dtype))} did not match "
+                           f"{_LEGACY_NAMES.get(_name(a.dtype))}")
+
+
+def builtins_sum(xs):
+    t = 0
+    for v in xs:
+        t += v
+    return t
+
+
+CumminResult = _return_type("cummin")
+
+
+_module("torch.return_types")
+
+
+for _cls in (MaxResult, MinResult, SortResult, TopkResult, KthResult, ModeResult, MedianResult,
+             CummaxResult, CumminResult):
+    _type(f"torch.return_types.{_cls.__name__}", _cls)

@@ -1,0 +1,316 @@
+"""torch reductions: sum/mean/max/min/amax/argmax/softmax/sort/topk/quantile... (ops.py's
+docstring lists what torch does differently from Paddle and we follow)."""
+from __future__ import annotations
+
+import builtins  # this module shadows builtins (sum, max, any...)
+
+import paddle
+
+from . import dtypes as _dt
+from ._opbase import (CummaxResult, CumminResult, MaxResult, MedianResult, MinResult, SortResult,
+                      TopkResult, _C_ops, _FLOATS, _INTS, _dims, _float_input, _float_kernel,
+                      _full, _name, _prod, _reduced_shape, _register_adapter, _to_dtype,
+                      _write_out, adapter, wrap_dim)
+
+
+# -- reductions --------------------------------------------------------------------------------
+def _reduce_dtype(x, dtype, int_to_int64=True):
+    if dtype is not None:
+        return x.astype(_to_dtype(dtype))
+    if int_to_int64 and _name(x.dtype) in _INTS:
+        return x.astype("int64")
+    return x
+
+
+@adapter("torch.sum")
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
+    x = _reduce_dtype(input, dtype)
+    axis = _dims(dim, x.ndim)
+    if x.size == 0:  # torch: the empty sum is 0 (Paddle 2.6 rejects 0-size reductions)
+        return _write_out(_full(_reduced_shape(x.shape, axis, keepdim), 0, x.dtype, x), out)
+    return _write_out(paddle.sum(x, axis=axis, keepdim=keepdim), out)
+
+
+@adapter("torch.prod")
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    x = _reduce_dtype(input, dtype)
+    axis = None if dim is None else wrap_dim(dim, x.ndim)
+    return paddle.prod(x, axis=axis, keepdim=keepdim)
+
+
+@adapter("torch.mean")
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    x = input if dtype is None else input.astype(_to_dtype(dtype))
+    n = _name(x.dtype)
+    if n not in _FLOATS and not n.startswith("complex"):
+        raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either "
+                           f"a floating point or complex dtype. Got: {n.capitalize()}")
+    axis = _dims(dim, x.ndim)
+    if x.size == 0:  # torch: the empty mean is nan
+        return _write_out(_full(_reduced_shape(x.shape, axis, keepdim), float("nan"), x.dtype,
+                                x), out)
+    return _write_out(paddle.mean(x, axis=axis, keepdim=keepdim), out)
+
+
+def _var_correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+@adapter("torch.var")
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):  # torch.var(x, False): the old unbiased positional
+        dim, unbiased = None, dim
+    c = _var_correction(unbiased, correction)
+    axis = _dims(dim, input.ndim)
+    m = paddle.mean(input, axis=axis, keepdim=True)
+    n = input.size if axis is None else _prod([input.shape[d] for d in axis])
+    s = paddle.sum((input - m) ** 2, axis=axis, keepdim=keepdim)
+    return s / (n - c) if n - c > 0 else s / 0.0  # torch: inf/nan when n <= correction
+
+
+@adapter("torch.std")
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return paddle.sqrt(var(input, dim, unbiased, keepdim, correction=correction))
+
+
+def _minmax(torch_name, reduce_all, reduce_dim, elementwise, result_cls):
+    def fn(input, dim=None, keepdim=False, *, out=None):
+        if isinstance(dim, paddle.Tensor):  # torch.max(a, b)
+            from . import ops  # torch.max(a, b): the elementwise op (ops.py imports us)
+            return _write_out(ops.BINARY[elementwise](input, dim), out)
+        if dim is None:
+            if keepdim:
+                raise TypeError(f"{torch_name}() received an invalid combination of arguments")
+            if input.size == 0:
+                raise RuntimeError(f"{torch_name}(): Expected reduction dim to be specified for "
+                                   "input.numel() == 0. Specify the reduction dim with the "
+                                   "'dim' argument.")
+            return reduce_all(input)
+        d = wrap_dim(dim, input.ndim)
+        if input.ndim == 0:
+            return result_cls(input.clone(), _full([], 0, _dt.DTYPES["int64"], input))
+        if input.shape[d] == 0:
+            raise IndexError(f"{torch_name}(): Expected reduction dim {d} to have non-zero size.")
+        values = reduce_dim(input, axis=d, keepdim=keepdim)
+        indices = (paddle.argmax if torch_name == "max" else paddle.argmin)(
+            input, axis=d, keepdim=keepdim)
+        return result_cls(values, indices.astype("int64"))
+    fn.__name__ = torch_name
+    return adapter(f"torch.{torch_name}")(fn)
+
+
+max = _minmax("max", paddle.max, paddle.max, "maximum", MaxResult)  # noqa: A001
+
+
+min = _minmax("min", paddle.min, paddle.min, "minimum", MinResult)  # noqa: A001
+
+
+def _check_empty_reduce(x, axis, op):
+    for i in (range(x.ndim) if axis is None else axis):
+        if x.shape[i] == 0:
+            raise IndexError(f"{op}(): Expected reduction dim {i} to have non-zero size.")
+
+
+@adapter("torch.amax")
+def amax(input, dim=(), keepdim=False, *, out=None):
+    axis = _dims(dim, input.ndim)
+    if input.size == 0:
+        _check_empty_reduce(input, axis, "amax")
+        return _write_out(_C_ops.empty(_reduced_shape(input.shape, axis, keepdim), input.dtype,
+                                         input.place),
+                          out)
+    return _write_out(paddle.amax(input, axis=axis, keepdim=keepdim), out)
+
+
+@adapter("torch.amin")
+def amin(input, dim=(), keepdim=False, *, out=None):
+    axis = _dims(dim, input.ndim)
+    if input.size == 0:
+        _check_empty_reduce(input, axis, "amin")
+        return _write_out(_C_ops.empty(_reduced_shape(input.shape, axis, keepdim), input.dtype,
+                                         input.place),
+                          out)
+    return _write_out(paddle.amin(input, axis=axis, keepdim=keepdim), out)
+
+
+def _arg(torch_name, paddle_fn):
+    def fn(input, dim=None, keepdim=False):
+        if dim is None:
+            r = paddle_fn(input.reshape([-1]), axis=0)
+            return r.reshape([1] * input.ndim) if keepdim else r.reshape([])
+        return paddle_fn(input, axis=wrap_dim(dim, input.ndim), keepdim=keepdim).astype("int64")
+    fn.__name__ = torch_name
+    return adapter(f"torch.{torch_name}")(fn)
+
+
+argmax = _arg("argmax", paddle.argmax)
+
+
+argmin = _arg("argmin", paddle.argmin)
+
+
+@adapter("torch.all")
+def all(input, dim=None, keepdim=False):  # noqa: A001
+    x = input.astype("bool")
+    r = paddle.all(x, axis=_dims(dim, x.ndim), keepdim=keepdim)
+    return r.astype("uint8") if _name(input.dtype) == "uint8" else r
+
+
+@adapter("torch.any")
+def any(input, dim=None, keepdim=False):  # noqa: A001
+    x = input.astype("bool")
+    r = paddle.any(x, axis=_dims(dim, x.ndim), keepdim=keepdim)
+    return r.astype("uint8") if _name(input.dtype) == "uint8" else r
+
+
+@adapter("torch.logsumexp")
+def logsumexp(input, dim, keepdim=False):
+    x = _float_input(input)
+    return paddle.logsumexp(x, axis=_dims(dim, x.ndim), keepdim=keepdim)
+
+
+@adapter("torch.cumsum")
+def cumsum(input, dim, *, dtype=None, out=None):
+    x = _reduce_dtype(input, dtype)
+    return _write_out(paddle.cumsum(x, axis=wrap_dim(dim, x.ndim)), out)
+
+
+@adapter("torch.cumprod")
+def cumprod(input, dim, *, dtype=None):
+    x = _reduce_dtype(input, dtype)
+    return paddle.cumprod(x, dim=wrap_dim(dim, x.ndim))
+
+
+@adapter("torch.softmax")
+def softmax(input, dim, dtype=None):
+    x = input if dtype is None else input.astype(_to_dtype(dtype))
+    _float_kernel(x, "softmax")
+    return paddle.nn.functional.softmax(x, axis=wrap_dim(dim, x.ndim))
+
+
+@adapter("torch.log_softmax")
+def log_softmax(input, dim, dtype=None):
+    x = input if dtype is None else input.astype(_to_dtype(dtype))
+    _float_kernel(x, "log_softmax")
+    return paddle.nn.functional.log_softmax(x, axis=wrap_dim(dim, x.ndim))
+
+
+@adapter("torch.norm")
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    x = input if dtype is None else input.astype(_to_dtype(dtype))
+    axis = _dims(dim, x.ndim)
+    if p == "fro" or p == 2:
+        return paddle.sqrt(paddle.sum(x * x, axis=axis, keepdim=keepdim))
+    if p == float("inf"):
+        return paddle.amax(paddle.abs(x), axis=axis, keepdim=keepdim)
+    return paddle.sum(paddle.abs(x) ** p, axis=axis, keepdim=keepdim) ** (1.0 / p)
+
+
+@adapter("torch.sort")
+def sort(input, dim=-1, descending=False, stable=False):
+    d = wrap_dim(dim, input.ndim)
+    idx = paddle.argsort(input, axis=d, descending=descending, stable=True) \
+        if _has_stable_argsort() else paddle.argsort(input, axis=d, descending=descending)
+    return SortResult(paddle.take_along_axis(input, idx, d), idx.astype("int64"))
+
+
+@adapter("torch.argsort")
+def argsort(input, dim=-1, descending=False, stable=False):
+    return sort(input, dim, descending, stable).indices
+
+
+def _has_stable_argsort():
+    import inspect
+    global _STABLE
+    if _STABLE is None:
+        _STABLE = "stable" in inspect.signature(paddle.argsort).parameters
+    return _STABLE
+
+
+_STABLE = None
+
+
+@adapter("torch.topk")
+def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+    d = wrap_dim(dim, input.ndim)
+    v, i = paddle.topk(input, k, axis=d, largest=largest, sorted=True)
+    return TopkResult(v, i.astype("int64"))
+
+
+@adapter("torch.count_nonzero")
+def count_nonzero(input, dim=None):
+    return paddle.sum((input != 0).astype("int64"), axis=_dims(dim, input.ndim))
+
+
+@adapter("torch.quantile")
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """torch's quantile (Triton's do_bench uses it): sort, then interpolate between ranks."""
+    _float_kernel(input, "quantile")
+    scalar_q = not isinstance(q, paddle.Tensor) or q.ndim == 0
+    qs = [float(q)] if not isinstance(q, paddle.Tensor) else [float(v) for v in
+                                                             q.reshape([-1]).tolist()]
+    if builtins.any(v < 0 or v > 1 for v in qs):
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    x = input.reshape([-1]) if dim is None else input
+    d = 0 if dim is None else wrap_dim(dim, input.ndim)
+    n = x.shape[d]
+    s = paddle.sort(x, axis=d)
+    outs = []
+    for v in qs:
+        pos = v * (n - 1)
+        lo, hi = int(pos // 1), -int(-pos // 1)
+        a = paddle.slice(s, [d], [lo], [lo + 1])
+        b = paddle.slice(s, [d], [hi], [hi + 1])
+        frac = pos - lo
+        if interpolation == "linear":
+            r = a + (b - a) * frac
+        elif interpolation == "lower":
+            r = a
+        elif interpolation == "higher":
+            r = b
+        elif interpolation == "midpoint":
+            r = (a + b) / 2
+        elif interpolation == "nearest":
+            r = b if frac > 0.5 or (frac == 0.5 and hi % 2 == 0) else a  # round half to even
+        else:
+            raise ValueError(f"quantile() interpolation must be one of linear, lower, higher, "
+                             f"midpoint or nearest. Got {interpolation}")
+        if dim is None:
+            r = r.reshape([1] * input.ndim if keepdim else [])
+        elif not keepdim:
+            r = r.squeeze(d)
+        outs.append(r)
+    result = outs[0] if scalar_q else paddle.stack(outs, axis=0)
+    return _write_out(result, out)
+
+
+@adapter("torch.median")
+def median(input, dim=None, keepdim=False):
+    """torch: the lower median (no interpolation); with dim, (values, indices)."""
+    if dim is None:
+        flat = input.reshape([-1])
+        if flat.size == 0:
+            return _full([], float("nan"), input.dtype, input)
+        s = paddle.sort(flat)
+        return s[(flat.shape[0] - 1) // 2]
+    d = wrap_dim(dim, input.ndim)
+    idx = paddle.argsort(input, axis=d)
+    k = (input.shape[d] - 1) // 2
+    i = paddle.slice(idx, [d], [k], [k + 1])
+    v = paddle.take_along_axis(input, i, d)
+    if not keepdim:
+        v, i = v.squeeze(d), i.squeeze(d)
+    return MedianResult(v, i.astype("int64"))
+
+
+_register_adapter("torch.cummax")(lambda input, dim: _cum(input, dim, paddle.cummax, CummaxResult))
+
+
+def _cum(input, dim, fn, cls):
+    v, i = fn(input, axis=wrap_dim(dim, input.ndim))
+    return cls(v, i.astype("int64"))
+
+
+_register_adapter("torch.cummin")(lambda input, dim: _cum(input, dim, paddle.cummin, CumminResult))

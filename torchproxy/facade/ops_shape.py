@@ -1,0 +1,351 @@
+"""torch joining, shape and indexing ops: cat/stack/reshape/transpose/split/chunk/gather/scatter...
+(ops.py's docstring lists what torch does differently from Paddle and we follow)."""
+from __future__ import annotations
+
+import paddle
+
+from . import dtypes as _dt
+from ._opbase import (_dims, _full, _name, _prod, _register_adapter, _write_out, adapter,
+                      builtins_sum, wrap_dim)
+
+
+# -- joining and shape ops ---------------------------------------------------------------------
+def _common(tensors, op):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError(f"{op}(): expected a non-empty list of Tensors")
+    dt = tensors[0].dtype
+    for t in tensors[1:]:
+        if t.dtype != dt:
+            dt = _dt.promote_types(dt, t.dtype)
+    return [t if t.dtype == dt else t.astype(dt) for t in tensors]
+
+
+@adapter("torch.cat")
+def cat(tensors, dim=0, *, out=None):
+    ts = _common(tensors, "cat")
+    # torch skips legacy 1-D empty tensors (shape [0]) when joining others
+    kept = [t for t in ts if not (t.ndim == 1 and t.shape[0] == 0)] or ts[:1]
+    d = wrap_dim(dim, kept[0].ndim)
+    ref = list(kept[0].shape)
+    for i, t in enumerate(kept[1:], 1):
+        shape = list(t.shape)
+        if len(shape) != len(ref):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} "
+                               f"and {len(shape)}")
+        for j, (p, q) in enumerate(zip(ref, shape)):
+            if j != d and p != q:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. "
+                                   f"Expected size {p} but got size {q} for tensor number {i} "
+                                   "in the list.")
+    return _write_out(paddle.concat(kept, axis=d), out)
+
+
+adapter("torch.concat")(cat)
+
+
+adapter("torch.concatenate")(cat)
+
+
+@adapter("torch.stack")
+def stack(tensors, dim=0, *, out=None):
+    ts = _common(tensors, "stack")
+    shapes = {tuple(t.shape) for t in ts}
+    if len(shapes) > 1:
+        raise RuntimeError("stack expects each tensor to be equal size")
+    d = wrap_dim(dim, ts[0].ndim + 1)
+    return _write_out(paddle.stack(ts, axis=d), out)
+
+
+@adapter("torch.reshape")
+def reshape(input, shape):
+    return input.reshape(list(shape))
+
+
+@adapter("torch.transpose")
+def transpose(input, dim0, dim1):
+    nd = input.ndim
+    d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
+    if nd < 2:
+        return input.view(input.shape) if nd else input.reshape([])
+    perm = list(range(nd))
+    perm[d0], perm[d1] = perm[d1], perm[d0]
+    return input.transpose(perm)
+
+
+adapter("torch.swapaxes")(transpose)
+
+
+@adapter("torch.permute")
+def permute(input, dims):
+    nd = input.ndim
+    perm = [wrap_dim(d, nd) for d in dims]
+    if len(perm) != nd or sorted(perm) != list(range(nd)):
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
+                           f"not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {nd} is not equal to len(dims) = {len(perm)}")
+    return input.transpose(perm) if nd else input
+
+
+@adapter("torch.flatten")
+def flatten(input, start_dim=0, end_dim=-1):
+    nd = input.ndim
+    if nd == 0:
+        return input.reshape([1])
+    s, e = wrap_dim(start_dim, nd), wrap_dim(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    shape = list(input.shape)
+    return input.reshape(shape[:s] + [-1 if 0 not in shape[s:e + 1] else 0] + shape[e + 1:])
+
+
+@adapter("torch.squeeze")
+def squeeze(input, dim=None):
+    nd = input.ndim
+    if dim is None:
+        return input.reshape([d for d in input.shape if d != 1])
+    dims = _dims(dim, nd) or []
+    shape = list(input.shape)
+    return input.reshape([s for i, s in enumerate(shape) if not (i in dims and s == 1)])
+
+
+@adapter("torch.unsqueeze")
+def unsqueeze(input, dim):
+    d = wrap_dim(dim, input.ndim + 1)
+    shape = list(input.shape)
+    return input.reshape(shape[:d] + [1] + shape[d:])
+
+
+@adapter("torch.split")
+def split(tensor, split_size_or_sections, dim=0):
+    """torch: an int is the size of each chunk (the last may be smaller)."""
+    d = wrap_dim(dim, tensor.ndim)
+    n = tensor.shape[d]
+    if isinstance(split_size_or_sections, int):
+        s = split_size_or_sections
+        if s <= 0 and not (s == 0 and n == 0):
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {n}")
+        sizes = [s] * (n // s) + ([n % s] if n % s else []) if s else [0]
+    else:
+        sizes = [int(v) for v in split_size_or_sections]
+        if builtins_sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
+                               f"(input tensor's size at dimension {d}), but got "
+                               f"split_sizes={sizes}")
+    return tuple(_narrow(tensor, d, sizes))
+
+
+def _narrow(t, d, sizes):
+    out, start = [], 0
+    for s in sizes:
+        out.append(paddle.slice(t, [d], [start], [start + s]))
+        start += s
+    return out
+
+
+@adapter("torch.chunk")
+def chunk(input, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    d = wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    size = -(-n // chunks) if n else 0
+    if size == 0:
+        return tuple(_narrow(input, d, [0] * (chunks if n == 0 else 1)))
+    return split(input, size, d)
+
+
+@adapter("torch.unbind")
+def unbind(input, dim=0):
+    d = wrap_dim(dim, input.ndim)
+    return tuple(paddle.unbind(input, axis=d))
+
+
+@adapter("torch.narrow")
+def narrow(input, dim, start, length):
+    d = wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    if start < 0:
+        start += n
+    if start < 0 or start + length > n or length < 0:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    return paddle.slice(input, [d], [start], [start + length])
+
+
+@adapter("torch.gather")
+def gather(input, dim, index, *, sparse_grad=False):
+    return paddle.take_along_axis(input, index, wrap_dim(dim, input.ndim),
+                                  broadcast=False) if _tal_has_broadcast() else \
+        paddle.take_along_axis(input, index, wrap_dim(dim, input.ndim))
+
+
+_TAL = None
+
+
+def _tal_has_broadcast():
+    global _TAL
+    if _TAL is None:
+        import inspect
+        _TAL = "broadcast" in inspect.signature(paddle.take_along_axis).parameters
+    return _TAL
+
+
+@adapter("torch.index_select")
+def index_select(input, dim, index):
+    return paddle.index_select(input, index, axis=wrap_dim(dim, input.ndim))
+
+
+@adapter("torch.masked_fill")
+def masked_fill(input, mask, value):
+    if isinstance(value, paddle.Tensor):
+        value = value.item()
+    fill = _full([], value, input.dtype, input)
+    return paddle.where(mask.astype("bool"), fill, input)
+
+
+@adapter("torch.tril")
+def tril(input, diagonal=0, *, out=None):
+    return _write_out(paddle.tril(input, diagonal), out)
+
+
+@adapter("torch.triu")
+def triu(input, diagonal=0, *, out=None):
+    return _write_out(paddle.triu(input, diagonal), out)
+
+
+@adapter("torch.flip")
+def flip(input, dims):
+    return paddle.flip(input, axis=[wrap_dim(d, input.ndim) for d in dims])
+
+
+@adapter("torch.roll")
+def roll(input, shifts, dims=None):
+    return paddle.roll(input, shifts, axis=dims)
+
+
+@adapter("torch.broadcast_to")
+def broadcast_to(input, size):
+    return paddle.broadcast_to(input, list(size))
+
+
+@adapter("torch.numel")
+def numel(input) -> int:
+    return _prod(input.shape)
+
+
+@adapter("torch.clone")
+def clone(input, *, memory_format=None):
+    return input.clone()
+
+
+@adapter("torch.repeat_interleave")
+def repeat_interleave(input, repeats, dim=None, *, output_size=None):
+    if dim is None:
+        input, dim = input.reshape([-1]), 0
+    return paddle.repeat_interleave(input, repeats, axis=wrap_dim(dim, input.ndim))
+
+
+@adapter("torch.scatter")
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    """torch: out[i][index[i][j]] = src[i][j] along ``dim`` (paddle.scatter is row-wise)."""
+    if src is None:
+        src = value
+    if isinstance(src, paddle.Tensor) and list(src.shape) != list(index.shape):
+        src = paddle.slice(src, list(range(index.ndim)), [0] * index.ndim, list(index.shape))
+    if reduce not in (None, "add", "multiply"):
+        raise RuntimeError(f"reduce argument must be either add or multiply, got {reduce}")
+    mode = {"add": "add", "multiply": "mul", None: "assign"}[reduce]
+    if not isinstance(src, paddle.Tensor):
+        src = _full(list(index.shape), src, input.dtype, input)
+    return paddle.put_along_axis(input, index, src.astype(input.dtype),
+                                 wrap_dim(dim, input.ndim), reduce=mode)
+
+
+@adapter("torch.scatter_add")
+def scatter_add(input, dim, index, src):
+    return scatter(input, dim, index, src, reduce="add")
+
+
+@adapter("torch.index_add")
+def index_add(input, dim, index, source, *, alpha=1):
+    src = source * alpha if alpha != 1 else source
+    return paddle.index_add(input, index, wrap_dim(dim, input.ndim), src.astype(input.dtype))
+
+
+@adapter("torch.view_as_real")
+def view_as_real(input):
+    """Values of torch's view (a copy in Paddle: writes do not reach the complex tensor)."""
+    if not _name(input.dtype).startswith("complex"):
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    return paddle.as_real(input)
+
+
+@adapter("torch.view_as_complex")
+def view_as_complex(input):
+    return paddle.as_complex(input)
+
+
+@adapter("torch.movedim")
+def movedim(input, source, destination):
+    nd = input.ndim
+    src = [wrap_dim(d, nd) for d in (source if isinstance(source, (list, tuple)) else [source])]
+    dst = [wrap_dim(d, nd) for d in (destination if isinstance(destination, (list, tuple))
+                                     else [destination])]
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
+                           f"should contain the same number of dims as destination ({dst} dims)")
+    perm = [-1] * nd
+    for s, d in zip(src, dst):
+        perm[d] = s
+    rest = iter(i for i in range(nd) if i not in src)
+    perm = [p if p >= 0 else next(rest) for p in perm]
+    return input.transpose(perm) if nd else input
+
+
+adapter("torch.moveaxis")(movedim)
+
+
+@adapter("torch.diagonal")
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    nd = input.ndim
+    return paddle.diagonal(input, offset=offset, axis1=wrap_dim(dim1, nd),
+                           axis2=wrap_dim(dim2, nd))
+
+
+@_register_adapter("torch.broadcast_shapes")
+def broadcast_shapes(*shapes):
+    out = []
+    for s in shapes:
+        s = [s] if isinstance(s, int) else list(s)
+        out = paddle.broadcast_shape(out, s) if out else s
+    from .core import Size
+    return Size(out)
+
+
+@adapter("torch.broadcast_tensors")
+def broadcast_tensors(*tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shape = list(broadcast_shapes(*[t.shape for t in tensors]))
+    return tuple(paddle.broadcast_to(t, shape) for t in tensors)
+
+
+@adapter("torch.atleast_2d")
+def atleast_2d(*tensors):
+    def one(t):
+        return t.reshape([1, 1]) if t.ndim == 0 else t.reshape([1, t.shape[0]]) \
+            if t.ndim == 1 else t
+    if len(tensors) == 1 and isinstance(tensors[0], paddle.Tensor):
+        return one(tensors[0])
+    ts = tensors[0] if len(tensors) == 1 else tensors
+    return tuple(one(t) for t in ts)
+
+
+@adapter("torch.fill")
+def fill(input, value):
+    if isinstance(value, paddle.Tensor):
+        value = value.item()
+    return _full(list(input.shape), value, input.dtype, input)
