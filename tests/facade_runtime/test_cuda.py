@@ -49,6 +49,9 @@ needs_gpu = pytest.mark.skipif(not HAS_GPU, reason="needs Paddle with CUDA and a
     "torch.cuda.is_current_stream_capturing()",
     "torch.cuda.is_bf16_supported()",
     "torch.cuda.get_arch_list()",
+    "torch.cuda.nvtx.range_push('a')",
+    "torch.cuda.nvtx.range_pop()",
+    "torch.cuda.nvtx.range('a').__enter__()",
     "torch.version.cuda",
     "torch.version.hip",
     "torch.cuda.is_available() and torch.version.hip is None",  # Triton's driver probe
@@ -216,3 +219,16 @@ def test_gpu_device_guard_and_memory():
     if hasattr(paddle.base.core, "device_memory_stat_reset_peak_value"):
         torch.cuda.reset_peak_memory_stats()
         assert torch.cuda.max_memory_allocated() == torch.cuda.memory_allocated()
+
+
+@needs_gpu
+def test_gpu_nvtx_ranges_nest_without_error():
+    torch = _torch()
+    with torch.cuda.nvtx.range("outer"):
+        torch.cuda.nvtx.range_push("inner")
+        torch.cuda.nvtx.range_pop()
+
+    @torch.cuda.nvtx.range("decorated {}", 1)
+    def f(x):
+        return x + 1
+    assert f(1) == 2

@@ -547,3 +547,50 @@ def is_current_stream_capturing() -> bool:
     if not _compiled():
         raise RuntimeError("Tried to instantiate dummy base class _cuda_isCurrentStreamCapturing")
     return bool(core.is_cuda_graph_capturing())
+
+
+# -- torch.cuda.nvtx on Paddle's NVTX bindings (GPU builds) ------------------------------------
+module("torch.cuda.nvtx")
+
+
+def _nvtx(name: str):
+    fn = getattr(core, name, None)
+    if fn is None:  # CPU builds of Paddle, like torch's CPU build, have no NVTX
+        raise RuntimeError("NVTX functions not installed. Are you sure you have a CUDA build?")
+    return fn
+
+
+@adapter("torch.cuda.nvtx.range_push", note="Paddle's core.nvprof_nvtx_push")
+def nvtx_range_push(msg: str):
+    _nvtx("nvprof_nvtx_push")(msg)
+
+
+@adapter("torch.cuda.nvtx.range_pop")
+def nvtx_range_pop():
+    _nvtx("nvprof_nvtx_pop")()
+
+
+class _NvtxRange:
+    """``with torch.cuda.nvtx.range("name"):`` (also a decorator, as torch's)."""
+
+    def __init__(self, msg, *args, **kwargs):
+        self.msg = msg.format(*args, **kwargs) if (args or kwargs) else msg
+
+    def __enter__(self):
+        nvtx_range_push(self.msg)
+
+    def __exit__(self, *exc):
+        nvtx_range_pop()
+        return False
+
+    def __call__(self, fn):
+        import functools
+
+        @functools.wraps(fn)
+        def wrapper(*a, **k):
+            with _NvtxRange(self.msg):
+                return fn(*a, **k)
+        return wrapper
+
+
+type_("torch.cuda.nvtx.range", _NvtxRange)
