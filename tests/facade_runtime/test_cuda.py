@@ -232,3 +232,17 @@ def test_gpu_nvtx_ranges_nest_without_error():
     def f(x):
         return x + 1
     assert f(1) == 2
+
+
+def test_out_of_memory_error_catches_paddles_allocation_failure():
+    torch = _torch()
+    with pytest.raises(torch.cuda.OutOfMemoryError, match="ResourceExhausted"):
+        paddle.empty([2 ** 42], dtype="float32").fill_(1.0)  # 16 TiB: Paddle's allocator refuses
+
+
+@needs_gpu
+def test_gpu_out_of_memory_is_caught():
+    torch = _torch()
+    free_plus = paddle.device.cuda.get_device_properties(0).total_memory * 2
+    with pytest.raises(torch.cuda.OutOfMemoryError):
+        paddle.empty([free_plus // 4], dtype="float32").fill_(1.0)

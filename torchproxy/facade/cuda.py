@@ -20,7 +20,7 @@ from __future__ import annotations
 import paddle
 
 from ..errors import NotProvidedError
-from .registry import TABLE, adapter, module, type_
+from .registry import TABLE, adapter, module, type_, value
 
 core = paddle.base.core
 
@@ -594,3 +594,10 @@ class _NvtxRange:
 
 
 type_("torch.cuda.nvtx.range", _NvtxRange)
+
+
+# Paddle reports every failed allocation (GPU "Out of memory error", CPU alike) as its
+# ResourceExhausted error, which reaches Python as MemoryError: `except
+# torch.cuda.OutOfMemoryError` must catch exactly that.
+value("torch.cuda.OutOfMemoryError", MemoryError,
+      note="= MemoryError: what Paddle raises for a failed allocation (GPU or CPU)")
