@@ -17,7 +17,11 @@ the question is *when* Paddle's driver holds it.  ``bind(mode=...)``:
   ``triton.testing.do_bench`` / ``do_bench_cudagraph`` called from a module in torchproxy's
   scope.  Triton's default driver is created with the proxy switched off, so its own
   ``import torch`` gets real torch even when "triton" is in scope.
-- ``"auto"`` (default): ``"per-launch"`` if real torch is installed, else ``"default"``.
+- ``"auto"`` (default): ``"per-launch"`` if real torch can be imported, else ``"default"``.
+
+Works with Triton 3.3 to 3.9 (3.3 keeps the driver slots and the allocator in plain
+attributes; 3.4+ behind properties and a ContextVar).  The CPU interpreter needs none of this
+(no driver), but it calls Tensor methods from Triton's own modules: put "triton" in the scope.
 
 ``paddle_driver()`` activates Paddle's driver for any block (e.g. ``do_bench`` from code out of
 scope).  ``paddle_allocator`` is an allocator for ``triton.set_allocator`` in Paddle memory;
