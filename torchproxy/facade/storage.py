@@ -19,7 +19,7 @@ Paddle facts this relies on (checked on 2.6.2 and 3.3.1, tested in tests/triton/
 - ``paddle.as_strided(t, shape, stride, offset)`` takes ``offset`` in BYTES, measured from the
   start of ``t``'s allocation (not from ``t``'s own offset);
 - on 2.6.2 ``as_strided`` refuses a non-contiguous input; a one-element index ``x[0, ..., 0]``
-  is a contiguous view of the same allocation, so we start from that;
+  is a contiguous view of the same allocation, so a strided view starts from that;
 - ``x._holder_size()`` (3.x only) is the allocation's size.  Paddle 2.6 does not expose it, so
   there a storage covers the allocation from its start to the end of this tensor's view
   (``nbytes()`` can be smaller than torch's); ``set_`` beyond it raises instead of reading
@@ -88,7 +88,9 @@ class UntypedStorage:
         nbytes = numel * itemsize  # what _flat covers (holders are itemsize multiples anyway)
         if numel == 0 or _numel(x) == 0:
             return cls(ptr, nbytes, None, x.place)
-        first = x[(0,) * len(x.shape)] if len(x.shape) else x
+        # as_strided wants a contiguous input on Paddle 2.6; a one-element index of a strided
+        # view is one (and a view, not a copy: checked below)
+        first = x if x.is_contiguous() or not len(x.shape) else x[(0,) * len(x.shape)]
         if first.data_ptr() != x.data_ptr():  # a copy, not a view: nothing below would alias
             raise RuntimeError("torchproxy: untyped_storage(): Paddle returned a copy for an "
                                "element view; cannot alias this tensor's allocation")
