@@ -379,3 +379,16 @@ from torch.nn.modules.utils import _pair, _single, _triple, _quadruple
 def f():
     return _pair(3), _pair((1, 2)), _single(4), _triple([1, 2, 3]), _quadruple(0), _pair("ab")
 """)
+
+
+@pytest.mark.skipif(paddle.is_compiled_with_cuda(), reason="the no-CUDA answer")
+@pytest.mark.parametrize("call", ["m.to('cuda')", "m.cuda()", "m.to(torch.device('cuda', 0))",
+                                  "m.to('cpu').weight.shape"])
+def test_module_to_cuda_without_cuda_like_torch(call):
+    check(f"""
+import torch
+import torch.nn as nn
+def f():
+    m = nn.Linear(2, 3)
+    return {call}
+""")

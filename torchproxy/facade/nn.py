@@ -135,7 +135,11 @@ class Module(paddle.nn.Layer):
             else:
                 device = a
         if device is not None:
-            super().to(device=_paddle_place(device))
+            place = _paddle_place(device)
+            if isinstance(place, str) and place.startswith("gpu"):
+                from .cuda import _lazy_init
+                _lazy_init()  # without CUDA: torch's AssertionError, not Paddle's ValueError
+            super().to(device=place)
         if dtype is not None:
             super().to(dtype=_paddle_dtype(dtype))
         return self
