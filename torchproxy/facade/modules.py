@@ -17,22 +17,29 @@ from . import registry
 
 
 class FacadeModule(types.ModuleType):
-    """A torch module of the facade.  Missing attributes raise NotProvidedError."""
+    """A torch module of the facade.  Missing attributes raise NotProvidedError.
+
+    The class defines no ``__getattr__``: a Python-level one on the class makes *every*
+    attribute read take the slow slot path (about 2x).  Each module gets a PEP 562
+    ``__getattr__`` in its ``__dict__`` instead, consulted only on a miss."""
 
     # marker for code that cannot import torchproxy; torchproxy.is_facade() is the sure test
     __torchproxy__ = True
 
-    def __getattr__(self, attr: str):
+    def __repr__(self):
+        return f"<torchproxy facade module {self.__name__!r}>"
+
+
+def _missing_attribute_hook(module_name: str):
+    def __getattr__(attr: str):
         if attr.startswith("__") and attr.endswith("__"):
             # dunder probes (__path__, __wrapped__, __file__...) keep Python's usual answer
             raise AttributeError(attr)
         from .. import tracing
-        full = f"{self.__name__}.{attr}"
+        full = f"{module_name}.{attr}"
         tracing.record_missing(full)
         raise NotProvidedError(full)
-
-    def __repr__(self):
-        return f"<torchproxy facade module {self.__name__!r}>"
+    return __getattr__
 
 
 MODULES: dict[str, FacadeModule] = {}
@@ -45,6 +52,7 @@ def _module(name: str) -> FacadeModule:
         mod = FacadeModule(name)
         mod.__package__ = name
         mod.__path__ = []  # a package: `import torch.nn.functional` walks it
+        mod.__getattr__ = _missing_attribute_hook(name)
         MODULES[name] = mod
         parent, _, child = name.rpartition(".")
         if parent:
