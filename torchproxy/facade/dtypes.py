@@ -278,6 +278,21 @@ def promote_types(a, b):
     return DTYPES[str(np.promote_types(na, nb))]
 
 
+# float8 formats: (mantissa bits, exponent bias, largest finite value).  e4m3fn has no
+# infinities, so its largest value uses the top exponent: 1.75 * 2**8.
+_FLOAT8_FORMATS = {"float8_e4m3fn": (3, 7, 448.0), "float8_e5m2": (2, 15, 57344.0)}
+
+
+def _float8_info(mantissa_bits, bias, largest):
+    import math
+    import types
+    eps = 2.0 ** -mantissa_bits
+    tiny = 2.0 ** (1 - bias)  # smallest normal
+    return types.SimpleNamespace(bits=8, eps=eps, max=largest, min=-largest, tiny=tiny,
+                                 smallest_normal=tiny,
+                                 resolution=10.0 ** -math.floor(-math.log10(eps)))
+
+
 class finfo:
     """torch.finfo: machine limits of a floating dtype (``dtype`` is the name, a str)."""
 
@@ -289,7 +304,14 @@ class finfo:
         if n not in _FLOATING and n not in _COMPLEX:
             raise TypeError("torch.finfo() requires a floating point input type. "
                             "Use torch.iinfo to handle 'torch.finfo'")
-        info = paddle.finfo(DTYPES[_TO_REAL.get(n, n)])
+        try:
+            info = paddle.finfo(DTYPES[_TO_REAL.get(n, n)])
+        except ValueError:
+            # Paddle 3.0 and 3.1 have the float8 dtypes but their paddle.finfo rejects them
+            # (3.3 accepts them): the limits follow from the formats themselves
+            if n not in _FLOAT8_FORMATS:
+                raise
+            info = _float8_info(*_FLOAT8_FORMATS[n])
         for attr in ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution"):
             setattr(self, attr, getattr(info, attr))
         self.dtype = _TO_REAL.get(n, n)
