@@ -65,7 +65,7 @@ def test_paddle_device_outside_scope_unchanged():
     load("def f(): pass", scoped=True)  # proxy enabled
     from torchproxy.facade import tensor as facade_tensor
     if facade_tensor.policy_of("device") == "added":
-        # Paddle 2.6, 3.0 and 3.1 have no Tensor.device: the facade adds one; Paddle callers
+        # Paddle 2.6 and 3.0 to 3.2 have no Tensor.device: the facade adds one; Paddle callers
         # may see it
         assert x.device.type == "cpu"
     else:  # Paddle's own Tensor.device (a string in 3.3) stays Paddle's outside the scope

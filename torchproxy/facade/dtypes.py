@@ -307,7 +307,7 @@ class finfo:
         try:
             info = paddle.finfo(DTYPES[_TO_REAL.get(n, n)])
         except ValueError:
-            # Paddle 3.0 and 3.1 have the float8 dtypes but their paddle.finfo rejects them
+            # Paddle 3.0, 3.1 and 3.2 have the float8 dtypes but their paddle.finfo rejects them
             # (3.3 accepts them): the limits follow from the formats themselves
             if n not in _FLOAT8_FORMATS:
                 raise
