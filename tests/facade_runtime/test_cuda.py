@@ -33,6 +33,7 @@ needs_gpu = pytest.mark.skipif(not HAS_GPU, reason="needs Paddle with CUDA and a
     "torch.cuda.synchronize()",
     "torch.cuda.Event(enable_timing=True)",
     "torch.cuda.Event()",
+    "torch.cuda.CUDAGraph()",
     "torch.cuda.memory_allocated()",
     "torch.cuda.max_memory_allocated()",
     "torch.cuda.memory_reserved()",
@@ -246,3 +247,19 @@ def test_gpu_out_of_memory_is_caught():
     free_plus = paddle.device.cuda.get_device_properties(0).total_memory * 2
     with pytest.raises(torch.cuda.OutOfMemoryError):
         paddle.empty([free_plus // 4], dtype="float32").fill_(1.0)
+
+
+@needs_gpu
+def test_gpu_cuda_graph_capture_and_replay():
+    torch = _torch()
+    x = paddle.ones([4096])
+    y = x * 2                                   # warm-up outside the capture
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = x * 2 + 1
+    torch.cuda.synchronize()
+    x.fill_(3.0)
+    g.replay()
+    torch.cuda.synchronize()
+    np.testing.assert_allclose(y.numpy(), np.full([4096], 7.0))
+    g.reset()

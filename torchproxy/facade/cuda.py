@@ -601,3 +601,74 @@ type_("torch.cuda.nvtx.range", _NvtxRange)
 # torch.cuda.OutOfMemoryError` must catch exactly that.
 value("torch.cuda.OutOfMemoryError", MemoryError,
       note="= MemoryError: what Paddle raises for a failed allocation (GPU or CPU)")
+
+
+# -- CUDA graphs on Paddle's (paddle.device.cuda.graphs.CUDAGraph, 2.6 and 3.x) ---------------
+# Paddle's capture modes have torch's names ("global", "thread_local", "relaxed").  It captures
+# the work issued on Paddle's current stream of the device -- the stream torch.cuda.graph()
+# makes current -- and keeps the captured allocations in the graph's own memory pool.
+class CUDAGraph:
+    def __new__(cls, *args, **kwargs):
+        if not _compiled():
+            raise RuntimeError("Tried to instantiate dummy base class CUDAGraph")
+        return super().__new__(cls)
+
+    def __init__(self, keep_graph: bool = False):
+        _lazy_init()
+        self._graph = None
+
+    def capture_begin(self, pool=None, capture_error_mode: str = "global"):
+        if pool is not None:
+            raise NotImplementedError("torchproxy: CUDAGraph.capture_begin(pool=) (memory pools "
+                                      "shared between graphs) is not provided")
+        from paddle.device.cuda.graphs import CUDAGraph as PaddleGraph
+        self._graph = PaddleGraph(place=paddle.CUDAPlace(current_device()),
+                                  mode=capture_error_mode)
+        self._graph.capture_begin()
+
+    def capture_end(self):
+        self._graph.capture_end()
+
+    def replay(self):
+        if self._graph is None:
+            raise RuntimeError("CUDAGraph.replay() called before a capture")
+        self._graph.replay()
+
+    def reset(self):
+        if self._graph is not None:
+            self._graph.reset()
+            self._graph = None
+
+
+type_("torch.cuda.CUDAGraph", CUDAGraph,
+      note="on Paddle's CUDA graphs; capture_begin(pool=) is not provided")
+
+
+class graph:
+    """``with torch.cuda.graph(g):`` -- capture on a side stream (torch's default), as torch:
+    synchronize, free cached memory, make the capture stream current, capture."""
+
+    def __init__(self, cuda_graph, pool=None, stream=None, capture_error_mode: str = "global"):
+        self.cuda_graph = cuda_graph
+        self.pool = pool
+        self.capture_error_mode = capture_error_mode
+        self.capture_stream = stream if stream is not None else Stream()
+        self._stream_ctx = StreamContext(self.capture_stream)
+
+    def __enter__(self):
+        synchronize()
+        import gc
+        gc.collect()
+        empty_cache()
+        self._stream_ctx.__enter__()
+        self.cuda_graph.capture_begin(self.pool, capture_error_mode=self.capture_error_mode)
+
+    def __exit__(self, *exc):
+        try:
+            self.cuda_graph.capture_end()
+        finally:
+            self._stream_ctx.__exit__(*exc)
+        return False
+
+
+type_("torch.cuda.graph", graph, note="capture on a side stream; pool= is not provided")
