@@ -134,3 +134,21 @@ def f():
         mod.f()
     assert {"torch._C", "torch._C._cuda_getCurrentRawStream", "torch.cuda._lazy_init"} <= set(t.used)
     assert not any(name.rsplit(".", 1)[1].startswith("__") for name in t.used)
+
+
+def test_ops_used_and_missing_are_recorded():
+    mod = load("""
+import torch
+@torch.library.custom_op("tpxtrace::twice", mutates_args=())
+def twice(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+def f(x):
+    y = torch.ops.tpxtrace.twice(x)              # line 7
+    return y, torch.ops.aten.convolution_backward  # line 8
+""", scoped=True)
+    x = paddle.to_tensor(np.ones(2, "float32"))
+    with torchproxy.trace() as t:
+        with pytest.raises(NotProvidedError):
+            mod.f(x)
+    assert t.used["torch.ops.tpxtrace.twice"] == {f"{mod.__file__}:7"}
+    assert t.missing["torch.ops.aten.convolution_backward"] == {f"{mod.__file__}:8"}

@@ -202,6 +202,8 @@ class _CudaDeviceProperties:
         p = object.__getattribute__(self, "_p")
         if not attr.startswith("_") and hasattr(p, attr):
             return getattr(p, attr)
+        from .. import tracing
+        tracing.record_missing(f"torch.cuda._CudaDeviceProperties.{attr}")
         raise NotProvidedError(f"torch.cuda._CudaDeviceProperties.{attr}")
 
     def __repr__(self):

@@ -300,9 +300,14 @@ class _OpNamespace:
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
+        from .. import tracing
+        full = f"torch.ops.{self._ns}.{name}"
         op = _OPS.get(f"{self._ns}::{name}")
         if op is None:
-            raise NotProvidedError(f"torch.ops.{self._ns}.{name}")
+            tracing.record_missing(full)  # a trace lists the op like any missing torch name
+            raise NotProvidedError(full)
+        if tracing._active:
+            tracing._record_used(full)
         return op
 
     def __repr__(self):
