@@ -32,16 +32,16 @@ def test_gaps_listed_with_reasons_and_contradictions_flagged(tmp_path, monkeypat
     gaps = tmp_path / "gaps.toml"
     gaps.write_text(textwrap.dedent('''
         # comment
-        "torch.cuda.mem_get_info" = "no free/total query"
+        "torch.cuda.fixture_gap_name" = "no free/total query"
         "torch.cuda.is_available" = "wrongly listed"
     '''))
     monkeypatch.setattr(coverage, "GAPS", str(gaps))
     rep = json.loads(_run(capsys, "--format", "json"))
-    assert rep["gaps"] == {"torch.cuda.mem_get_info": "no free/total query",
+    assert rep["gaps"] == {"torch.cuda.fixture_gap_name": "no free/total query",
                            "torch.cuda.is_available": "wrongly listed"}
     assert rep["gaps_also_provided"] == ["torch.cuda.is_available"]
     text = _run(capsys)
-    assert "torch.cuda.mem_get_info: no free/total query" in text
+    assert "torch.cuda.fixture_gap_name: no free/total query" in text
     assert "WARNING: torch.cuda.is_available is provided AND listed in gaps.toml" in text
     assert coverage._parse_flat_toml(str(gaps)) == rep["gaps"]  # the Python 3.10 reader agrees
 
