@@ -303,7 +303,10 @@ class Stream:
         self._paddle.synchronize()
 
     def wait_event(self, event) -> None:
-        self._paddle.stream_base.wait_event(event._base)
+        if event._driver is not None:
+            event._driver.wait_by(self.cuda_stream)
+        else:
+            self._paddle.stream_base.wait_event(event._base)
 
     def wait_stream(self, stream) -> None:
         self._paddle.stream_base.wait_stream(stream._paddle.stream_base)
@@ -424,7 +427,10 @@ def synchronize(device=None) -> None:
 
 # -- events -------------------------------------------------------------------------------------
 class Event:
-    """torch.cuda.Event over Paddle's ``core.CUDAEvent`` (same constructor on 2.6 and 3.x)."""
+    """torch.cuda.Event over Paddle's ``core.CUDAEvent`` (same constructor on 2.6 and 3.x).
+
+    Paddle 2.6's event cannot time (no ``elapsed_time``): a timing event there is a driver-API
+    event (integrations/cuda_events.py) recorded on the same raw stream handle."""
 
     def __new__(cls, enable_timing: bool = False, blocking: bool = False, interprocess: bool = False):
         if not _compiled():
@@ -434,13 +440,22 @@ class Event:
     def __init__(self, enable_timing: bool = False, blocking: bool = False,
                  interprocess: bool = False):
         _lazy_init()
-        self._base = core.CUDAEvent(bool(enable_timing), bool(blocking), bool(interprocess))
         self.enable_timing = bool(enable_timing)
+        if enable_timing and not hasattr(core.CUDAEvent, "elapsed_time"):
+            from ..integrations.cuda_events import DriverEvent
+            self._base = None
+            self._driver = DriverEvent(current_device(), True, bool(blocking))
+        else:
+            self._base = core.CUDAEvent(bool(enable_timing), bool(blocking), bool(interprocess))
+            self._driver = None
 
     def record(self, stream=None) -> None:
         if stream is None:
             stream = current_stream()
-        self._base.record(stream._paddle.stream_base)
+        if self._driver is not None:
+            self._driver.record(stream.cuda_stream)
+        else:
+            self._base.record(stream._paddle.stream_base)
 
     def wait(self, stream=None) -> None:
         if stream is None:
@@ -448,13 +463,20 @@ class Event:
         stream.wait_event(self)
 
     def query(self) -> bool:
-        return self._base.query()
+        return self._driver.query() if self._driver is not None else self._base.query()
 
     def synchronize(self) -> None:
-        self._base.synchronize()
+        if self._driver is not None:
+            self._driver.synchronize()
+        else:
+            self._base.synchronize()
 
     def elapsed_time(self, end_event) -> float:
         """Milliseconds between this event and ``end_event`` (both recorded, timing enabled)."""
+        if not (self.enable_timing and end_event.enable_timing):
+            raise RuntimeError("Both events must be created with argument 'enable_timing=True'.")
+        if self._driver is not None:
+            return self._driver.elapsed_ms(end_event._driver)
         return float(self._base.elapsed_time(end_event._base))
 
     def __repr__(self):
