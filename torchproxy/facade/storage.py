@@ -20,9 +20,9 @@ Paddle facts this relies on (checked on 2.6.2 and 3.3.1, tested in tests/triton/
   start of ``t``'s allocation (not from ``t``'s own offset);
 - on 2.6.2 ``as_strided`` refuses a non-contiguous input; a one-element index ``x[0, ..., 0]``
   is a contiguous view of the same allocation, so a strided view starts from that;
-- ``x._holder_size()`` (3.x only) is the allocation's size.  Paddle 2.6 does not expose it, so
-  there a storage covers the allocation from its start to the end of this tensor's view
-  (``nbytes()`` can be smaller than torch's); ``set_`` beyond it raises instead of reading
+- ``x._holder_size()`` (Paddle >= 3.1) is the allocation's size.  Paddle 2.6 and 3.0 do not
+  expose it, so there a storage covers the allocation from its start to the end of this
+  tensor's view (``nbytes()`` can be smaller than torch's); ``set_`` beyond it raises instead of reading
   past what we know is allocated.
 """
 from __future__ import annotations
@@ -82,7 +82,7 @@ class UntypedStorage:
         holder_size = getattr(x, "_holder_size", None)
         if holder_size is not None:
             nbytes = holder_size()
-        else:  # Paddle 2.6: the allocation is at least this long
+        else:  # Paddle 2.6 and 3.0: the allocation is at least this long
             nbytes = offset + _extent_bytes(list(x.shape), x.get_strides(), itemsize)
         numel = nbytes // itemsize
         nbytes = numel * itemsize  # what _flat covers (holders are itemsize multiples anyway)
