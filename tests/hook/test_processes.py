@@ -18,7 +18,8 @@ except ImportError:
     HAS_PADDLE_PROXY = False
 
 needs_paddle_proxy = pytest.mark.skipif(not HAS_PADDLE_PROXY,
-                                        reason="this Paddle has no paddle.compat.enable_torch_proxy")
+                                        reason="this Paddle has no paddle.compat."
+                                        "enable_torch_proxy (added in 3.3; 2.6 to 3.2 lack it)")
 
 
 @pytest.fixture

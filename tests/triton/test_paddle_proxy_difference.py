@@ -45,7 +45,8 @@ def _run(enable: str) -> str:
 
 @pytest.mark.skipif(not hasattr(paddle, "compat") or
                     not hasattr(paddle.compat, "enable_torch_proxy"),
-                    reason="this Paddle has no torch proxy of its own (added in Paddle 3.x)")
+                    reason="this Paddle has no torch proxy of its own (paddle.compat."
+                           "enable_torch_proxy: added in 3.3; 2.6 to 3.2 lack it)")
 def test_paddle_proxy_fails_where_torchproxy_runs():
     theirs = _run(PADDLE_PROXY)
     assert theirs == "ERROR AttributeError 'Tensor' object has no attribute 'untyped_storage'", theirs
