@@ -180,7 +180,7 @@ def to_place(dev):
 @tensor_method("device")
 @property
 def device_(self):
-    """torch: a torch.device (Paddle 3.x: a string, Paddle 2.6: absent)."""
+    """torch: a torch.device (Paddle 3.3: a string; Paddle 2.6 and 3.0 to 3.2: absent)."""
     place = self.place
     if _KIND_OF_TYPE.get(place._type()) == "cpu":  # device_of_place's fast path, inline
         return CPU
@@ -192,8 +192,9 @@ from .tensor import _STATE, _getframe, _wants, fused  # noqa: E402
 
 @fused("device")
 def _fused_device(paddle_desc):
-    """Paddle 3.x has its own ``device`` property (a string): one function for the check and
-    the torch body (tensor.FUSED says why).  Paddle 2.6 lacks it: ``device_`` is added as is."""
+    """Paddle 3.3 has its own ``device`` property (a string): one function for the check and
+    the torch body (tensor.FUSED says why).  Paddle 2.6 and 3.0 to 3.2 lack it: ``device_`` is
+    added as is."""
     pget = paddle_desc.__get__
 
     def get(self):
