@@ -75,7 +75,8 @@ def test_dtype_attributes_do_not_change_paddle_dtype_behaviour():
 
 def test_device_is_a_string():
     if tensor_mod.policy_of("device") == "added":
-        pytest.skip(f"Paddle {paddle.__version__} has no Tensor.device (2.6 and 3.0 to 3.2 lack it)")
+        pytest.skip(f"Paddle {paddle.__version__} has no Tensor.device "
+                    "(2.6 and 3.0 to 3.2 lack it)")
     assert _x().device == "cpu"
 
 

@@ -14,7 +14,8 @@ and a 1-D Paddle tensor ``_flat`` covering it (the owner's dtype), which keeps t
 ``set_`` builds the requested strided view of ``_flat`` with ``paddle.as_strided`` and moves it
 into the tensor with ``_share_underline_tensor_to`` (the same DenseTensor: no copy).
 
-Paddle facts this relies on (checked on 2.6.2 and 3.3.1, tested in tests/triton/test_storage.py):
+Paddle facts this relies on (tested in tests/triton/test_storage.py on 2.6.2, 3.0.0, 3.1.1, 3.2.2
+and 3.3.1):
 - ``x._offset()`` is the view's offset in BYTES from the start of its allocation;
 - ``paddle.as_strided(t, shape, stride, offset)`` takes ``offset`` in BYTES, measured from the
   start of ``t``'s allocation (not from ``t``'s own offset);
@@ -22,7 +23,8 @@ Paddle facts this relies on (checked on 2.6.2 and 3.3.1, tested in tests/triton/
   is a contiguous view of the same allocation, so a strided view starts from that;
 - ``x._holder_size()`` (Paddle >= 3.1) is the allocation's size.  Paddle 2.6 and 3.0 do not
   expose it, so there a storage covers the allocation from its start to the end of this
-  tensor's view (``nbytes()`` can be smaller than torch's); ``set_`` beyond it raises instead of reading
+  tensor's view (``nbytes()`` can be smaller than torch's); ``set_`` beyond it raises
+  instead of reading
   past what we know is allocated.
 """
 from __future__ import annotations
