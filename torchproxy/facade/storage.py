@@ -24,8 +24,7 @@ and 3.3.1):
 - ``x._holder_size()`` (Paddle >= 3.1) is the allocation's size.  Paddle 2.6 and 3.0 do not
   expose it, so there a storage covers the allocation from its start to the end of this
   tensor's view (``nbytes()`` can be smaller than torch's); ``set_`` beyond it raises
-  instead of reading
-  past what we know is allocated.
+  instead of reading past what we know is allocated.
 """
 from __future__ import annotations
 
