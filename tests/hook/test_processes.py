@@ -33,7 +33,11 @@ def libs(tmp_path):
 # lazy imports get, in both import orders.
 SCENARIO = """
 import json, sys
+# Paddle 3.3 imports tvm_ffi at start-up when it is installed, and tvm_ffi imports real torch:
+# without this line "proxy first" (nothing has loaded torch yet) cannot be set up at all.
+sys.modules["tvm_ffi"] = None
 import paddle
+assert "torch" not in sys.modules
 ORDER = {order!r}
 if ORDER == "real_first":
     import torch as real
