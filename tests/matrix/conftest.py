@@ -5,9 +5,8 @@ import sys
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-FIXTURE_SPECS = os.path.join(HERE, "fixtures", "specs")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from matrix_testpaths import FIXTURE_SPECS, ROOT  # noqa: E402
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 

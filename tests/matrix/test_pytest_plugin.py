@@ -5,7 +5,7 @@ import subprocess
 import sys
 import textwrap
 
-from conftest import ROOT
+from matrix_testpaths import ROOT
 
 LIB = '''
 import torch

@@ -6,7 +6,7 @@ import subprocess
 import sys
 import time
 
-from conftest import FIXTURE_SPECS, ROOT
+from matrix_testpaths import FIXTURE_SPECS, ROOT
 
 
 def _lines(path):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from compat_matrix import classify, spec, values
-from conftest import FIXTURE_SPECS
+from matrix_testpaths import FIXTURE_SPECS
 
 
 def test_builtin_specs_load_and_name_their_install():
@@ -130,7 +130,7 @@ def test_reports_from_the_fixture_run(fixture_run):
 def test_torchproxy_matrix_command_delegates(tmp_path):
     import subprocess
     import sys
-    from conftest import ROOT
+    from matrix_testpaths import ROOT
     r = subprocess.run([sys.executable, "-m", "torchproxy", "matrix", "--list",
                         "--specs", FIXTURE_SPECS], cwd=ROOT, capture_output=True, text=True,
                        timeout=120)
