@@ -392,3 +392,19 @@ def f():
     m = nn.Linear(2, 3)
     return {call}
 """)
+
+
+@pytest.mark.parametrize("kw", ["", "reduction='sum'", "reduction='batchmean'",
+                                "reduction='none'", "log_target=True"])
+def test_kl_div_loss_module(kw):
+    check(f"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+class Sub(nn.KLDivLoss):            # Liger-Kernel subclasses it the same way
+    pass
+def f(x, y):
+    loss = Sub({kw})
+    target = F.log_softmax(y, dim=-1) if loss.log_target else F.softmax(y, dim=-1)
+    return loss(F.log_softmax(x, dim=-1), target), loss.reduction
+""", X2, X2 * 0.5)

@@ -585,6 +585,23 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+class KLDivLoss(Module):
+    """torch.nn.KLDivLoss (Liger-Kernel subclasses it at import: LigerKLDIVLoss)."""
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        super().__init__()
+        if size_average is not None or reduce is not None:
+            raise NotImplementedError("torchproxy: KLDivLoss(size_average=, reduce=) "
+                                      "(deprecated in torch) is not provided; use reduction=")
+        self.reduction, self.log_target = reduction, log_target
+
+    def forward(self, input, target):
+        return kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+type_("torch.nn.KLDivLoss", KLDivLoss)
+
+
 # -- more functional forms the kernel libraries call (FlashInfer, Liger-Kernel references) ----
 @adapter(F + "logsigmoid")
 def logsigmoid(input):
