@@ -42,6 +42,7 @@ AREAS = (
     "torchproxy.facade.creation",   # empty/zeros/arange/tensor/... with torch signatures
     "torchproxy.facade.ops",        # math, reductions, shape ops, torch.* functions
     "torchproxy.facade.tensor_methods",  # Tensor methods with torch semantics
+    "torchproxy.facade.operators",  # + - * / on tensors with torch's type promotion
     "torchproxy.facade.cuda",       # torch.cuda, streams, events, memory
     "torchproxy.facade.runtime",    # torch._C, torch.version, torch.backends, torch.compile
     "torchproxy.facade.autograd",   # autograd.Function, no_grad, enable_grad, inference_mode

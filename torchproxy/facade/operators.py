@@ -1,0 +1,39 @@
+"""Arithmetic operators (``x * m``, ``1 - x``, ``i / 2``) with torch's type promotion.
+
+Paddle's operators refuse or differ on mixed dtypes that torch promotes (``int64 * bool`` is a
+TypeError in Paddle; Liger-Kernel's cross-entropy host code does exactly that).  In scope the
+operators go through the same adapters as ``torch.add``/``torch.mul``/... (ops.py: torch's
+promotion); outside the scope Paddle's own operators are untouched (tensor.py dispatches).
+Operands that are neither tensors nor Python numbers go to Paddle's own operator unchanged.
+"""
+from __future__ import annotations
+
+import numbers
+
+import paddle
+
+from . import ops
+from .registry import tensor_method
+from .tensor import original
+
+_SCALARS = (bool, numbers.Number)
+
+
+def _operator(name, torch_fn, reflected=False):
+    def op(self, other):
+        if not isinstance(other, (paddle.Tensor, *_SCALARS)):
+            return original(name)(self, other)
+        return torch_fn(other, self) if reflected else torch_fn(self, other)
+    op.__name__ = name
+    tensor_method(name, note="torch's type promotion")(op)
+    return op
+
+
+_operator("__add__", ops.add)
+_operator("__radd__", ops.add, reflected=True)
+_operator("__sub__", ops.sub)
+_operator("__rsub__", ops.sub, reflected=True)
+_operator("__mul__", ops.BINARY["mul"])
+_operator("__rmul__", ops.BINARY["mul"], reflected=True)
+_operator("__truediv__", ops.div)
+_operator("__rtruediv__", ops.div, reflected=True)
