@@ -148,8 +148,8 @@ def compare_arrays(expected, actual, dtype, tolerance, label="torch") -> str | N
             return None
         bad = int((~ok).sum())
         with np.errstate(invalid="ignore"):
-            err = np.abs(a64 - e64)
-            err[np.isnan(err)] = np.inf
+            err = np.asarray(np.abs(a64 - e64))  # an array also for 0-d outputs (a loss)
+            err = np.where(np.isnan(err), np.inf, err)
         i = tuple(int(k) for k in np.unravel_index(int(np.argmax(err)), err.shape)) if err.ndim else ()
         return (f"{bad}/{ok.size} elements differ beyond rtol={rtol:g} atol={atol:g}; "
                 f"max abs error {float(err.max()):.3g} at {list(i)} "

@@ -249,3 +249,16 @@ def test_gpu_custom_fwd_bwd_under_paddle_autocast(cast):
     else:      # forward saw autocast on: backward runs under it too
         assert seen["fwd_amp"] is True and seen["bwd_amp"] is True
     np.testing.assert_allclose(x.grad.astype("float32").numpy(), np.full([8], 2.0))
+
+
+@pytest.mark.parametrize("expr", ["torch.is_autocast_enabled()", "torch.is_autocast_enabled('cpu')",
+                                  "torch.is_autocast_enabled('cuda')",
+                                  "torch.get_autocast_dtype('cuda')", "torch.get_autocast_dtype('cpu')",
+                                  "torch.get_autocast_gpu_dtype()"])
+def test_autocast_queries_outside_autocast(expr):
+    # Liger-Kernel's fused_linear_cross_entropy asks these on every call
+    check(f"""
+import torch
+def f():
+    return {expr}
+""")

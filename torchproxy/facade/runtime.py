@@ -325,6 +325,31 @@ def _amp_state():
     return tracer._amp_level != core.AmpLevel.O0, str(tracer._amp_dtype)
 
 
+_AUTOCAST_DEFAULT_DTYPE = {"cuda": "float16", "cpu": "bfloat16"}  # torch's defaults per device
+
+
+@adapter("torch.is_autocast_enabled",
+         note="Paddle's autocast is one global state: every device_type answers the same")
+def is_autocast_enabled(device_type=None) -> bool:
+    if device_type is not None:
+        _check_device_type(device_type)
+    return _amp_state()[0]
+
+
+@adapter("torch.get_autocast_dtype",
+         note="Paddle's autocast dtype while it is on; torch's per-device default otherwise")
+def get_autocast_dtype(device_type):
+    _check_device_type(device_type)
+    enabled, dtype = _amp_state()
+    name = dtype.split(".")[-1] if enabled else _AUTOCAST_DEFAULT_DTYPE[device_type]
+    return paddle_dtype_of(name)
+
+
+@adapter("torch.get_autocast_gpu_dtype")
+def get_autocast_gpu_dtype():
+    return get_autocast_dtype("cuda")
+
+
 def paddle_dtype_of(dtype):
     """A torch dtype of the facade (whatever its representation) -> Paddle's dtype."""
     if isinstance(dtype, str):
