@@ -183,3 +183,14 @@ def test_reference_results_become_arrays():
     assert [a.shape for a in leaves] == [(2, 3), (), ()]
     with pytest.raises(TypeError, match="not numbers"):
         _numpy_leaves(("text",))
+
+
+def test_compare_arrays_reports_a_0d_mismatch():
+    # a loss is a 0-d array: the comparison must describe it, not crash the report writer
+    import numpy as np
+    from compat_matrix.values import compare_arrays
+    msg = compare_arrays(np.array(85.8, "float32"), np.array(0.0, "float32"), "float32",
+                         lambda dt: (1e-5, 1e-6))
+    assert msg.startswith("1/1 elements differ") and "max abs error 85.8" in msg
+    assert compare_arrays(np.array(1.0, "float32"), np.array(1.0, "float32"), "float32",
+                          lambda dt: (1e-5, 1e-6)) is None
