@@ -105,8 +105,7 @@ def guard(scope=None, *, enable: bool = True, blocked=None):
         with _lock:
             _STATE.pop(layer)
             if blocked_names:
-                _STATE.blocked = saved_blocked
-                _STATE._recompute()
+                _STATE.set_blocked(saved_blocked)
             if _STATE.active:
                 _activate()
             else:
@@ -125,7 +124,7 @@ def status() -> dict:
         "hook_installed": hook.installed(),
         "tensor_methods_installed": _tensor.installed(),
         "facade_users": sorted(_STATE.facade_users),
-        "real_torch_loaded": real_torch is not None and not hook._is_facade(real_torch),
+        "real_torch_loaded": real_torch is not None and not hook.is_facade(real_torch),
         "real_torch_installed": _real_torch_installed(),
         "paddle_version": _paddle_version(),
     }

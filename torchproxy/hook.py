@@ -47,8 +47,6 @@ def is_facade(mod) -> bool:
     return isinstance(mod, _modules.FacadeModule)
 
 
-_is_facade = is_facade
-
 
 def _is_torch_name(name) -> bool:
     return name[:5] == "torch" and (len(name) == 5 or name[5] == ".")
@@ -123,7 +121,7 @@ def _import_c_companion(name, globals, locals, fromlist, level):
     mod = sys.modules.get(name)
     if mod is not None and _wants_facade(name):
         current = mod.__dict__.get("torch")
-        if current is not None and not _is_facade(current):
+        if current is not None and not is_facade(current):
             mod.__dict__["torch"] = _modules.build()["torch"]
             integration = _original_import_module(f"torchproxy.integrations.{_C_COMPANIONS[name]}")
             on_import = getattr(integration, "on_import", None)
@@ -208,7 +206,7 @@ def _publish_global() -> None:
     with _lock:
         mods = _modules.build()
         for key in list(sys.modules):
-            if _is_torch_name(key) and not _is_facade(sys.modules[key]):
+            if _is_torch_name(key) and not is_facade(sys.modules[key]):
                 _saved_real[key] = sys.modules.pop(key)
         sys.modules.update(mods)
 
@@ -216,7 +214,7 @@ def _publish_global() -> None:
 def _unpublish_global() -> None:
     with _lock:
         for key, mod in list(sys.modules.items()):
-            if _is_torch_name(key) and _is_facade(mod):
+            if _is_torch_name(key) and is_facade(mod):
                 del sys.modules[key]
         sys.modules.update(_saved_real)
         _saved_real.clear()
@@ -226,7 +224,7 @@ def _real_import_in_global_mode(name, globals, locals, fromlist, level):
     """A blocked module imports torch while the facade is published: give it real torch."""
     with _lock:
         published = {k: v for k, v in sys.modules.items()
-                     if _is_torch_name(k) and _is_facade(v)}
+                     if _is_torch_name(k) and is_facade(v)}
         for key in published:
             del sys.modules[key]
         sys.modules.update(_saved_real)
@@ -275,7 +273,7 @@ def uninstall() -> None:
 def sync_global_mode() -> None:
     """Publish or withdraw the facade in sys.modules to match the current state."""
     with _lock:
-        published = _is_facade(sys.modules.get("torch"))
+        published = is_facade(sys.modules.get("torch"))
         want = _STATE.active and _STATE.global_mode
         if want and not published:
             _publish_global()

@@ -145,8 +145,11 @@ class ScopeState:
             self._recompute()
 
     def add_blocked(self, names: Iterable[str]):
+        self.set_blocked(self.blocked | frozenset(names))
+
+    def set_blocked(self, names: frozenset[str]):
         with self.lock:
-            self.blocked = self.blocked | frozenset(names)
+            self.blocked = frozenset(names)
             self._recompute()
 
     def reset(self):

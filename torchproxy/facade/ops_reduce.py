@@ -113,26 +113,22 @@ def _check_empty_reduce(x, axis, op):
             raise IndexError(f"{op}(): Expected reduction dim {i} to have non-zero size.")
 
 
-@adapter("torch.amax")
-def amax(input, dim=(), keepdim=False, *, out=None):
-    axis = _dims(dim, input.ndim)
-    if input.size == 0:
-        _check_empty_reduce(input, axis, "amax")
-        return _write_out(_C_ops.empty(_reduced_shape(input.shape, axis, keepdim), input.dtype,
-                                         input.place),
-                          out)
-    return _write_out(paddle.amax(input, axis=axis, keepdim=keepdim), out)
+def _extreme(torch_name, paddle_fn):
+    """torch.amax / torch.amin: an empty input reduces to an empty result (or IndexError when
+    a reduced dim is 0), where Paddle would raise."""
+    def fn(input, dim=(), keepdim=False, *, out=None):
+        axis = _dims(dim, input.ndim)
+        if input.size == 0:
+            _check_empty_reduce(input, axis, torch_name)
+            return _write_out(_C_ops.empty(_reduced_shape(input.shape, axis, keepdim),
+                                           input.dtype, input.place), out)
+        return _write_out(paddle_fn(input, axis=axis, keepdim=keepdim), out)
+    fn.__name__ = torch_name
+    return adapter(f"torch.{torch_name}")(fn)
 
 
-@adapter("torch.amin")
-def amin(input, dim=(), keepdim=False, *, out=None):
-    axis = _dims(dim, input.ndim)
-    if input.size == 0:
-        _check_empty_reduce(input, axis, "amin")
-        return _write_out(_C_ops.empty(_reduced_shape(input.shape, axis, keepdim), input.dtype,
-                                         input.place),
-                          out)
-    return _write_out(paddle.amin(input, axis=axis, keepdim=keepdim), out)
+amax = _extreme("amax", paddle.amax)
+amin = _extreme("amin", paddle.amin)
 
 
 def _arg(torch_name, paddle_fn):
