@@ -32,8 +32,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--specs", action="append", help="spec file or folder (repeatable; default: built-in)")
     p.add_argument("--list", action="store_true", help="list libraries, cases and install commands")
     p.add_argument("--no-interpreter-fix", action="store_true",
-                   help="do not apply Triton 3.9's interpreter __index__ fix on Triton <= 3.6 "
-                        "with numpy >= 2.4 (applied to every backend alike, the oracle included)")
+                   help="do not apply torchproxy's fixes to Triton's CPU interpreter (numpy>=2.4 "
+                        "__index__, float arguments, autotune without a driver, libdevice; "
+                        "torchproxy/integrations/triton_interpreter.py), applied to every backend "
+                        "alike, the oracle included")
     p.add_argument("--no-scan", action="store_true",
                    help="skip the static `torchproxy scan` of each library (reports list its missing names)")
 

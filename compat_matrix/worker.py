@@ -48,19 +48,23 @@ class _Unavailable(Exception):
     pass
 
 
-def _interpreter_fix() -> bool:
-    """Triton <= 3.6's interpreter vs numpy >= 2.4 (``int()`` of a 1-element array): the fix
-    Triton 3.9 has, from torchproxy/integrations/triton_interpreter.py.  Applied in every
-    backend's worker alike, the oracle's included, so that the comparison stays fair.  Loaded
-    from its file: the module needs only numpy and Triton, and importing the torchproxy package
-    would import Paddle into the oracle's process."""
-    import importlib.util
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    path = os.path.join(here, "torchproxy", "integrations", "triton_interpreter.py")
-    spec = importlib.util.spec_from_file_location("_compat_matrix_interpreter_fix", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return bool(mod.ensure_index_fix())
+def _interpreter_fix() -> dict:
+    """Triton's CPU interpreter made to do what compiled Triton does (numpy >= 2.4 ``__index__``,
+    Python float arguments as fp32 scalars, autotuning without a driver, libdevice stubs): see
+    torchproxy/integrations/triton_interpreter.py.  Applied in every backend's worker alike, the
+    oracle's included, so that the comparison stays fair.  Loaded from its file: the module
+    needs only numpy and Triton, and importing the torchproxy package would import Paddle into
+    the oracle's process."""
+    mod = sys.modules.get("_compat_matrix_interpreter_fix")
+    if mod is None:
+        import importlib.util
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        path = os.path.join(here, "torchproxy", "integrations", "triton_interpreter.py")
+        spec = importlib.util.spec_from_file_location("_compat_matrix_interpreter_fix", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        sys.modules["_compat_matrix_interpreter_fix"] = mod
+    return mod.ensure_fixes()
 
 
 def _versions() -> dict:
