@@ -10,12 +10,15 @@ import numbers
 import paddle
 
 from . import dtypes as _dt
+from .tensor import original as _original
 from .creation import _C_ops, _write_out, default_float  # noqa: F401 - shared with op modules
 from .registry import adapter as _register_adapter
+from .registry import op as _register_op
 from .registry import module as _module
 from .registry import type_ as _type
 
 _name = _dt.torch_name
+_paddle_shape = _original("shape").__get__  # Paddle's getter, never the scope dispatcher
 
 
 _to_dtype = _dt.to_paddle
@@ -100,6 +103,86 @@ def adapter(torch_name):
     def deco(fn):
         return _register_adapter(torch_name)(fn if hasattr(fn, "__wrapped__") else _opmath(fn))
     return deco
+
+
+def op(torch_name, *, method=False, inplace=False, out=False, note=""):
+    """``registry.op`` (function + Tensor method + in-place form in one declaration) with
+    the CPU half-precision wrapper of this module's ``adapter``."""
+    reg = _register_op(torch_name, method=method, inplace=inplace, out=out, note=note)
+
+    def deco(fn):
+        return reg(fn if hasattr(fn, "__wrapped__") else _opmath(fn))
+    return deco
+
+
+# -- torch's rules for results written into an existing tensor (in-place ops, out=) -----------
+def _cast_kind(dt):
+    n = _name(dt)
+    return 0 if n == "bool" else 3 if n.startswith("complex") else 2 if "float" in n else 1
+
+
+def _legacy(dt):
+    n = _name(dt)
+    return _LEGACY_NAMES.get(n, n)
+
+
+def check_cast(result_dtype, target_dtype):
+    """torch's canCast: no float -> integer, complex -> real, or non-bool -> bool writes."""
+    if result_dtype != target_dtype and _cast_kind(result_dtype) > _cast_kind(target_dtype):
+        raise RuntimeError(f"result type {_legacy(result_dtype)} can't be cast to the desired "
+                           f"output type {_legacy(target_dtype)}")
+
+
+def make_inplace(name, fn):
+    """Tensor.<name>_ from the out-of-place ``fn``: compute with torch's promotion, refuse
+    results that cannot be cast back (float into an int tensor) or that broadcast beyond
+    self's shape, write through views with assign(), return self."""
+    def method(self, *args, **kwargs):
+        result = fn(self, *args, **kwargs)
+        if result.dtype != self.dtype:
+            check_cast(result.dtype, self.dtype)
+            result = result.astype(self.dtype)
+        shape = list(_paddle_shape(self))
+        if list(result.shape) != shape:
+            raise RuntimeError(f"output with shape {shape} doesn't match the broadcast shape "
+                               f"{list(result.shape)}")
+        paddle.assign(result, output=self)
+        return self
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"torch's in-place ``Tensor.{name}`` (see ``{fn.__name__}``)."
+    return method
+
+
+def write_out(result, out):
+    """torch's ``out=``: the result cast to out's dtype (RuntimeError where torch refuses the
+    cast), out resized when its shape differs (silently when it is empty; torch warns for a
+    non-empty one, and so do we), written in place; returns out."""
+    if out is None:
+        return result
+    if not isinstance(out, paddle.Tensor):
+        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+    if result.dtype != out.dtype:
+        check_cast(result.dtype, out.dtype)
+        result = result.astype(out.dtype)
+    shape = list(_paddle_shape(out))
+    if shape != list(result.shape) and _prod(shape) != 0:
+        import warnings
+        warnings.warn(f"An output with one or more elements was resized since it had shape "
+                      f"{shape}, which does not match the required output shape "
+                      f"{list(result.shape)}. This behavior is deprecated, and in a future "
+                      "PyTorch release outputs will not be resized unless they have zero "
+                      "elements.", UserWarning, stacklevel=3)
+    paddle.assign(result, output=out)
+    return out
+
+
+def with_out(fn):
+    """``fn`` plus a keyword ``out=`` written by :func:`write_out`."""
+    def run(*args, out=None, **kwargs):
+        return write_out(fn(*args, **kwargs), out)
+    run.__name__, run.__qualname__, run.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+    run.__wrapped__ = fn
+    return run
 
 
 def _return_type(name, fields=("values", "indices")):

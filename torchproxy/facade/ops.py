@@ -17,7 +17,7 @@ import paddle
 
 from ._opbase import (_EMPTY_RESULT, _FLOATS, _INTS, _LEGACY_NAMES, _empty_like_dtype,
                       _float_input, _full, _name, _operands, _register_adapter, _same_dtype,
-                      _write_out, adapter, result_type)
+                      _write_out, adapter, op, result_type)
 from ._opbase import wrap_dim  # noqa: F401 - re-exported: tensor_methods uses ops.wrap_dim
 
 
@@ -88,17 +88,22 @@ def round(input, *, decimals=0, out=None):  # noqa: A001 - torch's name
     return _write_out(paddle.where(up, f + 1, f).astype(input.dtype), out)
 
 
-def _binary(torch_name, paddle_fn, result_float=False):
+def _binary(torch_name, paddle_fn, result_float=False, method=False, inplace=False):
     def fn(input, other, *, out=None):
         a, b = _operands(input, other)
         if result_float:
             a, b = _float_input(a), _float_input(b)
         return _write_out(paddle_fn(a, b), out)
     fn.__name__ = torch_name
-    return adapter(f"torch.{torch_name}")(fn)
+    return op(f"torch.{torch_name}", method=method, inplace=inplace)(fn)
 
 
 BINARY = {}
+
+
+# the binary ops below that are also Tensor methods (mul also has mul_)
+_BINARY_METHODS = ("mul", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "remainder",
+                   "logical_and", "logical_or")
 
 
 for _n, _f in {"mul": paddle.multiply, "maximum": paddle.maximum, "minimum": paddle.minimum,
@@ -108,7 +113,7 @@ for _n, _f in {"mul": paddle.multiply, "maximum": paddle.maximum, "minimum": pad
                "logical_or": paddle.logical_or, "logical_xor": paddle.logical_xor,
                "bitwise_and": paddle.bitwise_and, "bitwise_or": paddle.bitwise_or,
                "bitwise_xor": paddle.bitwise_xor}.items():
-    BINARY[_n] = _binary(_n, _f)
+    BINARY[_n] = _binary(_n, _f, method=_n in _BINARY_METHODS, inplace=_n == "mul")
 
 
 BINARY["multiply"] = BINARY["mul"]
@@ -136,7 +141,7 @@ def fmod(input, other, *, out=None):
                           paddle.abs(a), paddle.abs(b)), out)
 
 
-@adapter("torch.add")
+@op("torch.add", method=True, inplace=True)
 def add(input, other, *, alpha=1, out=None):
     if alpha != 1:
         other = other * alpha
@@ -148,7 +153,7 @@ def _is_bool(v):
     return isinstance(v, bool) or isinstance(v, paddle.Tensor) and _name(v.dtype) == "bool"
 
 
-@adapter("torch.sub")
+@op("torch.sub", method=True, inplace=True)
 def sub(input, other, *, alpha=1, out=None):
     if alpha != 1:
         other = other * alpha
@@ -163,7 +168,7 @@ def sub(input, other, *, alpha=1, out=None):
 adapter("torch.subtract")(sub)
 
 
-@adapter("torch.div")
+@op("torch.div", method=True, inplace=True)
 def div(input, other, *, rounding_mode=None, out=None):
     a, b = _operands(input, other)
     if rounding_mode is None:
@@ -185,7 +190,7 @@ def div(input, other, *, rounding_mode=None, out=None):
 adapter("torch.divide")(div)
 
 
-@adapter("torch.pow")
+@op("torch.pow", method=True, inplace=True)
 def pow(input, exponent, *, out=None):  # noqa: A001
     a, b = _operands(input, exponent)
     return _write_out(paddle.pow(a, b), out)
@@ -208,7 +213,7 @@ def where(condition, input=None, other=None, *, out=None):
                       out)
 
 
-@adapter("torch.clamp")
+@op("torch.clamp", method=True, inplace=True)
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
@@ -239,7 +244,7 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
     return _write_out(paddle.clip(x, min, max), out)
 
 
-clip = adapter("torch.clip")(clamp)
+clip = op("torch.clip", method=True)(clamp)
 
 
 @adapter("torch.clamp_min")
@@ -252,7 +257,7 @@ def clamp_max(input, max):  # noqa: A002
     return clamp(input, max=max)
 
 
-@adapter("torch.allclose")
+@op("torch.allclose", method=True)
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     """torch: a Python bool (Paddle: a bool Tensor)."""
     _same_dtype(input, other)
@@ -269,7 +274,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return paddle.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
-@adapter("torch.equal")
+@op("torch.equal", method=True)
 def equal(input, other) -> bool:
     """torch: True when shapes and all values are equal (paddle.equal is elementwise)."""
     if list(input.shape) != list(other.shape):

@@ -10,7 +10,7 @@ from . import dtypes as _dt
 from ._opbase import (CummaxResult, CumminResult, MaxResult, MedianResult, MinResult, SortResult,
                       TopkResult, _C_ops, _FLOATS, _INTS, _dims, _float_input, _float_kernel,
                       _full, _name, _prod, _reduced_shape, _register_adapter, _to_dtype,
-                      _write_out, adapter, wrap_dim)
+                      _write_out, adapter, op, wrap_dim)
 
 
 # -- reductions --------------------------------------------------------------------------------
@@ -22,7 +22,7 @@ def _reduce_dtype(x, dtype, int_to_int64=True):
     return x
 
 
-@adapter("torch.sum")
+@op("torch.sum", method=True)
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     x = _reduce_dtype(input, dtype)
     axis = _dims(dim, x.ndim)
@@ -31,14 +31,14 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     return _write_out(paddle.sum(x, axis=axis, keepdim=keepdim), out)
 
 
-@adapter("torch.prod")
+@op("torch.prod", method=True)
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     x = _reduce_dtype(input, dtype)
     axis = None if dim is None else wrap_dim(dim, x.ndim)
     return paddle.prod(x, axis=axis, keepdim=keepdim)
 
 
-@adapter("torch.mean")
+@op("torch.mean", method=True)
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     x = input if dtype is None else input.astype(_to_dtype(dtype))
     n = _name(x.dtype)
@@ -58,7 +58,7 @@ def _var_correction(unbiased, correction):
     return 1 if unbiased is None or unbiased else 0
 
 
-@adapter("torch.var")
+@op("torch.var", method=True)
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     if isinstance(dim, bool):  # torch.var(x, False): the old unbiased positional
         dim, unbiased = None, dim
@@ -70,7 +70,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return s / (n - c) if n - c > 0 else s / 0.0  # torch: inf/nan when n <= correction
 
 
-@adapter("torch.std")
+@op("torch.std", method=True)
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return paddle.sqrt(var(input, dim, unbiased, keepdim, correction=correction))
 
@@ -98,7 +98,7 @@ def _minmax(torch_name, reduce_all, reduce_dim, elementwise, result_cls):
             input, axis=d, keepdim=keepdim)
         return result_cls(values, indices.astype("int64"))
     fn.__name__ = torch_name
-    return adapter(f"torch.{torch_name}")(fn)
+    return op(f"torch.{torch_name}", method=True)(fn)
 
 
 max = _minmax("max", paddle.max, paddle.max, "maximum", MaxResult)  # noqa: A001
@@ -124,7 +124,7 @@ def _extreme(torch_name, paddle_fn):
                                            input.dtype, input.place), out)
         return _write_out(paddle_fn(input, axis=axis, keepdim=keepdim), out)
     fn.__name__ = torch_name
-    return adapter(f"torch.{torch_name}")(fn)
+    return op(f"torch.{torch_name}", method=True)(fn)
 
 
 amax = _extreme("amax", paddle.amax)
@@ -138,7 +138,7 @@ def _arg(torch_name, paddle_fn):
             return r.reshape([1] * input.ndim) if keepdim else r.reshape([])
         return paddle_fn(input, axis=wrap_dim(dim, input.ndim), keepdim=keepdim).astype("int64")
     fn.__name__ = torch_name
-    return adapter(f"torch.{torch_name}")(fn)
+    return op(f"torch.{torch_name}", method=True)(fn)
 
 
 argmax = _arg("argmax", paddle.argmax)
@@ -147,27 +147,27 @@ argmax = _arg("argmax", paddle.argmax)
 argmin = _arg("argmin", paddle.argmin)
 
 
-@adapter("torch.all")
+@op("torch.all", method=True)
 def all(input, dim=None, keepdim=False):  # noqa: A001
     x = input.astype("bool")
     r = paddle.all(x, axis=_dims(dim, x.ndim), keepdim=keepdim)
     return r.astype("uint8") if _name(input.dtype) == "uint8" else r
 
 
-@adapter("torch.any")
+@op("torch.any", method=True)
 def any(input, dim=None, keepdim=False):  # noqa: A001
     x = input.astype("bool")
     r = paddle.any(x, axis=_dims(dim, x.ndim), keepdim=keepdim)
     return r.astype("uint8") if _name(input.dtype) == "uint8" else r
 
 
-@adapter("torch.logsumexp")
+@op("torch.logsumexp", method=True)
 def logsumexp(input, dim, keepdim=False):
     x = _float_input(input)
     return paddle.logsumexp(x, axis=_dims(dim, x.ndim), keepdim=keepdim)
 
 
-@adapter("torch.cumsum")
+@op("torch.cumsum", method=True)
 def cumsum(input, dim, *, dtype=None, out=None):
     x = _reduce_dtype(input, dtype)
     return _write_out(paddle.cumsum(x, axis=wrap_dim(dim, x.ndim)), out)
@@ -179,21 +179,21 @@ def cumprod(input, dim, *, dtype=None):
     return paddle.cumprod(x, dim=wrap_dim(dim, x.ndim))
 
 
-@adapter("torch.softmax")
+@op("torch.softmax", method=True)
 def softmax(input, dim, dtype=None):
     x = input if dtype is None else input.astype(_to_dtype(dtype))
     _float_kernel(x, "softmax")
     return paddle.nn.functional.softmax(x, axis=wrap_dim(dim, x.ndim))
 
 
-@adapter("torch.log_softmax")
+@op("torch.log_softmax", method=True)
 def log_softmax(input, dim, dtype=None):
     x = input if dtype is None else input.astype(_to_dtype(dtype))
     _float_kernel(x, "log_softmax")
     return paddle.nn.functional.log_softmax(x, axis=wrap_dim(dim, x.ndim))
 
 
-@adapter("torch.norm")
+@op("torch.norm", method=True)
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     x = input if dtype is None else input.astype(_to_dtype(dtype))
     axis = _dims(dim, x.ndim)
@@ -204,7 +204,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return paddle.sum(paddle.abs(x) ** p, axis=axis, keepdim=keepdim) ** (1.0 / p)
 
 
-@adapter("torch.sort")
+@op("torch.sort", method=True)
 def sort(input, dim=-1, descending=False, stable=False):
     d = wrap_dim(dim, input.ndim)
     idx = paddle.argsort(input, axis=d, descending=descending, stable=True) \
@@ -212,7 +212,7 @@ def sort(input, dim=-1, descending=False, stable=False):
     return SortResult(paddle.take_along_axis(input, idx, d), idx.astype("int64"))
 
 
-@adapter("torch.argsort")
+@op("torch.argsort", method=True)
 def argsort(input, dim=-1, descending=False, stable=False):
     return sort(input, dim, descending, stable).indices
 
@@ -228,7 +228,7 @@ def _has_stable_argsort():
 _STABLE = None
 
 
-@adapter("torch.topk")
+@op("torch.topk", method=True)
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
     d = wrap_dim(dim, input.ndim)
     v, i = paddle.topk(input, k, axis=d, largest=largest, sorted=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import paddle
 
 from . import dtypes as _dt
-from ._opbase import (_dims, _full, _name, _prod, _register_adapter, _write_out, adapter,
+from ._opbase import (_dims, _full, _name, _prod, _register_adapter, _write_out, adapter, op,
                       builtins_sum, wrap_dim)
 
 
@@ -146,7 +146,7 @@ def _narrow(t, d, sizes):
     return out
 
 
-@adapter("torch.chunk")
+@op("torch.chunk", method=True)
 def chunk(input, chunks, dim=0):
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
@@ -158,13 +158,13 @@ def chunk(input, chunks, dim=0):
     return split(input, size, d)
 
 
-@adapter("torch.unbind")
+@op("torch.unbind", method=True)
 def unbind(input, dim=0):
     d = wrap_dim(dim, input.ndim)
     return tuple(paddle.unbind(input, axis=d))
 
 
-@adapter("torch.narrow")
+@op("torch.narrow", method=True)
 def narrow(input, dim, start, length):
     d = wrap_dim(dim, input.ndim)
     n = input.shape[d]
@@ -175,7 +175,7 @@ def narrow(input, dim, start, length):
     return paddle.slice(input, [d], [start], [start + length])
 
 
-@adapter("torch.gather")
+@op("torch.gather", method=True)
 def gather(input, dim, index, *, sparse_grad=False):
     return paddle.take_along_axis(input, index, wrap_dim(dim, input.ndim),
                                   broadcast=False) if _tal_has_broadcast() else \
@@ -193,12 +193,12 @@ def _tal_has_broadcast():
     return _TAL
 
 
-@adapter("torch.index_select")
+@op("torch.index_select", method=True)
 def index_select(input, dim, index):
     return paddle.index_select(input, index, axis=wrap_dim(dim, input.ndim))
 
 
-@adapter("torch.masked_fill")
+@op("torch.masked_fill", method=True, inplace=True)
 def masked_fill(input, mask, value):
     if isinstance(value, paddle.Tensor):
         value = value.item()
@@ -241,14 +241,14 @@ def clone(input, *, memory_format=None):
     return input.clone()
 
 
-@adapter("torch.repeat_interleave")
+@op("torch.repeat_interleave", method=True)
 def repeat_interleave(input, repeats, dim=None, *, output_size=None):
     if dim is None:
         input, dim = input.reshape([-1]), 0
     return paddle.repeat_interleave(input, repeats, axis=wrap_dim(dim, input.ndim))
 
 
-@adapter("torch.scatter")
+@op("torch.scatter", method=True, inplace=True)
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """torch: out[i][index[i][j]] = src[i][j] along ``dim`` (paddle.scatter is row-wise)."""
     if src is None:
@@ -264,12 +264,12 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
                                  wrap_dim(dim, input.ndim), reduce=mode)
 
 
-@adapter("torch.scatter_add")
+@op("torch.scatter_add", method=True, inplace=True)
 def scatter_add(input, dim, index, src):
     return scatter(input, dim, index, src, reduce="add")
 
 
-@adapter("torch.index_add")
+@op("torch.index_add", method=True, inplace=True)
 def index_add(input, dim, index, source, *, alpha=1):
     src = source * alpha if alpha != 1 else source
     return paddle.index_add(input, index, wrap_dim(dim, input.ndim), src.astype(input.dtype))

@@ -16,6 +16,7 @@ Kinds:
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Callable, NamedTuple
 
 KINDS = ("alias", "adapter", "type", "value", "module")
@@ -54,6 +55,20 @@ AREAS = (
 )
 
 
+# module name -> the torch names its import registered (TABLE and TENSOR_TABLE alike); the
+# registering module is the one whose top-level code ran the registration (its "<module>"
+# frame), so helpers such as ops._unary() are attributed to the area that called them.
+REGISTERED_BY: dict[str, list[str]] = {}
+
+
+def _note_registrant(name: str) -> None:
+    f = sys._getframe(2)
+    while f is not None and f.f_code.co_name != "<module>":
+        f = f.f_back
+    mod = f.f_globals.get("__name__", "?") if f is not None else "?"
+    REGISTERED_BY.setdefault(mod, []).append(name)
+
+
 def _register(entry: Entry) -> None:
     if not entry.name.startswith("torch"):
         raise ValueError(f"facade names start with 'torch': {entry.name!r}")
@@ -61,6 +76,8 @@ def _register(entry: Entry) -> None:
         raise ValueError(f"unknown entry kind {entry.kind!r} for {entry.name}")
     if entry.name in TABLE and TABLE[entry.name] != entry:
         raise ValueError(f"{entry.name} is registered twice ({TABLE[entry.name].kind} and {entry.kind})")
+    if entry.name not in TABLE:
+        _note_registrant(entry.name)
     TABLE[entry.name] = entry
 
 
@@ -97,7 +114,49 @@ def tensor_method(name: str, note: str = "") -> Callable:
         full = f"torch.Tensor.{name}"
         if full in TENSOR_TABLE:
             raise ValueError(f"{full} is registered twice")
+        _note_registrant(full)
         TENSOR_TABLE[full] = Entry(full, "adapter", impl, note)
+        return impl
+    return deco
+
+
+def op(torch_name: str, *, method=False, inplace=False, out: bool = False, note: str = ""):
+    """Decorator: ONE declaration for a torch function and its Tensor forms.
+
+        @op("torch.addcmul", method=True, inplace=True)
+        def addcmul(input, tensor1, tensor2, *, value=1, out=None): ...
+
+    registers ``torch.addcmul`` (the function), ``Tensor.addcmul`` (the same function: ``self``
+    is ``input``) and ``Tensor.addcmul_`` (torch's in-place rules, see
+    ``_opbase.make_inplace``: the result is cast to self's dtype, with torch's "result type X
+    can't be cast to the desired output type Y" RuntimeError where torch refuses the cast, and
+    written into self; self is returned).
+
+    - ``method``: True (the same short name) or a string (another method name).
+    - ``inplace``: True (the generic in-place form ``<name>_``) or a function (a custom one).
+    - ``out``: True when ``fn`` has no ``out=`` of its own and torch has one: the result is
+      written into ``out`` by torch's rules (``_opbase.write_out``).
+    - ``note``: the caveat shown in the coverage file (docs/COVERAGE.md).
+    Returns the registered function (with ``out=`` handling when asked)."""
+    if not torch_name.startswith("torch."):
+        raise ValueError(f"op() registers torch.* functions: {torch_name!r}")
+    short = torch_name.rsplit(".", 1)[1]
+
+    def deco(fn):
+        impl = fn
+        if out:
+            from ._opbase import with_out
+            impl = with_out(fn)
+        _register(Entry(torch_name, "adapter", impl, note))
+        if method:
+            tensor_method(short if method is True else method, note)(impl)
+        if inplace:
+            if callable(inplace):
+                ip = inplace
+            else:
+                from ._opbase import make_inplace
+                ip = make_inplace(f"{short}_", impl)
+            tensor_method(f"{short}_", note)(ip)
         return impl
     return deco
 

@@ -466,62 +466,9 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layo
 
 
 # -- reductions and friends --------------------------------------------------------------------
-def _method_from_op(name, fn=None):
-    op = fn or getattr(ops, name, None) or ops.BINARY[name]
-
-    def method(self, *args, **kwargs):
-        return op(self, *args, **kwargs)
-    method.__name__ = name
-    method.__doc__ = op.__doc__
-    tensor_method(name)(method)
-
-
-for _m in ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "all", "any",
-           "cumsum", "softmax", "log_softmax", "logsumexp", "sort", "argsort", "topk", "chunk",
-           "unbind", "narrow", "index_select", "gather", "masked_fill", "clamp", "clip", "add",
-           "sub", "mul", "div", "prod", "var", "std", "norm", "allclose", "equal",
-           "repeat_interleave", "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum",
-           "remainder", "logical_and", "logical_or", "pow", "scatter", "scatter_add",
-           "index_add"):
-    _method_from_op(_m)
-
-
-def _inplace(name, op):
-    """torch's in-place ops: compute with torch's promotion, refuse results that cannot be
-    cast back (float into an int tensor), write through views with assign()."""
-    def method(self, *args, **kwargs):
-        result = op(self, *args, **kwargs)
-        if result.dtype != self.dtype:
-            rk, sk = _kind(result.dtype), _kind(self.dtype)
-            if rk > sk:
-                raise RuntimeError(f"result type {_LEGACY_NAME(result.dtype)} can't be cast to "
-                                   f"the desired output type {_LEGACY_NAME(self.dtype)}")
-            result = result.astype(self.dtype)
-        if list(result.shape) != list(_shape(self)):
-            raise RuntimeError(f"output with shape {list(_shape(self))} doesn't match the "
-                               f"broadcast shape {list(result.shape)}")
-        paddle.assign(result, output=self)
-        return self
-    method.__name__ = name
-    tensor_method(name)(method)
-
-
-def _kind(dt):
-    n = _name(dt)
-    return 0 if n == "bool" else 2 if n in _FLOATS else 3 if n.startswith("complex") else 1
-
-
-def _LEGACY_NAME(dt):
-    return ops._LEGACY_NAMES.get(_name(dt), _name(dt))
-
-
-_FLOATS = ("float16", "bfloat16", "float32", "float64", "float8_e4m3fn", "float8_e5m2")
-
-for _m, _op in (("add_", ops.add), ("sub_", ops.sub), ("mul_", ops.BINARY["mul"]),
-                ("div_", ops.div), ("clamp_", ops.clamp), ("pow_", ops.pow),
-                ("scatter_", ops.scatter), ("scatter_add_", ops.scatter_add),
-                ("index_add_", ops.index_add), ("masked_fill_", ops.masked_fill)):
-    _inplace(_m, _op)
+# Tensor.sum / Tensor.add / Tensor.add_ ... are registered where the function is, by
+# ``@op("torch.sum", method=True)`` / ``@op("torch.add", method=True, inplace=True)`` in the
+# op modules: one declaration per name (registry.op).
 
 
 @tensor_method("where")
