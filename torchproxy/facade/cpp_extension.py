@@ -1,17 +1,23 @@
-"""``torch.utils.cpp_extension`` and the other names JIT-built extensions ask torch for.
+"""``torch.utils.cpp_extension`` and the other names extensions ask torch for.
 
-Libraries such as FlashInfer (>= 0.4) JIT-compile their CUDA code with their own ninja files
-against tvm-ffi / DLPack, not libtorch; what they ask torch for is the toolchain
-(``CUDA_HOME``, ``get_cxx_compiler``, ``check_compiler_is_gcc``), the C++ ABI to compile with
-(``torch._C._GLIBCXX_USE_CXX11_ABI``) and, at call time, a DLPack view of each tensor
-(``Tensor.__dlpack__`` / ``__dlpack_device__``, which tvm-ffi reads).
+Two kinds of extension reach this module:
 
-What is NOT here, on purpose: ``load``, ``load_inline``, ``CppExtension``, ``CUDAExtension``,
-``BuildExtension``, ``include_paths``, ``library_paths``.  They build against libtorch's C++
-API (``torch/extension.h``, ATen), which Paddle does not have; handing out Paddle's include
-paths under torch's name would only move the failure into the C++ compiler.  Scoped code that
-uses them gets ``NotProvidedError`` (see ``gaps.toml``); the way out is a tvm-ffi / DLPack
-extension, or ``paddle.utils.cpp_extension`` for a Paddle custom op.
+- torch C++/CUDA extensions (``#include <torch/extension.h>``, ``at::Tensor``,
+  ``TORCH_LIBRARY``, ``PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)``).  Paddle >= 3.3 ships a
+  torch-compatible C++ API under ``paddle/include/paddle/phi/api/include/compat/``
+  (``torch/extension.h``, ``torch/library.h``, ``ATen/``, ``c10/``); ``CppExtension``,
+  ``CUDAExtension``, ``BuildExtension``, ``load``, ``load_inline``, ``include_paths`` and
+  ``library_paths`` build against it through ``paddle.utils.cpp_extension``'s compiler setup,
+  with torch's naming and return conventions.  torchproxy's own include directory
+  (``torchproxy/include``) comes first on every include path: it adds the pybind11 caster
+  ``at::Tensor`` <-> ``paddle.Tensor`` that Paddle defines only in CUDA builds, and headers
+  torch has and the compat API lacks (``ATen/Operators.h``).  Detected by feature (the file
+  ``compat/torch/extension.h``), not by version; on older Paddle every builder raises
+  :class:`CppExtensionUnavailable` naming the minimum version.  See docs/cpp-extensions.md.
+- JIT-built extensions on tvm-ffi / DLPack (FlashInfer >= 0.4) ask only for the toolchain
+  (``CUDA_HOME``, ``get_cxx_compiler``, ``check_compiler_is_gcc``), the C++ ABI
+  (``torch._C._GLIBCXX_USE_CXX11_ABI``) and, at call time, a DLPack view of each tensor
+  (``Tensor.__dlpack__`` / ``__dlpack_device__``).
 """
 from __future__ import annotations
 
@@ -23,7 +29,7 @@ import sys
 
 import paddle
 
-from .registry import module, tensor_method, value, adapter
+from .registry import adapter, module, tensor_method, type_, value
 
 module("torch.utils")
 module("torch.utils.cpp_extension")
@@ -130,3 +136,427 @@ def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None
         # event on a foreign stream from Python, so wait for Paddle's stream on the host.
         paddle.device.cuda.current_stream(self.place.gpu_device_id()).synchronize()
     return paddle.utils.dlpack.to_dlpack(self)
+
+
+# -- torch C++/CUDA extensions on Paddle's torch-compatible C++ API ---------------------------
+import copy
+import hashlib
+import importlib.util
+import warnings
+
+import setuptools
+from setuptools.command.build_ext import build_ext as _setuptools_build_ext
+
+with warnings.catch_warnings():  # Paddle warns at import when ccache is not installed
+    warnings.simplefilter("ignore")
+    from paddle.utils import cpp_extension as _pd_cpp
+    from paddle.utils.cpp_extension import extension_utils as _pd_utils
+
+#: the first Paddle release whose wheels ship compat/torch/extension.h (3.2.x ship 63 compat
+#: headers but neither torch/extension.h nor torch/python.h; 3.0 and 3.1 ship none)
+MIN_PADDLE = "3.3.0"
+#: torchproxy's headers: the CPU at::Tensor pybind11 caster and headers the compat API lacks
+INCLUDE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "include")
+_COMPAT_REL = os.path.join("paddle", "phi", "api", "include", "compat")
+
+
+def compat_include_dir() -> str:
+    return os.path.join(paddle.sysconfig.get_include(), _COMPAT_REL)
+
+
+def compat_available() -> bool:
+    """True when the installed Paddle ships the torch-compatible C++ API (by feature)."""
+    return os.path.isfile(os.path.join(compat_include_dir(), "torch", "extension.h"))
+
+
+class CppExtensionUnavailable(RuntimeError):
+    """torch C++ extensions need a Paddle that ships the torch-compatible C++ API."""
+
+
+def _require(what: str) -> None:
+    if not compat_available():
+        raise CppExtensionUnavailable(
+            f"torch.utils.cpp_extension.{what} needs Paddle >= {MIN_PADDLE}: building a torch "
+            f"C++ extension on Paddle uses its torch-compatible C++ API ({_COMPAT_REL}/"
+            f"torch/extension.h), which Paddle {paddle.__version__} does not ship. Upgrade "
+            f"(pip install 'paddlepaddle>={MIN_PADDLE}'), or port the extension to tvm-ffi/"
+            "DLPack or to a Paddle custom op (paddle.utils.cpp_extension).")
+
+
+def _wants_cuda(device_type) -> bool:
+    if isinstance(device_type, bool):  # torch < 2.6: include_paths(cuda: bool = False)
+        return device_type
+    if device_type in ("cpu", None):
+        return False
+    if device_type == "cuda":
+        return True
+    raise ValueError(f"torchproxy: include_paths/library_paths device_type can be 'cpu' or "
+                     f"'cuda' on Paddle, got {device_type!r}")
+
+
+@adapter("torch.utils.cpp_extension.include_paths",
+         note="torchproxy/include, then Paddle's include dirs (with the compat torch/ATen/c10 "
+              "headers); Paddle >= 3.3")
+def include_paths(device_type="cpu", torch_include_dirs=True, *, cuda=None) -> list[str]:
+    _require("include_paths")
+    use_cuda = _wants_cuda(cuda if cuda is not None else device_type)
+    return [INCLUDE_DIR] + list(_pd_utils.find_paddle_includes(use_cuda))
+
+
+@adapter("torch.utils.cpp_extension.library_paths",
+         note="Paddle's library dirs (libpaddle.so); Paddle >= 3.3")
+def library_paths(device_type="cpu", torch_include_dirs=True, cross_target_platform=None, *,
+                  cuda=None) -> list[str]:
+    _require("library_paths")
+    return list(_pd_utils.find_paddle_libraries(_wants_cuda(cuda if cuda is not None
+                                                            else device_type)))
+
+
+def _extension(what, name, sources, args, kwargs, cuda):
+    _require(what)
+    if not isinstance(name, str):
+        raise TypeError(f"{what}(name, sources, ...): name must be a str, got {name!r}")
+    kwargs = dict(kwargs)
+    for torch_only in ("dlink", "dlink_libraries"):  # torch CUDAExtension's device-link options
+        if kwargs.pop(torch_only, None):
+            raise NotImplementedError(f"torchproxy: {what}({torch_only}=...) is not provided")
+    kwargs["include_dirs"] = [INCLUDE_DIR] + [os.fsdecode(d) for d in kwargs.get("include_dirs", [])]
+    kwargs["library_dirs"] = list(kwargs.get("library_dirs", []))
+    kwargs["extra_link_args"] = list(kwargs.get("extra_link_args", []))
+    extra = kwargs.get("extra_compile_args")
+    if extra is None:
+        extra = {"cxx": [], "nvcc": []} if cuda else []
+    kwargs["extra_compile_args"] = copy.deepcopy(extra)  # Paddle appends to it in place
+    kwargs = _pd_utils.normalize_extension_kwargs(kwargs, use_cuda=cuda)
+    return setuptools.Extension(name, list(sources), *args, **kwargs)
+
+
+@adapter("torch.utils.cpp_extension.CppExtension",
+         note="a setuptools.Extension against Paddle's compat C++ API and libpaddle; Paddle >= 3.3")
+def CppExtension(name, sources, *args, **kwargs):
+    return _extension("CppExtension", name, sources, args, kwargs, cuda=False)
+
+
+@adapter("torch.utils.cpp_extension.CUDAExtension",
+         note="as CppExtension, compiled with nvcc; needs a Paddle CUDA build >= 3.3")
+def CUDAExtension(name, sources, *args, **kwargs):
+    if not paddle.is_compiled_with_cuda():
+        _require("CUDAExtension")
+        raise RuntimeError("torch.utils.cpp_extension.CUDAExtension: this Paddle is a CPU build "
+                           "(paddle.is_compiled_with_cuda() is False); install paddlepaddle-gpu")
+    return _extension("CUDAExtension", name, sources, args, kwargs, cuda=True)
+
+
+def _add_flags(ext, flags):
+    if isinstance(ext.extra_compile_args, dict):
+        for v in ext.extra_compile_args.values():
+            v.extend(flags)
+    else:
+        ext.extra_compile_args.extend(flags)
+
+
+class BuildExtension(_pd_cpp.BuildExtension):
+    """torch's ``BuildExtension`` on Paddle's: Paddle's compiler setup (nvcc for .cu, the C++11
+    ABI, ``-DPADDLE_EXTENSION_NAME``) with torch's outputs: module file names keep the Python
+    ABI suffix (``no_python_abi_suffix=False`` as in torch), several extensions per setup(),
+    no Paddle custom-op Python stubs, no ``_pd_`` renaming."""
+
+    @classmethod
+    def with_options(cls, **options):
+        class cls_with_options(cls):
+            def __init__(self, *args, **kwargs):
+                kwargs.update(options)
+                cls.__init__(self, *args, **kwargs)
+        return cls_with_options
+
+    def __init__(self, *args, **kwargs):
+        _require("BuildExtension")
+        no_suffix = kwargs.pop("no_python_abi_suffix", False)
+        kwargs.pop("use_ninja", None)  # setuptools' compiler is used; torch's ninja is not
+        _setuptools_build_ext.__init__(self, *args, **kwargs)
+        self.no_python_abi_suffix = no_suffix
+        self.output_dir = None
+        self.contain_cuda_file = False
+
+    def build_extensions(self):
+        for ext in self.extensions:
+            short = ext.name.split(".")[-1]
+            _add_flags(ext, [f"-DTORCH_EXTENSION_NAME={short}", "-DTORCH_API_INCLUDE_EXTENSION_H"])
+        super().build_extensions()
+
+    def _record_op_info(self):  # Paddle's registers custom-op stubs (one extension only)
+        self.contain_cuda_file = any(_pd_utils.is_cuda_file(os.path.abspath(s))
+                                     for ext in self.extensions for s in ext.sources)
+
+    def run(self):  # Paddle's adds a Python stub, renames to *_pd_.so and deletes the objects
+        _setuptools_build_ext.run(self)
+
+
+type_("torch.utils.cpp_extension.BuildExtension", BuildExtension,
+      note="Paddle's BuildExtension with torch's output names; Paddle >= 3.3")
+
+
+# -- JIT: load / load_inline ---------------------------------------------------------------------
+_SETUP_TEMPLATE = """\
+# written by torchproxy.facade.cpp_extension.load: builds {name} against Paddle
+import sys
+from setuptools import setup
+from torchproxy.facade.cpp_extension import BuildExtension, CppExtension, CUDAExtension
+ext = ({ctor})({name!r}, {sources!r},
+    extra_compile_args={{"cxx": {cflags!r}, "nvcc": {cuda_cflags!r}}},
+    extra_link_args={ldflags!r}, include_dirs={includes!r})
+setup(name={name!r}, ext_modules=[ext],
+      cmdclass={{"build_ext": BuildExtension.with_options(no_python_abi_suffix=True)}},
+      script_args=["build_ext", "--build-lib", {build!r}, "--build-temp",
+                   {temp!r}])
+"""
+
+
+def _default_build_root() -> str:
+    root = os.environ.get("TORCH_EXTENSIONS_DIR")
+    if root is None:
+        root = os.path.join(os.path.expanduser("~"), ".cache", "torch_extensions")
+    # never the directory real torch uses: a libtorch build there would not load on Paddle
+    cu = "cu" if paddle.is_compiled_with_cuda() else "cpu"
+    return os.path.join(root, f"py{sys.version_info.major}{sys.version_info.minor}_"
+                              f"paddle{paddle.__version__}_{cu}")
+
+
+def _build_hash(sources, parts) -> str:
+    h = hashlib.sha256()
+    for src in sources:
+        with open(src, "rb") as f:
+            h.update(src.encode() + b"\0" + f.read() + b"\0")
+    for root, _, files in sorted(os.walk(INCLUDE_DIR)):
+        for fn in sorted(files):
+            with open(os.path.join(root, fn), "rb") as f:
+                h.update(f.read())
+    h.update(repr((parts, paddle.__version__, paddle.version.commit)).encode())
+    return h.hexdigest()
+
+
+def _jit(name, sources, extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_paths,
+         build_directory, verbose, with_cuda, is_python_module, is_standalone, what):
+    _require(what)
+    if is_python_module and is_standalone:
+        raise ValueError("`is_python_module` and `is_standalone` are mutually exclusive.")
+    if is_standalone:
+        raise NotImplementedError("torchproxy: load(is_standalone=True) (an executable linked "
+                                  "against libtorch) is not provided")
+    if isinstance(sources, str):
+        sources = [sources]
+    sources = [os.path.abspath(s) for s in sources]
+    for s in sources:
+        if not os.path.isfile(s):
+            raise FileNotFoundError(f"torch.utils.cpp_extension.{what}: no source file {s}")
+    if with_cuda is None:
+        with_cuda = any(_pd_utils.is_cuda_file(s) for s in sources)
+    if with_cuda and not paddle.is_compiled_with_cuda():
+        raise RuntimeError(f"torch.utils.cpp_extension.{what}: CUDA sources need a Paddle CUDA "
+                           "build; this Paddle is a CPU build")
+    build_directory = os.path.abspath(build_directory or os.path.join(_default_build_root(), name))
+    os.makedirs(build_directory, exist_ok=True)
+    lib = os.path.join(build_directory, f"{name}.so")
+    flags = [list(extra_cflags or []), list(extra_cuda_cflags or []), list(extra_ldflags or []),
+             [os.path.abspath(p) for p in (extra_include_paths or [])]]
+    digest = _build_hash(sources, (name, flags, bool(with_cuda)))
+    stamp = os.path.join(build_directory, ".torchproxy-build-hash")
+    fresh = os.path.exists(lib) and os.path.exists(stamp) and open(stamp).read() == digest
+    if not fresh:
+        script = os.path.join(build_directory, f"{name}_setup.py")
+        with open(script, "w") as f:
+            f.write(_SETUP_TEMPLATE.format(
+                name=name, sources=sources, ctor="CUDAExtension" if with_cuda else "CppExtension",
+                cflags=flags[0], cuda_cflags=flags[1], ldflags=flags[2], includes=flags[3],
+                build=build_directory, temp=os.path.join(build_directory, "build")))
+        if verbose:
+            print(f"torchproxy: building extension {name} in {build_directory} against Paddle "
+                  f"{paddle.__version__}", file=sys.stderr)
+        env = dict(os.environ)
+        # the subprocess imports torchproxy from wherever this process does
+        pkg_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env["PYTHONPATH"] = os.pathsep.join([pkg_root] + ([env["PYTHONPATH"]]
+                                                          if env.get("PYTHONPATH") else []))
+        proc = subprocess.run([sys.executable, script], cwd=build_directory, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if verbose:
+            print(proc.stdout, file=sys.stderr)
+        if proc.returncode != 0 or not os.path.exists(lib):
+            raise RuntimeError(f"Error building extension '{name}':\n"
+                               + _compiler_errors(proc.stdout))
+        with open(stamp, "w") as f:
+            f.write(digest)
+    if is_python_module:
+        return _import_module(name, lib)
+    from .library import load_library
+    load_library(lib)
+    return lib
+
+
+def _compiler_errors(output: str) -> str:
+    """The compiler's diagnostics without setuptools' command echo."""
+    keep = [ln for ln in output.splitlines()
+            if not ln.startswith(("running ", "copying ", "creating ", "Compiling user custom"))
+            and "UserWarning" not in ln and "warnings.warn(" not in ln
+            and "ccache" not in ln]
+    text = "\n".join(keep)
+    return text[-8000:] if len(text) > 8000 else text
+
+
+def _import_module(name, lib):
+    spec = importlib.util.spec_from_file_location(name, lib)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except ImportError as e:
+        raise ImportError(f"torch.utils.cpp_extension.load: {lib} has no Python module "
+                          f"initializer (PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)); pass "
+                          f"is_python_module=False for a TORCH_LIBRARY-only library ({e})") from e
+    return module
+
+
+@adapter("torch.utils.cpp_extension.load",
+         note="built with setuptools and Paddle's compiler flags in a subprocess (no ninja); "
+              "cached per source/flag hash under $TORCH_EXTENSIONS_DIR/py3X_paddle<ver>_cpu")
+def load(name, sources, extra_cflags=None, extra_cuda_cflags=None, extra_sycl_cflags=None,
+         extra_ldflags=None, extra_include_paths=None, build_directory=None, verbose=False,
+         with_cuda=None, with_sycl=None, is_python_module=True, is_standalone=False,
+         keep_intermediates=True):
+    if extra_sycl_cflags or with_sycl:
+        raise NotImplementedError("torchproxy: SYCL extensions are not provided on Paddle")
+    return _jit(name, sources, extra_cflags, extra_cuda_cflags, extra_ldflags,
+                extra_include_paths, build_directory, verbose, with_cuda, is_python_module,
+                is_standalone, "load")
+
+
+@adapter("torch.utils.cpp_extension.load_inline",
+         note="as load; functions= binds with plain m.def (no torch::wrap_pybind_function on Paddle)")
+def load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functions=None,
+                extra_cflags=None, extra_cuda_cflags=None, extra_sycl_cflags=None,
+                extra_ldflags=None, extra_include_paths=None, build_directory=None,
+                verbose=False, with_cuda=None, with_sycl=None, is_python_module=True,
+                with_pytorch_error_handling=True, keep_intermediates=True, use_pch=False,
+                no_implicit_headers=False):
+    _require("load_inline")
+    if sycl_sources or extra_sycl_cflags or with_sycl:
+        raise NotImplementedError("torchproxy: SYCL extensions are not provided on Paddle")
+    build_directory = os.path.abspath(build_directory or os.path.join(_default_build_root(), name))
+    os.makedirs(build_directory, exist_ok=True)
+    cpp_sources = [cpp_sources] if isinstance(cpp_sources, str) else list(cpp_sources)
+    cuda_sources = [cuda_sources] if isinstance(cuda_sources, str) else list(cuda_sources or [])
+    if not no_implicit_headers:
+        cpp_sources.insert(0, "#include <torch/extension.h>")
+    if functions is not None:
+        if isinstance(functions, str):
+            functions = [functions]
+        if isinstance(functions, list):
+            functions = {f: f for f in functions}
+        elif not isinstance(functions, dict):
+            raise ValueError(f"Expected 'functions' to be a list or dict, but was {type(functions)}")
+        cpp_sources.append("PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {")
+        for fn, doc in functions.items():
+            cpp_sources.append(f'm.def("{fn}", {fn}, "{doc}");')
+        cpp_sources.append("}")
+    sources = [os.path.join(build_directory, "main.cpp")]
+    _write_if_changed(sources[0], "\n".join(cpp_sources))
+    if cuda_sources:
+        if not no_implicit_headers:
+            cuda_sources = ["#include <torch/types.h>", "#include <cuda.h>",
+                            "#include <cuda_runtime.h>"] + cuda_sources
+        sources.append(os.path.join(build_directory, "cuda.cu"))
+        _write_if_changed(sources[1], "\n".join(cuda_sources))
+    return _jit(name, sources, extra_cflags, extra_cuda_cflags, extra_ldflags,
+                extra_include_paths, build_directory, verbose, with_cuda, is_python_module,
+                False, "load_inline")
+
+
+def _write_if_changed(path, text):
+    if os.path.exists(path):
+        with open(path) as f:
+            if f.read() == text:
+                return
+    with open(path, "w") as f:
+        f.write(text)
+
+
+@adapter("torch.utils.cpp_extension.get_default_build_root")
+def get_default_build_root() -> str:
+    return _default_build_root()
+
+
+value("torch.utils.cpp_extension.TORCH_LIB_PATH",
+      os.path.dirname(getattr(paddle.base.core, "__file__", "") or paddle.__file__),
+      note="Paddle's base directory (libpaddle.so), not libtorch's lib/")
+
+
+@adapter("torch.utils.cpp_extension.verify_ninja_availability")
+def verify_ninja_availability():
+    if shutil.which("ninja") is None:
+        raise RuntimeError("Ninja is required to load C++ extensions")
+
+
+@adapter("torch.utils.cpp_extension.is_ninja_available")
+def is_ninja_available() -> bool:
+    return shutil.which("ninja") is not None
+
+
+NAMES = (
+    "torch.utils.cpp_extension.CUDA_HOME", "torch.utils.cpp_extension.ROCM_HOME",
+    "torch.utils.cpp_extension.get_cxx_compiler", "torch.utils.cpp_extension.check_compiler_is_gcc",
+    "torch._C._GLIBCXX_USE_CXX11_ABI", "torch.utils.cpp_extension.include_paths",
+    "torch.utils.cpp_extension.library_paths", "torch.utils.cpp_extension.CppExtension",
+    "torch.utils.cpp_extension.CUDAExtension", "torch.utils.cpp_extension.BuildExtension",
+    "torch.utils.cpp_extension.load", "torch.utils.cpp_extension.load_inline",
+    "torch.utils.cpp_extension.get_default_build_root", "torch.utils.cpp_extension.TORCH_LIB_PATH",
+    "torch.utils.cpp_extension.verify_ninja_availability",
+    "torch.utils.cpp_extension.is_ninja_available",
+    "torch.utils.cpp_extension", "torch.Tensor.__dlpack__", "torch.Tensor.__dlpack_device__",
+)
+
+
+# -- building an unmodified torch-extension package (setup.py imports torch) ------------------
+_SITECUSTOMIZE = """\
+# written by torchproxy (torch.utils.cpp_extension build environment): every Python process
+# started with this directory on PYTHONPATH imports torchproxy, which enables the facade for
+# the modules named in TORCHPROXY_SCOPE (a setup.py run by pip/setuptools is __main__).
+import torchproxy  # noqa: F401
+"""
+
+
+def build_environment(scope: str = "__main__", env=None) -> dict:
+    """The environment for ``pip install --no-build-isolation .`` (or ``python setup.py ...``)
+    of a package whose setup.py does ``import torch``: its ``torch`` is the facade, so
+    ``CppExtension`` / ``BuildExtension`` build against Paddle.  See docs/cpp-extensions.md."""
+    env = dict(os.environ if env is None else env)
+    d = os.path.join(os.path.expanduser("~"), ".cache", "torchproxy", "build-env")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "sitecustomize.py")
+    if not os.path.exists(path) or open(path).read() != _SITECUSTOMIZE:
+        with open(path, "w") as f:
+            f.write(_SITECUSTOMIZE)
+    pkg_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = os.pathsep.join([d, pkg_root] + ([env["PYTHONPATH"]]
+                                                         if env.get("PYTHONPATH") else []))
+    env["TORCHPROXY_SCOPE"] = ",".join(x for x in (env.get("TORCHPROXY_SCOPE", ""), scope) if x)
+    return env
+
+
+def _main(argv) -> int:
+    """``python -m torchproxy.facade.cpp_extension [--scope S] -- CMD ...``: run CMD in
+    :func:`build_environment` (e.g. ``pip install --no-build-isolation .``)."""
+    scope = "__main__"
+    if argv[:1] == ["--scope"] and len(argv) >= 2:
+        scope, argv = argv[1], argv[2:]
+    if argv[:1] == ["--"]:
+        argv = argv[1:]
+    if not argv:
+        print("usage: python -m torchproxy.facade.cpp_extension [--scope MODS] -- COMMAND ...",
+              file=sys.stderr)
+        return 2
+    _require("build_environment")
+    return subprocess.call(argv, env=build_environment(scope))
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

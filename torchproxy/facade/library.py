@@ -7,11 +7,31 @@ Fake/meta kernels are kept but never run: Paddle has no fake-tensor tracing.
 ``register_autograd`` makes the operator differentiable through the facade's
 ``torch.autograd.Function`` (Paddle's PyLayer).  Operators of real torch (``torch.ops.aten.*``)
 are not provided: naming one raises NotProvidedError.
+
+Operators registered in C++ with ``TORCH_LIBRARY`` (an extension built by
+``torch.utils.cpp_extension`` on Paddle's torch-compatible C++ API, Paddle >= 3.3, or any library
+loaded with ``torch.ops.load_library``) are reached through Paddle's registry
+(``paddle.base.core.torch_compat._get_operation("ns::op")``): ``torch.ops.ns.op``,
+``.default`` and ``.<overload>``; ``register_fake`` / ``register_autograd`` / ``impl`` work on
+them as on Python-defined ones, and a failing ``TORCH_CHECK`` is a ``RuntimeError`` carrying
+its message, as in torch.
 """
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.library", "torch.library.CustomOpDef", "torch.library.Library",
+    "torch.library.custom_op", "torch.library.impl", "torch.library.register_autograd",
+    "torch.library.register_fake", "torch.library.register_kernel", "torch.library.triton_op",
+    "torch.library.wrap_triton", "torch.ops",
+)
+
+import ctypes
 import inspect
+import os
 import re
+import sys
 
 import paddle
 
@@ -216,10 +236,11 @@ def _lookup(op) -> CustomOpDef:
         return op
     if isinstance(op, str):
         ns, name = _split_qualname(op)
-        found = _OPS.get(f"{ns}::{name}")
+        found = _OPS.get(f"{ns}::{name}") or _cpp_op(ns, name)
         if found is None:
             raise RuntimeError(f"torchproxy: operator {ns}::{name} was not defined through "
-                               "torch.library (custom_op / Library.define)")
+                               "torch.library (custom_op / Library.define) nor registered in C++ "
+                               "(TORCH_LIBRARY) by a loaded library")
         return found
     raise TypeError(f"expected an operator name 'ns::name' or a custom op, got {op!r}")
 
@@ -302,7 +323,7 @@ class _OpNamespace:
             raise AttributeError(name)
         from .. import tracing
         full = f"torch.ops.{self._ns}.{name}"
-        op = _OPS.get(f"{self._ns}::{name}")
+        op = _OPS.get(f"{self._ns}::{name}") or _cpp_op(self._ns, name)
         if op is None:
             tracing.record_missing(full)  # a trace lists the op like any missing torch name
             raise NotProvidedError(full)
@@ -315,15 +336,125 @@ class _OpNamespace:
 
 
 class _Ops:
-    """``torch.ops``: namespaces of operators registered through the facade."""
+    """``torch.ops``: namespaces of operators registered through the facade or in C++."""
+
+    def __init__(self):
+        self.loaded_libraries = set()
 
     def __getattr__(self, ns):
         if ns.startswith("__"):
             raise AttributeError(ns)
         return _OpNamespace(ns)
 
+    def load_library(self, path):
+        load_library(path)
+
+    def import_module(self, module):
+        import importlib
+        return importlib.import_module(module)
+
     def __repr__(self):
         return "<torch.ops (torchproxy)>"
 
 
-value("torch.ops", _Ops(), note="operators registered through the facade's torch.library only")
+_TORCH_OPS = _Ops()
+value("torch.ops", _TORCH_OPS,
+      note="operators of the facade's torch.library, and TORCH_LIBRARY operators of loaded "
+           "libraries (Paddle >= 3.3)")
+
+
+# -- operators registered in C++ (TORCH_LIBRARY) -----------------------------------------------
+_COMPAT = getattr(getattr(paddle.base, "core", None), "torch_compat", None) \
+    if hasattr(paddle, "base") else None
+_CPP: dict[str, "CppOpDef | None"] = {}   # "ns::name[.overload]" -> op (None: not registered)
+_PADDLE_PREFIX = re.compile(r"^\(\w+\) Error in operator '[^']*': (?:Function call failed: )?")
+_PADDLE_SUFFIX = re.compile(r"\s*\(at /paddle/[^)]*\)\s*$")
+
+
+def _torch_error(e: Exception, qualname: str) -> RuntimeError:
+    """Paddle's "(PreconditionNotMet) Error in operator 'ns::op': Function call failed: MSG
+    (at /paddle/...)" -> torch's RuntimeError("MSG")."""
+    msg = _PADDLE_SUFFIX.sub("", _PADDLE_PREFIX.sub("", str(e).strip(), count=1))
+    return RuntimeError(msg)
+
+
+class _Unconvertible:
+    """An argument no operator schema accepts: probing an operator with it never runs it."""
+
+
+def _registered(qualname: str) -> bool:
+    fn = _COMPAT._get_operation(qualname)
+    try:
+        fn(_Unconvertible())
+    except Exception as e:  # argument count/type mismatch = the operator exists
+        return "not found in the registry" not in str(e)
+    return True  # it accepted an arbitrary object (it ran): it exists
+
+
+def _cpp_op(ns: str, name: str, overload: str = "") -> "CppOpDef | None":
+    """The TORCH_LIBRARY operator ns::name(.overload), or None (no library registered it)."""
+    if _COMPAT is None or ns == "aten":
+        return None
+    qual = f"{ns}::{name}" + (f".{overload}" if overload else "")
+    if _CPP.get(qual) is None:  # not yet found: a library may have been loaded since
+        _CPP[qual] = CppOpDef(ns, name, overload) if _registered(qual) else None
+        if _CPP[qual] is not None and not overload:
+            _register_op(_CPP[qual])
+    return _CPP[qual]
+
+
+class CppOpDef(CustomOpDef):
+    """A TORCH_LIBRARY operator: its C++ kernel (Paddle dispatches by device), plus whatever
+    torch.library registered for it from Python (fake kernel kept, autograd formula)."""
+
+    def __init__(self, ns, name, overload=""):
+        qual = f"{ns}::{name}" + (f".{overload}" if overload else "")
+        self._call = _COMPAT._get_operation(qual)
+        self._overload_name = overload or "default"
+
+        def kernel(*args, **kwargs):
+            try:
+                return self._call(*args, **kwargs)
+            except RuntimeError as e:
+                raise _torch_error(e, qual) from None
+        kernel.__name__ = name
+        super().__init__(f"{ns}::{name}", kernel, "unknown", None)
+        self._qualname = qual
+
+    def _run_kernel(self, args, kwargs):  # C++ operators may return views of their inputs
+        return self._kernel_for(args, kwargs)(*args, **kwargs)
+
+    def __getattr__(self, overload):
+        if overload.startswith("_"):
+            raise AttributeError(overload)
+        op = _cpp_op(self.ns, self._name, overload)
+        if op is None:
+            raise AttributeError(f"The underlying op of '{self.ns}.{self._name}' has no overload "
+                                 f"name '{overload}'")
+        return op
+
+    @property
+    def default(self):
+        return self
+
+    def __repr__(self):
+        return f"<torch.ops.{self.ns}.{self._name}.{self._overload_name} (TORCH_LIBRARY, torchproxy)>"
+
+
+def load_library(path):
+    """``torch.ops.load_library(path)``: load a shared library of TORCH_LIBRARY operators."""
+    path = os.path.realpath(os.fspath(path))
+    old = sys.getdlopenflags()
+    sys.setdlopenflags(old | ctypes.RTLD_GLOBAL)
+    try:
+        ctypes.CDLL(path)
+    except OSError as e:
+        hint = ""
+        if "undefined symbol" in str(e):
+            hint = (" (torchproxy: the library was built against another C++ API or another "
+                    f"Paddle/libtorch build than the Paddle {paddle.__version__} loaded here; "
+                    "rebuild it with torch.utils.cpp_extension under torchproxy)")
+        raise OSError(f"{e}{hint}") from None
+    finally:
+        sys.setdlopenflags(old)
+    _TORCH_OPS.loaded_libraries.add(path)
