@@ -52,6 +52,7 @@ AREAS = (
     "torchproxy.facade.misc",       # torch.testing, torch.utils.dlpack, ...
     "torchproxy.facade.storage",    # untyped_storage, storage_offset, set_ (Triton interpreter)
     "torchproxy.facade.cpp_extension",  # torch.utils.cpp_extension (JIT-built extensions)
+    "torchproxy.facade.serialization",  # torch.save / torch.load (torch's zip format)
 )
 
 

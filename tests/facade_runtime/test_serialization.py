@@ -1,0 +1,426 @@
+"""torch.save / torch.load in torch's zip format: real torch 2.13 writes, the facade reads onto
+Paddle tensors, and the other way round, in one process; plus a process with no torch at all."""
+import collections
+import io
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import paddle
+import pytest
+
+import torchproxy
+from difftest import load as load_snippet
+from torchproxy.facade import serialization as ser
+
+torch = pytest.importorskip("torch")
+
+# the facade's torch, as scoped code sees it
+ft = load_snippet("import torch\nimport torch.serialization\nimport torch.nn\n", scoped=True).torch
+
+
+def np_of(t):
+    """numpy values of a torch or Paddle tensor (bfloat16/float8 via float32)."""
+    if isinstance(t, torch.Tensor):
+        t = t.detach()
+        if t.dtype in (torch.bfloat16, getattr(torch, "float8_e4m3fn", None)):
+            t = t.float()
+        return t.numpy()
+    name = str(t.dtype).split(".")[-1]
+    if name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        t = t.astype("float32")
+    return t.numpy()
+
+
+def dtype_name(t):
+    return str(t.dtype).split(".")[-1]
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(4, 3)
+        self.fc2 = torch.nn.Linear(3, 2, bias=False)
+        self.register_buffer("steps", torch.tensor(7))
+        self.register_buffer("scale", torch.arange(3, dtype=torch.bfloat16))
+
+
+DTYPES = ["float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8",
+          "bool", "complex64"]
+
+
+def _torch_tensor(name):
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(3, 4, generator=g) * 5
+    if name == "bool":
+        return x > 0
+    if name == "complex64":
+        return torch.complex(x, -x)
+    return x.to(getattr(torch, name))
+
+
+def torch_checkpoint():
+    torch.manual_seed(0)
+    base = torch.arange(24.0).reshape(4, 6)
+    obj = {
+        "model": Net().state_dict(),
+        "by_dtype": {n: _torch_tensor(n) for n in DTYPES},
+        "transposed": base.t(),               # non-contiguous view
+        "row": base[2],                       # offset view of the same storage
+        "strided": base[:, ::2],
+        "base": base,
+        "scalar": torch.tensor(3.25),         # 0-d
+        "empty": torch.zeros(0, 3),
+        "param": torch.nn.Parameter(torch.ones(2)),
+        "frozen": torch.nn.Parameter(torch.ones(2), requires_grad=False),
+        "grad": torch.ones(2, requires_grad=True),
+        "nested": [1, (2.5, "s", None), {"deep": [torch.tensor([1, 2])]}],
+        "meta": {"epoch": 3, "lr": 1e-3, "dtype": torch.float16, "device": torch.device("cpu"),
+                 "size": torch.Size([2, 3]), "bytes": b"\x00\x01", "set": {1, 2}},
+    }
+    return obj
+
+
+@pytest.fixture(scope="module")
+def torch_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ckpt") / "torch.pt"
+    obj = torch_checkpoint()
+    torch.save(obj, path)
+    return path, obj
+
+
+def _same(paddle_t, torch_t):
+    assert isinstance(paddle_t, paddle.Tensor), type(paddle_t)
+    assert dtype_name(paddle_t) == dtype_name(torch_t)
+    assert list(paddle_t.shape) == list(torch_t.shape)
+    np.testing.assert_array_equal(np_of(paddle_t), np_of(torch_t))
+    assert (not paddle_t.stop_gradient) == torch_t.requires_grad
+
+
+@pytest.mark.parametrize("how", ["path", "str", "file", "bytesio"])
+def test_torch_writes_facade_reads(torch_file, how):
+    path, obj = torch_file
+    if how == "path":
+        got = ft.load(path)
+    elif how == "str":
+        got = ft.load(str(path))
+    elif how == "file":
+        with open(path, "rb") as f:
+            got = ft.load(f)
+    else:
+        got = ft.load(io.BytesIO(path.read_bytes()))
+    assert isinstance(got["model"], collections.OrderedDict)
+    assert list(got["model"]) == list(obj["model"])
+    assert got["model"]._metadata == obj["model"]._metadata  # torch's state_dict version info
+    for k, v in obj["model"].items():
+        _same(got["model"][k], v)
+    for n in DTYPES:
+        _same(got["by_dtype"][n], obj["by_dtype"][n])
+    for k in ("transposed", "row", "strided", "base", "scalar", "empty", "grad"):
+        _same(got[k], obj[k])
+    assert got["scalar"].shape == [] and float(got["scalar"]) == 3.25
+    from torchproxy.facade.nn import Parameter
+    assert isinstance(got["param"], Parameter) and not got["param"].stop_gradient
+    assert isinstance(got["frozen"], Parameter) and got["frozen"].stop_gradient
+    assert got["nested"][0] == 1 and got["nested"][1] == (2.5, "s", None)
+    _same(got["nested"][2]["deep"][0], obj["nested"][2]["deep"][0])
+    meta = got["meta"]
+    assert meta["epoch"] == 3 and meta["lr"] == 1e-3 and meta["bytes"] == b"\x00\x01"
+    assert meta["dtype"] == paddle.float16 and meta["dtype"] is ft.float16
+    assert isinstance(meta["device"], ft.device) and str(meta["device"]) == "cpu"
+    assert isinstance(meta["size"], ft.Size) and tuple(meta["size"]) == (2, 3)
+    assert meta["set"] == {1, 2}
+
+
+def test_views_of_one_storage_share_memory_after_load(torch_file):
+    path, _ = torch_file
+    got = ft.load(path)
+    got["base"][2, 0] = -1.0          # write through the base ...
+    assert float(got["row"][0]) == -1.0          # ... the row view sees it (torch: same storage)
+    assert float(got["transposed"][0, 2]) == -1.0
+    assert float(got["strided"][2, 0]) == -1.0
+    assert got["transposed"].get_strides() == [1, 6]   # torch's strides, as saved
+
+
+def test_state_dict_into_facade_module_and_forward_matches(torch_file):
+    torch.manual_seed(1)
+    tm = torch.nn.Linear(4, 3)
+    buf = io.BytesIO()
+    torch.save(tm.state_dict(), buf)
+    buf.seek(0)
+    fm = ft.nn.Linear(4, 3)
+    fm.set_state_dict(ft.load(buf))
+    x = np.random.default_rng(0).standard_normal((2, 4)).astype("float32")
+    np.testing.assert_allclose(fm(paddle.to_tensor(x)).numpy(),
+                               tm(torch.from_numpy(x)).detach().numpy(), rtol=1e-6, atol=1e-6)
+
+
+def facade_checkpoint():
+    w = paddle.to_tensor(np.arange(24, dtype="float32").reshape(4, 6))
+    lin = ft.nn.Linear(3, 2)
+    obj = {
+        "model": lin.state_dict(),
+        "base": w,
+        "row": w[2],
+        "transposed": paddle.transpose(w, [1, 0]),
+        "by_dtype": {n: paddle.to_tensor(np_of(_torch_tensor(n))).astype(n)
+                     if n != "bfloat16" else paddle.to_tensor(np_of(_torch_tensor(n))).astype("bfloat16")
+                     for n in DTYPES},
+        "scalar": paddle.to_tensor(np.float32(2.5)),
+        "empty": paddle.zeros([0, 2]),
+        "param": ft.nn.Parameter(paddle.ones([3])),
+        "grad": paddle.ones([2]),
+        "nested": [1, (2.0, "x"), {"k": paddle.to_tensor([1, 2, 3])}],
+        "meta": {"dtype": ft.bfloat16, "device": ft.device("cpu"), "size": ft.Size([5])},
+    }
+    obj["grad"].stop_gradient = False
+    return obj, lin
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_facade_writes_torch_reads(tmp_path, weights_only):
+    obj, lin = facade_checkpoint()
+    path = tmp_path / "facade.pt"
+    ft.save(obj, path)
+    got = torch.load(path, weights_only=weights_only)
+    for n in DTYPES:
+        t = got["by_dtype"][n]
+        assert dtype_name(t) == n
+        np.testing.assert_array_equal(np_of(t), np_of(obj["by_dtype"][n]))
+    for k in ("base", "row", "transposed", "scalar", "empty"):
+        assert list(got[k].shape) == list(obj[k].shape)
+        np.testing.assert_array_equal(got[k].numpy(), obj[k].numpy())
+    # Paddle views of one allocation are saved as views of one storage, as torch does
+    assert got["row"].untyped_storage().data_ptr() == got["base"].untyped_storage().data_ptr()
+    assert got["transposed"].stride() == (1, 6)
+    got["base"][2, 1] = 99.0
+    assert got["row"][1].item() == 99.0
+    assert isinstance(got["param"], torch.nn.Parameter) and got["param"].requires_grad
+    assert got["grad"].requires_grad and not got["base"].requires_grad
+    assert got["nested"][:2] == [1, (2.0, "x")] and got["nested"][2]["k"].tolist() == [1, 2, 3]
+    assert got["meta"] == {"dtype": torch.bfloat16, "device": torch.device("cpu"),
+                           "size": torch.Size([5])}
+    # the facade module's state_dict loads into the torch module and computes the same
+    tm = torch.nn.Linear(3, 2)
+    tm.load_state_dict(got["model"])
+    x = np.ones((1, 3), "float32")
+    np.testing.assert_allclose(tm(torch.from_numpy(x)).detach().numpy(),
+                               lin(paddle.to_tensor(x)).numpy(), rtol=1e-6)
+
+
+def test_facade_round_trip_and_file_objects(tmp_path):
+    obj, _ = facade_checkpoint()
+    buf = io.BytesIO()
+    ft.save(obj, buf)
+    with open(tmp_path / "f.pt", "wb") as f:
+        ft.save(obj, f)
+    for src in (io.BytesIO(buf.getvalue()), tmp_path / "f.pt", str(tmp_path / "f.pt")):
+        got = ft.load(src)
+        for n in DTYPES:
+            assert dtype_name(got["by_dtype"][n]) == n
+            np.testing.assert_array_equal(np_of(got["by_dtype"][n]), np_of(obj["by_dtype"][n]))
+        np.testing.assert_array_equal(got["transposed"].numpy(), obj["transposed"].numpy())
+        assert got["meta"]["dtype"] is ft.bfloat16
+
+
+def test_float8_both_ways(tmp_path):
+    if not hasattr(paddle, "float8_e4m3fn"):
+        buf = io.BytesIO()
+        torch.save(torch.zeros(2, dtype=torch.float8_e4m3fn), buf)
+        buf.seek(0)
+        with pytest.raises(torchproxy.NotProvidedError, match="float8_e4m3fn"):
+            ft.load(buf)
+        return
+    for name in ("float8_e4m3fn", "float8_e5m2"):
+        vals = torch.tensor([0.0, -0.0, 0.5, -2.0, 448.0 if name.endswith("fn") else 57344.0,
+                             0.001953125 if name.endswith("fn") else 1.52587890625e-05, 3.5])
+        t = vals.to(getattr(torch, name))
+        buf = io.BytesIO()
+        torch.save(t, buf)
+        buf.seek(0)
+        got = ft.load(buf)
+        assert dtype_name(got) == name
+        np.testing.assert_array_equal(np_of(got), t.float().numpy())
+        out = io.BytesIO()
+        ft.save(got, out)
+        out.seek(0)
+        back = torch.load(out)
+        assert back.dtype == t.dtype and torch.equal(back.view(torch.uint8), t.view(torch.uint8))
+
+
+# -- map_location ------------------------------------------------------------------------------
+@pytest.fixture
+def cuda_file(tmp_path, monkeypatch):
+    """A checkpoint whose storages say 'cuda:0' (written by the facade with the location
+    rewritten: real torch's CPU build cannot make one)."""
+    monkeypatch.setattr(ser, "_location_of", lambda place: "cuda:0")
+    path = tmp_path / "cuda.pt"
+    ft.save({"w": paddle.to_tensor([1.0, 2.0]), "n": 3}, path)
+    monkeypatch.undo()
+    return path
+
+
+def _has_cuda():
+    return paddle.is_compiled_with_cuda() and paddle.device.cuda.device_count() > 0
+
+
+def test_map_location_forms(cuda_file):
+    if _has_cuda():
+        pytest.skip("needs a CPU-only machine (the error without map_location)")
+    # without map_location both refuse the CUDA checkpoint with torch's RuntimeError
+    with pytest.raises(RuntimeError, match="map_location"):
+        torch.load(cuda_file)
+    with pytest.raises(RuntimeError, match="map_location"):
+        ft.load(cuda_file)
+    seen = []
+
+    def keep(storage, location):
+        seen.append(location)
+        return storage
+
+    for ml in ("cpu", ft.device("cpu"), {"cuda:0": "cpu"}, keep, lambda s, loc: s.cpu()):
+        got = ft.load(cuda_file, map_location=ml)
+        assert got["n"] == 3 and got["w"].place.is_cpu_place()
+        np.testing.assert_array_equal(got["w"].numpy(), [1.0, 2.0])
+    assert seen == ["cuda:0"]
+    # the same file and map_locations in real torch
+    for ml in ("cpu", torch.device("cpu"), {"cuda:0": "cpu"}, lambda s, loc: s):
+        assert torch.load(cuda_file, map_location=ml)["w"].tolist() == [1.0, 2.0]
+    # a callable returning None falls back to the saved location: torch's error again
+    with pytest.raises(RuntimeError):
+        torch.load(cuda_file, map_location=lambda s, loc: None)
+    with pytest.raises(RuntimeError):
+        ft.load(cuda_file, map_location=lambda s, loc: None)
+    with pytest.raises(TypeError):
+        ft.load(cuda_file, map_location=3.5)
+
+
+# -- weights_only --------------------------------------------------------------------------------
+class Custom:
+    def __init__(self, v):
+        self.v = v
+
+    def __eq__(self, other):
+        return isinstance(other, Custom) and other.v == self.v
+
+
+def _custom_file(tmp_path):
+    path = tmp_path / "custom.pt"
+    torch.save({"obj": Custom(5), "w": torch.ones(2)}, path)
+    return path
+
+
+def test_weights_only_refuses_other_globals_like_torch(tmp_path):
+    path = _custom_file(tmp_path)
+    with pytest.raises(pickle.UnpicklingError, match="Unsupported global") as te:
+        torch.load(path)  # weights_only=True is the default
+    with pytest.raises(pickle.UnpicklingError, match="Unsupported global") as fe:
+        ft.load(path)
+    name = f"{Custom.__module__}.Custom"
+    assert name in str(te.value) and name in str(fe.value)
+    with pytest.raises(pickle.UnpicklingError):
+        ft.load(path, weights_only=True)
+    got = ft.load(path, weights_only=False)
+    assert got["obj"] == Custom(5) and got["w"].numpy().tolist() == [1.0, 1.0]
+
+
+def test_safe_globals_allow_a_class(tmp_path):
+    path = _custom_file(tmp_path)
+    with ft.serialization.safe_globals([Custom]):
+        assert ft.load(path)["obj"] == Custom(5)
+        assert Custom in ft.serialization.get_safe_globals()
+    assert Custom not in ft.serialization.get_safe_globals()
+    with pytest.raises(pickle.UnpicklingError):
+        ft.load(path)
+    ft.serialization.add_safe_globals([Custom])
+    try:
+        assert ft.load(path)["obj"] == Custom(5)
+    finally:
+        ft.serialization.clear_safe_globals()
+    assert ft.serialization.get_safe_globals() == []
+
+
+def test_blocked_module_and_reduce_payload_refused(tmp_path):
+    """A pickle that would call os.system: both refuse it with weights_only (the default)."""
+    payload = b"\x80\x02cos\nsystem\nq\x00X\x04\x00\x00\x00truet\x85R."
+    buf = io.BytesIO()
+    torch.save(torch.ones(1), buf)
+    import zipfile
+    src = zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for info in src.infolist():
+            data = payload if info.filename.endswith("data.pkl") else src.read(info)
+            z.writestr(info.filename, data)
+    path = tmp_path / "evil.pt"
+    path.write_bytes(out.getvalue())
+    with pytest.raises(pickle.UnpicklingError, match="blocked"):
+        torch.load(path)
+    with pytest.raises(pickle.UnpicklingError, match="blocked"):
+        ft.load(path)
+
+
+def test_bad_inputs_give_clear_errors(tmp_path):
+    legacy = tmp_path / "legacy.pt"
+    torch.save(torch.ones(2), legacy, _use_new_zipfile_serialization=False)
+    with pytest.raises(RuntimeError, match="legacy"):
+        ft.load(legacy)
+    with pytest.raises(TypeError):
+        ft.load(12)
+    with pytest.raises(FileNotFoundError):
+        ft.load(tmp_path / "missing.pt")
+    with pytest.raises(torchproxy.NotProvidedError):
+        ft.save(paddle.ones([1]), io.BytesIO(), pickle_protocol=4)
+
+
+def test_module_object_pickle_is_refused_with_its_name(tmp_path):
+    path = tmp_path / "model.pt"
+    torch.save(torch.nn.Sequential(torch.nn.ReLU()), path)
+    with pytest.raises(pickle.UnpicklingError):
+        ft.load(path)                       # weights_only: not an allowed global
+    with pytest.raises(torchproxy.NotProvidedError, match="torch.nn.modules"):
+        ft.load(path, weights_only=False)   # the facade has no torch.nn.modules.container
+
+
+# -- no torch installed --------------------------------------------------------------------------
+NO_TORCH = textwrap.dedent("""
+    import sys, importlib.abc
+    class NoTorch(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name == "torch" or name.startswith("torch."):
+                raise ImportError("torch is hidden in this process")
+    sys.meta_path.insert(0, NoTorch())
+    import numpy as np, paddle
+    from torchproxy.facade import modules
+    ft = modules.build()["torch"]
+    src, dst = sys.argv[1], sys.argv[2]
+    got = ft.load(src)
+    w = got["model"]["fc1.weight"]
+    assert isinstance(w, paddle.Tensor) and list(w.shape) == [3, 4]
+    np.save(dst + ".npy", w.numpy())
+    assert str(got["model"]["scale"].dtype).endswith("bfloat16")
+    assert got["by_dtype"]["float16"].dtype == paddle.float16
+    ft.save({"w": w * 2, "bf": got["model"]["scale"], "row": got["row"]}, dst)
+    assert not any(m == "torch" or m.startswith("torch.") for m in sys.modules), "torch imported"
+    print("ok")
+""")
+
+
+def test_no_torch_process_reads_and_writes(torch_file, tmp_path):
+    path, obj = torch_file
+    dst = tmp_path / "from_facade.pt"
+    env = dict(os.environ)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    r = subprocess.run([sys.executable, "-c", NO_TORCH, str(path), str(dst)], env=env,
+                       capture_output=True, text=True, timeout=240)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stderr[-3000:]
+    np.testing.assert_array_equal(np.load(str(dst) + ".npy"),
+                                  obj["model"]["fc1.weight"].detach().numpy())
+    back = torch.load(dst)
+    torch.testing.assert_close(back["w"], obj["model"]["fc1.weight"].detach() * 2)
+    assert back["bf"].dtype == torch.bfloat16 and torch.equal(back["bf"], obj["model"]["scale"])
+    assert torch.equal(back["row"], obj["row"])

@@ -1,0 +1,802 @@
+"""``torch.save`` / ``torch.load`` in torch's own file format, with no torch installed.
+
+The format (torch/serialization.py ``_save`` / ``_load``, torch >= 1.6): a zip archive (stored,
+not compressed) whose records sit under one folder (``archive/``):
+
+- ``data.pkl``: the object, pickled with protocol 2.  A tensor is
+  ``torch._utils._rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad,
+  backward_hooks)``; its storage is a *persistent id* ``("storage", torch.FloatStorage, key,
+  location, numel)`` (the legacy typed-storage class names the element type; dtypes without
+  one -- float8, uint16/32/64 -- are ``torch.storage.UntypedStorage`` with
+  ``_rebuild_tensor_v3(..., dtype)``).  A parameter wraps a tensor in
+  ``torch._utils._rebuild_parameter(tensor, requires_grad, hooks)``; dtypes and ``torch.device``
+  / ``torch.Size`` are globals of module ``torch``.
+- ``data/<key>``: the raw bytes of each storage (little endian, as ``byteorder`` says).
+- ``byteorder``, ``version`` (3), ``.format_version``, ``.storage_alignment``,
+  ``.data/serialization_id``.
+
+Loading maps those globals to Paddle (a custom ``pickle.Unpickler`` whose ``find_class`` and
+``persistent_load`` build Paddle tensors); views of one storage become ``paddle.as_strided``
+views of one Paddle allocation, so tensors that shared memory in torch share it here.  Saving
+writes the same records with a pickler that emits torch's global names for Paddle tensors,
+dtypes, devices and sizes.  ``weights_only=True`` (torch's default since 2.6) uses torch's
+allow-list: only the globals torch's ``_weights_only_unpickler`` allows, plus those added with
+``torch.serialization.add_safe_globals``; anything else raises ``pickle.UnpicklingError`` as torch
+does.
+"""
+from __future__ import annotations
+
+import _compat_pickle
+import collections
+import io
+import os
+import pickle
+import struct
+import sys
+import zipfile
+
+import numpy as np
+import paddle
+
+from ..errors import NotProvidedError
+from . import dtypes as _dt
+from .registry import adapter, module, type_
+
+NAMES = (
+    "torch.save", "torch.load",
+    "torch.serialization", "torch.serialization.save", "torch.serialization.load",
+    "torch.serialization.add_safe_globals", "torch.serialization.get_safe_globals",
+    "torch.serialization.clear_safe_globals", "torch.serialization.safe_globals",
+    "torch.serialization.default_restore_location",
+)
+
+module("torch.serialization")
+
+# legacy typed-storage class names -> torch dtype names (torch/storage.py
+# _dtype_to_storage_type_map); quantized ones have no Paddle counterpart
+_STORAGE_DTYPES = {
+    "DoubleStorage": "float64", "FloatStorage": "float32", "HalfStorage": "float16",
+    "LongStorage": "int64", "IntStorage": "int32", "ShortStorage": "int16",
+    "CharStorage": "int8", "ByteStorage": "uint8", "BoolStorage": "bool",
+    "BFloat16Storage": "bfloat16", "ComplexDoubleStorage": "complex128",
+    "ComplexFloatStorage": "complex64",
+}
+_STORAGE_OF = {v: k for k, v in _STORAGE_DTYPES.items()}
+_QUANTIZED_STORAGES = ("QInt8Storage", "QInt32Storage", "QUInt8Storage", "QUInt4x2Storage",
+                       "QUInt2x4Storage")
+_ITEMSIZE = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
+             "float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "complex64": 8,
+             "complex128": 16, "float8_e4m3fn": 1, "float8_e5m2": 1, "uint16": 2,
+             "uint32": 4, "uint64": 8}
+_NUMPY_NATIVE = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+                 "float64", "complex64", "complex128"}
+
+
+class _StorageType:
+    """What ``torch.FloatStorage`` & co. unpickle to: only its dtype name matters."""
+
+    __slots__ = ("name", "dtype")
+
+    def __init__(self, name, dtype):
+        self.name, self.dtype = name, dtype
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+
+_UNTYPED = _StorageType("UntypedStorage", "uint8")
+
+
+# -- loading -----------------------------------------------------------------------------------
+class CheckpointStorage:
+    """A storage read from a checkpoint: its bytes and the device it goes to.
+
+    This is what a ``map_location`` callable receives (``storage, location``) and may return,
+    as torch's storages: ``storage`` (keep on the CPU), ``storage.cuda(i)``, ``storage.cpu()``,
+    ``storage.to(device)``."""
+
+    def __init__(self, raw: np.ndarray, dtype: str, place):
+        self._raw = raw          # numpy uint8, native byte order
+        self.dtype_name = dtype  # the legacy storage's element type ("uint8" when untyped)
+        self._place = place
+        self._flat = {}          # dtype name -> 1-D Paddle tensor on _place (shared by views)
+
+    def nbytes(self) -> int:
+        return int(self._raw.size)
+
+    def size(self) -> int:
+        return self.nbytes() // _ITEMSIZE[self.dtype_name]
+
+    __len__ = size
+
+    @property
+    def device(self):
+        from .device import device_of_place
+        return device_of_place(self._place)
+
+    @property
+    def is_cuda(self) -> bool:
+        return not isinstance(self._place, paddle.CPUPlace) and "gpu" in str(self._place).lower()
+
+    def _moved(self, place):
+        return CheckpointStorage(self._raw, self.dtype_name, place)
+
+    def cpu(self):
+        return self if isinstance(self._place, paddle.CPUPlace) else self._moved(paddle.CPUPlace())
+
+    def cuda(self, device=None, non_blocking=False):
+        from .device import to_place
+        return self._moved(to_place("cuda" if device is None else
+                                    device if not isinstance(device, int) else f"cuda:{device}"))
+
+    def to(self, device=None, non_blocking=False):
+        from .device import to_place
+        return self._moved(to_place(device))
+
+    def __repr__(self):
+        return f"torchproxy CheckpointStorage({self.dtype_name}, {self.nbytes()} bytes, {self._place})"
+
+    def flat(self, dtype: str):
+        """A 1-D Paddle tensor of ``dtype`` over all the bytes (made once per dtype)."""
+        t = self._flat.get(dtype)
+        if t is None:
+            t = _tensor_from_bytes(self._raw, dtype, self._place)
+            self._flat[dtype] = t
+        return t
+
+
+def _tensor_from_bytes(raw: np.ndarray, dtype: str, place):
+    size = _ITEMSIZE[dtype]
+    if raw.size % size:
+        raise RuntimeError(f"torch.load: a storage of {raw.size} bytes is not a whole number "
+                           f"of {dtype} elements")
+    if dtype in _NUMPY_NATIVE:
+        arr = raw.view(dtype)
+        return paddle.to_tensor(arr.copy(), place=place)
+    if dtype == "bfloat16":
+        # bfloat16 is the top half of a float32: widening is exact, and so is the cast back
+        wide = (raw.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+        return paddle.to_tensor(wide, place=place).astype(_dt.require("bfloat16"))
+    if dtype in ("float8_e4m3fn", "float8_e5m2"):
+        target = _dt.require(dtype)
+        wide = _F8_DECODE[dtype][raw]
+        return paddle.to_tensor(wide, place=place).astype(target)
+    raise NotProvidedError(f"torch.{dtype}")
+
+
+def _f8_table(mant, bias, fn):
+    """float8 bit patterns -> float32 values (e4m3fn: no infinities, 0x7f/0xff are NaN)."""
+    out = np.empty(256, np.float32)
+    for b in range(256):
+        s = -1.0 if b & 0x80 else 1.0
+        e = (b >> mant) & ((1 << (7 - mant)) - 1)
+        m = b & ((1 << mant) - 1)
+        emax = (1 << (7 - mant)) - 1
+        if fn and e == emax and m == (1 << mant) - 1:
+            out[b] = np.nan
+        elif not fn and e == emax:
+            out[b] = s * np.inf if m == 0 else np.nan
+        elif e == 0:
+            out[b] = s * m * 2.0 ** (1 - bias - mant)
+        else:
+            out[b] = s * (1 + m / (1 << mant)) * 2.0 ** (e - bias)
+    return out
+
+
+_F8_DECODE = {"float8_e4m3fn": _f8_table(3, 7, True), "float8_e5m2": _f8_table(2, 15, False)}
+
+
+def _place_of_location(location: str):
+    """torch's default_restore_location: 'cpu', 'cuda', 'cuda:1' -> a Paddle place."""
+    from .device import to_place
+    loc = str(location)
+    if loc.startswith("cuda"):
+        if not paddle.is_compiled_with_cuda() or paddle.device.cuda.device_count() == 0:
+            raise RuntimeError(
+                "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() "
+                "is False. If you are running on a CPU-only machine, please use torch.load with "
+                "map_location=torch.device('cpu') to map your storages to the CPU.")
+        return to_place(loc)
+    if loc.startswith("cpu"):
+        return paddle.CPUPlace()
+    try:
+        return to_place(loc)
+    except Exception:
+        raise RuntimeError(f"don't know how to restore data location of {loc}") from None
+
+
+def default_restore_location(storage, location):
+    return storage._moved(_place_of_location(location))
+
+
+def _restore_function(map_location):
+    from .device import device as _device
+    if map_location is None:
+        return default_restore_location
+    if isinstance(map_location, dict):
+        def restore(storage, location):
+            return default_restore_location(storage, map_location.get(location, location))
+        return restore
+    if isinstance(map_location, (str, bytes)):
+        loc = map_location.decode() if isinstance(map_location, bytes) else map_location
+        return lambda storage, location: default_restore_location(storage, loc)
+    if isinstance(map_location, _device):
+        return lambda storage, location: default_restore_location(storage, str(map_location))
+    if _is_place(map_location):
+        return lambda storage, location: storage._moved(map_location)
+    if callable(map_location):
+        def restore(storage, location):
+            result = map_location(storage, location)
+            if result is None:
+                result = default_restore_location(storage, location)
+            if not isinstance(result, CheckpointStorage):
+                raise TypeError(f"torch.load: map_location returned {type(result).__name__}; "
+                                "expected the storage it was given (or storage.cpu() / .cuda())")
+            return result
+        return restore
+    raise TypeError(f"torch.load: map_location must be a str, torch.device, dict or callable, "
+                    f"got {type(map_location).__name__}")
+
+
+def _is_place(obj) -> bool:
+    return type(obj).__name__.endswith("Place")
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks,
+                       metadata=None):
+    return _view(storage, storage.dtype_name, storage_offset, size, stride, requires_grad,
+                 metadata)
+
+
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks,
+                       dtype, metadata=None):
+    if isinstance(dtype, _dt.UnavailableDtype):
+        raise NotProvidedError(f"torch.{dtype.name} (torch.load: {dtype.reason})")
+    return _view(storage, _dt.torch_name(dtype) if not isinstance(dtype, str) else dtype,
+                 storage_offset, size, stride, requires_grad, metadata)
+
+
+def _rebuild_tensor(storage, storage_offset, size, stride):
+    return _view(storage, storage.dtype_name, storage_offset, size, stride, False, None)
+
+
+def _view(storage, dtype, offset, size, stride, requires_grad, metadata):
+    if metadata and any(metadata.values()):
+        raise NotProvidedError("torch.load of a tensor with conj/neg bits set")
+    flat = storage.flat(dtype)
+    size, stride = [int(s) for s in size], [int(s) for s in stride]
+    numel = int(np.prod(size)) if size else 1
+    n = flat.shape[0]
+    if numel and offset + 1 + sum((d - 1) * s for d, s in zip(size, stride)) > n:
+        raise RuntimeError(f"torch.load: a view (offset {offset}, size {size}, stride {stride}) "
+                           f"reaches past its storage of {n} elements")
+    if numel == 0:
+        t = _on_place(paddle.zeros(size, dtype=flat.dtype), storage._place)
+    elif offset == 0 and numel == n and stride == _contiguous(size):
+        t = flat.reshape(size)  # the whole storage, contiguous: a reshape of it
+    else:
+        # a view of the same allocation (offset in bytes): tensors that shared a storage in
+        # torch share memory here too
+        t = paddle.as_strided(flat, size, stride, int(offset) * _ITEMSIZE[dtype])
+    t.stop_gradient = not requires_grad
+    return t
+
+
+def _on_place(t, place):
+    if isinstance(place, paddle.CPUPlace):
+        return t.cpu()
+    return t._copy_to(place, True)
+
+
+def _contiguous(size):
+    out, acc = [], 1
+    for d in reversed(size):
+        out.append(acc)
+        acc *= max(d, 1)
+    return out[::-1]
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks):
+    from .nn import Parameter
+    return Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    p = _rebuild_parameter(data, requires_grad, backward_hooks)
+    for k, v in (state or {}).items():
+        setattr(p, k, v)
+    return p
+
+
+def _rebuild_from_type_v2(func, new_type, args, state):
+    # tensor subclasses: the facade's tensors are paddle.Tensor; keep the tensor, drop the type
+    return func(*args)
+
+
+def _not_provided(what):
+    def fn(*args, **kwargs):
+        raise NotProvidedError(f"torch.load of {what}")
+    return fn
+
+
+_UTILS = {
+    "_rebuild_tensor": _rebuild_tensor,
+    "_rebuild_tensor_v2": _rebuild_tensor_v2,
+    "_rebuild_tensor_v3": _rebuild_tensor_v3,
+    "_rebuild_parameter": _rebuild_parameter,
+    "_rebuild_parameter_with_state": _rebuild_parameter_with_state,
+    "_rebuild_qtensor": _not_provided("quantized tensors (torch._utils._rebuild_qtensor)"),
+    "_rebuild_sparse_tensor": _not_provided("sparse tensors (torch._utils._rebuild_sparse_tensor)"),
+    "_rebuild_meta_tensor_no_storage": _not_provided("meta tensors"),
+    "_rebuild_nested_tensor": _not_provided("nested tensors"),
+    "_rebuild_wrapper_subclass": _not_provided("tensor wrapper subclasses"),
+    "_rebuild_device_tensor_from_numpy": _not_provided("tensors on devices without storage"),
+    "_rebuild_device_tensor_from_cpu_tensor": _not_provided("tensors on devices without storage"),
+}
+
+
+def _get_layout(name):
+    from . import creation
+    if name == "torch.strided":
+        return creation.strided
+    raise NotProvidedError(name)
+
+
+def _torch_global(mod: str, name: str):
+    """A global named in a checkpoint, in module torch.*: the facade's object."""
+    if "Storage" in name:
+        if name in _STORAGE_DTYPES:
+            return _StorageType(name, _STORAGE_DTYPES[name])
+        if name in ("UntypedStorage", "TypedStorage"):
+            return _UNTYPED
+        if name in _QUANTIZED_STORAGES:
+            raise NotProvidedError(f"torch.{name} (quantized tensors)")
+    if mod == "torch._utils" and name in _UTILS:
+        return _UTILS[name]
+    if mod in ("torch._tensor", "torch.tensor") and name == "_rebuild_from_type_v2":
+        return _rebuild_from_type_v2
+    if mod == "torch.serialization" and name == "_get_layout":
+        return _get_layout
+    from . import modules
+    tree = modules.build()
+    obj = tree.get(mod)
+    if obj is None:
+        raise NotProvidedError(f"{mod}.{name} (torch.load: the checkpoint pickles it; the facade "
+                               f"has no {mod})")
+    return getattr(obj, name)  # NotProvidedError naming it when the facade lacks it
+
+
+# torch/_weights_only_unpickler.py _get_allowed_globals(), by full name
+_ALLOWED_TORCH = {"torch.nn.parameter.Parameter", "torch.serialization._get_layout", "torch.Size",
+                  "torch.Tensor", "torch.device", "torch._tensor._rebuild_from_type_v2"}
+_ALLOWED_TORCH |= {f"torch._utils.{n}" for n in _UTILS}
+_ALLOWED_TORCH |= {f"torch.{n}" for n in _STORAGE_DTYPES} | {f"torch.{n}" for n in _QUANTIZED_STORAGES}
+_ALLOWED_TORCH |= {"torch.storage.UntypedStorage", "torch.storage.TypedStorage",
+                   "torch.UntypedStorage", "torch.TypedStorage"}
+_ALLOWED_TORCH |= {f"torch.{n}" for n in (
+    "float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8", "bool",
+    "bfloat16", "complex128", "complex64", "qint8", "qint32", "quint8", "quint4x2", "quint2x4",
+    "float8_e5m2", "float8_e4m3fn", "float8_e5m2fnuz", "float8_e4m3fnuz", "float8_e8m0fnu",
+    "float4_e2m1fn_x2", "bits8", "bits16", "bits1x8", "bits2x4", "bits4x2", "complex32",
+    "uint16", "uint32", "uint64", "uint1", "uint2", "uint3", "uint4", "uint5", "uint6", "uint7",
+    "int1", "int2", "int3", "int4", "int5", "int6", "int7",
+    "per_tensor_affine", "per_tensor_symmetric", "per_channel_affine", "per_channel_symmetric",
+    "per_channel_affine_float_qparams")}
+_ALLOWED_TORCH |= {f"torch.{n}" for n in (
+    "DoubleTensor", "FloatTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor",
+    "CharTensor", "ByteTensor", "BoolTensor", "BFloat16Tensor")}
+_ALLOWED_OTHER = {("collections", "OrderedDict"): collections.OrderedDict,
+                  ("collections", "Counter"): collections.Counter,
+                  ("_codecs", "encode"): __import__("_codecs").encode,
+                  ("builtins", "bytearray"): bytearray, ("builtins", "set"): set,
+                  ("builtins", "complex"): complex}
+_BLOCKED_MODULES = ("sys", "os", "posix", "nt")
+
+_safe_globals: list = []  # torch.serialization.add_safe_globals
+
+
+def _user_allowed() -> dict:
+    out = {}
+    for f in _safe_globals:
+        if isinstance(f, tuple):
+            if len(f) != 2:
+                raise ValueError(f"Expected tuple of length 2 (global, str of callable full "
+                                 f"path), but got tuple of length: {len(f)}")
+            out[f[1]] = f[0]
+        else:
+            out[f"{f.__module__}.{f.__qualname__}"] = f
+    return out
+
+
+@adapter("torch.serialization.add_safe_globals")
+def add_safe_globals(safe_globals):
+    for g in safe_globals:
+        if g not in _safe_globals:
+            _safe_globals.append(g)
+
+
+@adapter("torch.serialization.get_safe_globals")
+def get_safe_globals():
+    return list(_safe_globals)
+
+
+@adapter("torch.serialization.clear_safe_globals")
+def clear_safe_globals():
+    _safe_globals.clear()
+
+
+class safe_globals:
+    """``with torch.serialization.safe_globals([...]):`` allow them inside the block."""
+
+    def __init__(self, safe_globals):
+        self.safe_globals = list(safe_globals)
+
+    def __enter__(self):
+        self._added = [g for g in self.safe_globals if g not in _safe_globals]
+        _safe_globals.extend(self._added)
+
+    def __exit__(self, *exc):
+        for g in self._added:
+            if g in _safe_globals:
+                _safe_globals.remove(g)
+
+
+type_("torch.serialization.safe_globals", safe_globals)
+adapter("torch.serialization.default_restore_location")(default_restore_location)
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file, restore, archive, prefix, weights_only, **kwargs):
+        super().__init__(file, **kwargs)
+        self._restore, self._archive, self._prefix = restore, archive, prefix
+        self._weights_only = weights_only
+        self._byteswap = False
+        self._loaded = {}
+
+    def find_class(self, mod, name):
+        # protocol 2 names Python 2 modules (__builtin__.set): Python's mapping, as torch's
+        if (mod, name) in _compat_pickle.NAME_MAPPING:
+            mod, name = _compat_pickle.NAME_MAPPING[(mod, name)]
+        elif mod in _compat_pickle.IMPORT_MAPPING:
+            mod = _compat_pickle.IMPORT_MAPPING[mod]
+        if self._weights_only:
+            return self._find_allowed(mod, name)
+        if mod == "torch" or mod.startswith("torch."):
+            return _torch_global(mod, name)
+        return super().find_class(mod, name)
+
+    def _find_allowed(self, mod, name):
+        full = f"{mod}.{name}"
+        if mod in _BLOCKED_MODULES:
+            raise pickle.UnpicklingError(f"Trying to load unsupported GLOBAL {full} whose module "
+                                         f"{mod} is blocked.")
+        if full in _ALLOWED_TORCH:
+            return _torch_global(mod, name)
+        if (mod, name) in _ALLOWED_OTHER:
+            return _ALLOWED_OTHER[(mod, name)]
+        user = _user_allowed()
+        if full in user:
+            return user[full]
+        shown = name if mod == "builtins" else full
+        raise pickle.UnpicklingError(
+            f"Unsupported global: GLOBAL {shown} was not an allowed global by default. Please use "
+            f"`torch.serialization.add_safe_globals([{shown}])` or the "
+            f"`torch.serialization.safe_globals([{shown}])` context manager to allowlist this "
+            "global if you trust this class/function.")
+
+    def persistent_load(self, pid):
+        if not isinstance(pid, tuple) or not pid:
+            raise pickle.UnpicklingError(f"persistent_load id must be a tuple, got {type(pid)}")
+        kind = pid[0].decode("ascii") if isinstance(pid[0], bytes) else pid[0]
+        if kind != "storage":
+            raise pickle.UnpicklingError(f"Only persistent_load of storage is allowed, but got "
+                                         f"{kind!r}")
+        storage_type, key, location, numel = pid[1:]
+        key = key.decode("ascii") if isinstance(key, bytes) else str(key)
+        location = location.decode("ascii") if isinstance(location, bytes) else location
+        if key in self._loaded:
+            return self._loaded[key]
+        if not isinstance(storage_type, _StorageType):
+            raise pickle.UnpicklingError(f"unknown storage type {storage_type!r}")
+        dtype = storage_type.dtype
+        nbytes = int(numel) * _ITEMSIZE[dtype]
+        name = f"{self._prefix}data/{key}"
+        try:
+            data = self._archive.read(name)
+        except KeyError:
+            raise RuntimeError(f"torch.load: the archive has no record {name}") from None
+        if len(data) != nbytes:
+            raise RuntimeError(f"torch.load: record {name} has {len(data)} bytes, expected {nbytes}")
+        raw = np.frombuffer(data, dtype=np.uint8)
+        if self._byteswap and _ITEMSIZE[dtype] > 1:
+            k = _ITEMSIZE[dtype] // (2 if dtype.startswith("complex") else 1)
+            raw = raw.view(f"u{k}").byteswap().view(np.uint8)
+        storage = self._restore(CheckpointStorage(raw, dtype, paddle.CPUPlace()), location)
+        self._loaded[key] = storage
+        return storage
+
+
+def _open_read(f):
+    if isinstance(f, (str, bytes, os.PathLike)):
+        return open(f, "rb"), True
+    if not hasattr(f, "read"):
+        raise TypeError(f"torch.load: expected a path or a file-like object, got {type(f).__name__}")
+    return f, False
+
+
+@adapter("torch.load", note="torch's zip format, onto Paddle tensors; weights_only=True by default "
+                            "as torch >= 2.6; map_location str/device/dict/callable")
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
+         **pickle_load_args):
+    if pickle_module is not None and pickle_module is not pickle:
+        raise NotProvidedError("torch.load(pickle_module=) other than pickle")
+    if weights_only is None:
+        weights_only = os.environ.get("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "0") in ("0", "")
+    if os.environ.get("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "0") not in ("0", ""):
+        weights_only = True
+    pickle_load_args.setdefault("encoding", "utf-8")
+    restore = _restore_function(map_location)
+    fh, owned = _open_read(f)
+    try:
+        if not fh.seekable() if hasattr(fh, "seekable") else False:
+            fh = io.BytesIO(fh.read())
+        start = fh.tell()
+        if not zipfile.is_zipfile(fh):
+            raise RuntimeError("torch.load: this file is not in torch's zip format (torch >= 1.6 "
+                               "default); the legacy tar/pickle format is not provided")
+        fh.seek(start)
+        with zipfile.ZipFile(fh) as archive:
+            names = archive.namelist()
+            pkl = [n for n in names if n.endswith("data.pkl") and n.count("/") == 1]
+            if not pkl:
+                if any(n.endswith("constants.pkl") for n in names):
+                    raise NotProvidedError("torch.jit.load (this is a TorchScript archive)")
+                raise RuntimeError("torch.load: the archive has no <folder>/data.pkl record")
+            prefix = pkl[0][: -len("data.pkl")]
+            byteorder = "little"
+            if prefix + "byteorder" in names:
+                byteorder = archive.read(prefix + "byteorder").decode()
+                if byteorder not in ("little", "big"):
+                    raise ValueError("Unknown endianness type: " + byteorder)
+            unpickler = _Unpickler(io.BytesIO(archive.read(pkl[0])), restore, archive, prefix,
+                                   weights_only, **pickle_load_args)
+            unpickler._byteswap = byteorder != sys.byteorder
+            try:
+                return unpickler.load()
+            except pickle.UnpicklingError as e:
+                if not weights_only:
+                    raise
+                raise pickle.UnpicklingError(
+                    "Weights only load failed. This file can still be loaded, to do so you have "
+                    "two options, do those steps only if you trust the source of the checkpoint."
+                    "\n\t(1) Re-running `torch.load` with `weights_only` set to `False` will "
+                    "likely succeed, but it can result in arbitrary code execution.\n\t(2) "
+                    "Alternatively, to load with `weights_only=True` please check the recommended "
+                    f"steps in the following error message.\n\tWeightsUnpickler error: {e}"
+                ) from None
+    finally:
+        if owned:
+            fh.close()
+
+
+adapter("torch.serialization.load")(load)
+
+
+# -- saving ------------------------------------------------------------------------------------
+class _Global:
+    """A global name written into the pickle as is (``GLOBAL module\\nname``)."""
+
+    __slots__ = ("module", "name")
+
+    def __init__(self, module, name):
+        self.module, self.name = module, name
+
+    def __call__(self, *args):  # pickle checks that a reduce callable is callable
+        raise TypeError(f"{self.module}.{self.name} is a name written into a checkpoint")
+
+
+_G_V2 = _Global("torch._utils", "_rebuild_tensor_v2")
+_G_V3 = _Global("torch._utils", "_rebuild_tensor_v3")
+_G_PARAM = _Global("torch._utils", "_rebuild_parameter")
+_G_DEVICE = _Global("torch", "device")
+_G_SIZE = _Global("torch", "Size")
+_G_ORDERED = collections.OrderedDict
+
+
+class _SavedStorage:
+    __slots__ = ("key", "dtype", "flat", "location", "used")
+
+    def __init__(self, key, dtype, flat, location):
+        self.key, self.dtype, self.flat, self.location = key, dtype, flat, location
+        self.used = 0  # elements up to the furthest one a saved view reaches
+
+
+def _location_of(place) -> str:
+    s = str(place).lower()
+    if "cpu" in s:
+        return "cpu"
+    if "gpu" in s or "cuda" in s:
+        idx = place.gpu_device_id() if hasattr(place, "gpu_device_id") else \
+            place.get_device_id()
+        return f"cuda:{idx}"
+    return s
+
+
+class _Pickler(pickle._Pickler):
+    """Protocol 2 pickler that writes torch's globals for Paddle tensors and facade types."""
+
+    def __init__(self, file, final_used=None):
+        super().__init__(file, protocol=2)
+        self.storages: dict[str, _SavedStorage] = {}
+        self._by_alloc: dict = {}
+        # storage key -> its final element count, from a first pass (a storage's persistent
+        # id is written at its first view, before later views may reach further into it)
+        self._final_used = final_used or {}
+
+    def persistent_id(self, obj):
+        if isinstance(obj, _SavedStorage):
+            legacy = _STORAGE_OF.get(obj.dtype)
+            stype = _Global("torch", legacy) if legacy else _Global("torch.storage", "UntypedStorage")
+            used = max(obj.used, self._final_used.get(obj.key, 0))
+            numel = used if legacy else used * _ITEMSIZE[obj.dtype]
+            return ("storage", stype, obj.key, obj.location, int(numel))
+        return None
+
+    def save(self, obj, save_persistent_id=True):
+        if isinstance(obj, _Global):
+            x = self.memo.get(id(obj))
+            if x is not None:
+                self.write(self.get(x[0]))
+                return
+            self.write(pickle.GLOBAL + obj.module.encode() + b"\n" + obj.name.encode() + b"\n")
+            self.memoize(obj)
+            return
+        if isinstance(obj, paddle.Tensor) and id(obj) not in self.memo:
+            self._save_tensor(obj)
+            return
+        if type(obj) is _dt.DTYPE_TYPE and id(obj) not in self.memo:
+            self.save(_Global("torch", _dt.torch_name(obj)))
+            return
+        from .device import device as _device
+        from .core import Size
+        if isinstance(obj, _device):
+            self.save_reduce(_G_DEVICE, (str(obj),), obj=obj)
+            return
+        if isinstance(obj, Size):
+            self.save_reduce(_G_SIZE, (tuple(int(d) for d in obj),), obj=obj)
+            return
+        super().save(obj, save_persistent_id)
+
+    def _storage_for(self, t, dtype):
+        """The storage a tensor is saved in: one per Paddle allocation (views share it)."""
+        from .storage import UntypedStorage
+        location = _location_of(t.place)
+        try:
+            alloc = UntypedStorage.of_tensor(t) if int(np.prod(t.shape)) else None
+        except Exception:
+            alloc = None
+        if alloc is None or alloc._flat is None:
+            flat = t.contiguous().reshape([-1]) if t.ndim else t.reshape([1])
+            st = _SavedStorage(str(len(self.storages)), dtype, flat, location)
+            st.used = int(flat.shape[0]) if int(np.prod(t.shape)) else 0
+            self.storages[st.key] = st
+            return st, 0, list(t.shape), _contiguous(list(t.shape)), True
+        key = (alloc._ptr, dtype, location)
+        base = alloc._flat  # 1-D over the allocation, in t's dtype
+        size = _ITEMSIZE[dtype]
+        offset = t._offset() // size
+        shape, stride = list(t.shape), [int(s) for s in t.get_strides()]
+        st = self._by_alloc.get(key)
+        if st is None:
+            st = _SavedStorage(str(len(self.storages)), dtype, base, location)
+            self.storages[st.key] = st
+            self._by_alloc[key] = st
+        elif base.shape[0] > st.flat.shape[0]:
+            st.flat = base
+        st.used = max(st.used, offset + 1 + sum((d - 1) * s for d, s in zip(shape, stride)))
+        return st, offset, shape, stride, False
+
+    def _save_tensor(self, t):
+        from paddle.base.framework import EagerParamBase
+        dtype = _dt.torch_name(t.dtype)
+        if dtype not in _ITEMSIZE or dtype == "uint16":
+            raise NotProvidedError(f"torch.save of a {dtype} tensor")
+        is_param = isinstance(t, EagerParamBase)
+        st, offset, shape, stride, _ = self._storage_for(t, dtype)
+        args = (st, int(offset), tuple(shape), tuple(stride),
+                False if is_param else not t.stop_gradient, collections.OrderedDict())
+        if dtype in _STORAGE_OF:
+            inner = (_G_V2, args)
+        else:
+            inner = (_G_V3, args + (_Global("torch", dtype),))
+        if is_param:
+            self.save(_G_PARAM)
+            self.write(pickle.MARK)
+            self.save_reduce(*inner)  # the tensor (not memoized under the parameter's id)
+            self.save(not t.stop_gradient)
+            self.save(collections.OrderedDict())
+            self.write(pickle.TUPLE)
+            self.write(pickle.REDUCE)
+            self.memoize(t)
+        else:
+            self.save_reduce(*inner, obj=t)
+
+
+def _storage_bytes(st: _SavedStorage, used_elems: int) -> bytes:
+    flat = st.flat[:used_elems] if used_elems < st.flat.shape[0] else st.flat
+    if flat.place is not None and not isinstance(flat.place, paddle.CPUPlace) and \
+            "cpu" not in str(flat.place).lower():
+        flat = flat.cpu()
+    if st.dtype == "bfloat16":
+        return flat.numpy().view(np.uint16).tobytes()  # Paddle hands bf16 out as its bits
+    if st.dtype in ("float8_e4m3fn", "float8_e5m2"):
+        vals = flat.astype("float32").numpy()
+        table = _F8_DECODE[st.dtype]
+        # the value -> bits inverse of the decode table (exact: the values are float8 values)
+        order = np.argsort(table, kind="stable")
+        finite = ~np.isnan(table[order])
+        order = order[finite]
+        idx = np.searchsorted(table[order], vals)
+        idx = np.clip(idx, 0, len(order) - 1)
+        bits = order[idx].astype(np.uint8)
+        bits[vals == 0] = np.where(np.signbit(vals[vals == 0]), 0x80, 0)
+        bits[np.isnan(vals)] = 0x7F
+        return bits.tobytes()
+    return np.ascontiguousarray(flat.numpy()).tobytes()
+
+
+_ALIGN = 64
+
+
+def _write_record(zf: zipfile.ZipFile, name: str, data: bytes, align: bool):
+    info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_STORED
+    info.external_attr = 0o600 << 16
+    if align:
+        # pad the local header's extra field (id "FB", as torch's writer does) so the data
+        # starts on a 64-byte boundary (torch.load(mmap=True) maps it in place)
+        start = zf.fp.tell() + 30 + len(name.encode())
+        pad = (-(start + 4)) % _ALIGN
+        info.extra = b"FB" + struct.pack("<H", pad) + b"Z" * pad
+    zf.writestr(info, data)
+
+
+@adapter("torch.save", note="torch's zip format: the file loads in real torch (weights_only too)")
+def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True,
+         _disable_byteorder_record=False):
+    if pickle_module is not None and pickle_module is not pickle:
+        raise NotProvidedError("torch.save(pickle_module=) other than pickle")
+    if pickle_protocol != 2:
+        raise NotProvidedError("torch.save(pickle_protocol=) other than 2")
+    if not _use_new_zipfile_serialization:
+        raise NotProvidedError("torch.save(_use_new_zipfile_serialization=False) (legacy format)")
+    # two passes: the first finds how far the saved views reach into each storage
+    first = _Pickler(io.BytesIO())
+    first.dump(obj)
+    buf = io.BytesIO()
+    pickler = _Pickler(buf, {k: st.used for k, st in first.storages.items()})
+    pickler.dump(obj)
+    owned = isinstance(f, (str, bytes, os.PathLike))
+    if not owned and not hasattr(f, "write"):
+        raise AttributeError(f"'{type(f).__name__}' object has no attribute 'write'")
+    fh = open(f, "wb") if owned else f
+    try:
+        prefix = "archive/"
+        with zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED) as zf:
+            _write_record(zf, prefix + "data.pkl", buf.getvalue(), False)
+            _write_record(zf, prefix + ".format_version", b"1", False)
+            _write_record(zf, prefix + ".storage_alignment", str(_ALIGN).encode(), False)
+            if not _disable_byteorder_record:
+                _write_record(zf, prefix + "byteorder", sys.byteorder.encode(), False)
+            for key, st in pickler.storages.items():
+                _write_record(zf, f"{prefix}data/{key}", _storage_bytes(st, st.used),
+                              True)
+            _write_record(zf, prefix + "version", b"3\n", False)
+            _write_record(zf, prefix + ".data/serialization_id",
+                          str(int.from_bytes(os.urandom(16), "little")).zfill(40).encode(), False)
+    finally:
+        if owned:
+            fh.close()
+
+
+adapter("torch.serialization.save")(save)
