@@ -86,6 +86,15 @@ def main() -> int:
     inputs = {"facade": (px, mods["facade"].torch.device("cpu")), "paddle": (px, None),
               "raw": (px, None), "torch": (tx, real_torch.device("cpu"))}
 
+    # the pure-Python dispatcher (the fallback when torchproxy._cdispatch is not built), measured
+    # in the same loops by switching the backend (a reinstall) when the C one is in use
+    from torchproxy.facade import dispatch
+    default = dispatch.backend()
+    other = "python" if default == "c" else None
+    if other:
+        mods["facade_py"] = mods["facade"]
+        inputs["facade_py"] = inputs["facade"]
+
     def measure(loop_name):
         # interleaved repeats, best of each: load spikes on a shared machine hit all columns
         best = dict.fromkeys(mods, float("inf"))
@@ -94,6 +103,13 @@ def main() -> int:
                 best[k] = min(best[k], _time(getattr(mods[k], loop_name), *inputs[k]))
             torchproxy.disable()
             best["raw"] = min(best["raw"], _time(getattr(mods["raw"], loop_name), *inputs["raw"]))
+            if other:
+                dispatch.set_backend(other)
+                torchproxy.enable(scope={"bench_scoped"})
+                best["facade_py"] = min(best["facade_py"], _time(
+                    getattr(mods["facade"], loop_name), *inputs["facade"]))
+                torchproxy.disable()
+                dispatch.set_backend(default)
             torchproxy.enable(scope={"bench_scoped"})
         return best
 
@@ -102,14 +118,20 @@ def main() -> int:
           f"{REPEAT} interleaved loops of {N}, empty loop subtracted.")
     print("paddle = the same work written in Paddle, proxy enabled (dispatched names pay the "
           "scope check);\nraw = that Paddle code with the proxy disabled.")
-    print(f"{'call':32s} {'facade':>7s} {'paddle':>7s} {'raw':>7s} {'torch':>7s} "
-          f"{'f/paddle':>8s} {'f/raw':>6s} {'f/torch':>7s}")
+    print(f"facade = the {default} dispatcher" + (
+        "; facade_py = the pure-Python fallback (TORCHPROXY_PURE_PYTHON=1)" if other else
+        f" ({dispatch.c_error()})"))
+    print(f"{'call':32s} {'facade':>7s}" + (f" {'fac_py':>7s}" if other else "") +
+          f" {'paddle':>7s} {'raw':>7s} {'torch':>7s} "
+          f"{'f/paddle':>8s} {'f/raw':>6s} {'f/torch':>7s}" + (f" {'py/f':>6s}" if other else ""))
     for i, (label, _, _) in enumerate(CASES):
         got = measure(f"loop_{i}")
         r = {k: max(got[k] - base[k], 0.001) for k in got}
-        print(f"{label:32s} {r['facade']:7.3f} {r['paddle']:7.3f} {r['raw']:7.3f} "
+        print(f"{label:32s} {r['facade']:7.3f}" + (f" {r['facade_py']:7.3f}" if other else "") +
+              f" {r['paddle']:7.3f} {r['raw']:7.3f} "
               f"{r['torch']:7.3f} {r['facade'] / r['paddle']:8.2f} {r['facade'] / r['raw']:6.2f} "
-              f"{r['facade'] / r['torch']:7.2f}")
+              f"{r['facade'] / r['torch']:7.2f}" +
+              (f" {r['facade_py'] / r['facade']:6.2f}" if other else ""))
     _dtype_design(px)
     return 0
 

@@ -5,12 +5,9 @@ records each public attribute read with its call site; outside a trace they are 
 and pay nothing.  Missing names are recorded by the modules' ``__getattr__`` (see
 ``facade/modules.py``) and by the import hook.
 
-Tensor methods (``torch.Tensor.numel``...) are recorded too: while a trace is active and the
-methods are installed, each installed name on ``paddle.Tensor`` is wrapped by a recorder that,
-for a caller in scope, records the name and runs the torch implementation directly (the
-recorder's own frame would otherwise be the "caller" the dispatchers look at); callers out of
-scope reach the installed attribute, whose dispatcher then sees a torchproxy frame and gives
-Paddle's behaviour, as it would have.  The wrappers are removed when the last trace ends.
+Tensor methods (``torch.Tensor.numel``...) are recorded by the Tensor-method dispatcher itself
+(``facade/dispatch.py``): while a trace is active it records each call from a module in scope
+and then runs the same implementation it runs untraced; nothing on ``paddle.Tensor`` changes.
 """
 from __future__ import annotations
 
@@ -64,74 +61,10 @@ def _record_used(name: str, depth: int = 3) -> None:
         t.used[name].add(site)
 
 
-# -- Tensor methods ------------------------------------------------------------------------------
-_tensor_saved: dict = {}  # name -> (what paddle.Tensor.__dict__ held, our recorder)
-
-
-def _caller_scoped(depth: int) -> bool:
-    from .scope import STATE
-    return STATE.wants_facade(sys._getframe(depth).f_globals.get("__name__"))
-
-
-def _recording_attr(name: str, torch_impl, installed):
-    full = f"torch.Tensor.{name}"
-    if isinstance(installed, property) or (hasattr(installed, "__get__") and not callable(installed)):
-        # a property (torch's, or a dispatcher for one)
-        def get(self):
-            if _caller_scoped(2):
-                if _active:
-                    _record_used(full)
-                if isinstance(torch_impl, property):
-                    return torch_impl.fget(self)
-                return torch_impl.__get__(self, type(self))  # torch method where Paddle has a property
-            return installed.__get__(self, type(self))
-
-        def set_(self, value):
-            if _caller_scoped(2) and isinstance(torch_impl, property) and torch_impl.fset:
-                if _active:
-                    _record_used(full)
-                return torch_impl.fset(self, value)
-            installed.__set__(self, value)
-        return property(get, set_ if hasattr(installed, "__set__") else None,
-                        doc=getattr(installed, "__doc__", None))
-
-    def method(self, *args, **kwargs):
-        if _caller_scoped(2):
-            if _active:
-                _record_used(full)
-            return torch_impl(self, *args, **kwargs)
-        return installed(self, *args, **kwargs)
-    method.__name__ = name
-    method.__doc__ = getattr(installed, "__doc__", None)
-    return method
-
-
-def _wrap_tensor_methods() -> None:
-    from .facade import registry, tensor as _tensor
-    if not _tensor.installed():
-        return
-    import paddle
-    cls = paddle.Tensor
-    for full, entry in registry.TENSOR_TABLE.items():
-        name = full.rsplit(".", 1)[1]
-        installed = cls.__dict__.get(name)
-        if installed is None:
-            continue
-        recorder = _recording_attr(name, entry.impl, installed)
-        _tensor_saved[name] = (installed, recorder)
-        setattr(cls, name, recorder)
-
-
-def _unwrap_tensor_methods() -> None:
-    if not _tensor_saved:
-        return
-    import paddle
-    for name, (old, recorder) in _tensor_saved.items():
-        # only where our recorder still sits: a disable() during the trace already put
-        # Paddle's own attribute back, and that must stay
-        if paddle.Tensor.__dict__.get(name) is recorder:
-            setattr(paddle.Tensor, name, old)
-    _tensor_saved.clear()
+def _record_tensor(full: str) -> None:
+    """Called by the Tensor-method dispatcher (C or Python) for a scoped caller; the call site
+    is the first frame above that is not torchproxy's own."""
+    _record_used(full, 2)
 
 
 def _tracing_class(base):
@@ -146,6 +79,11 @@ def _tracing_class(base):
     return TracingFacadeModule
 
 
+def _dispatch():
+    from .facade import dispatch
+    return dispatch
+
+
 @contextlib.contextmanager
 def trace():
     """Record every facade name touched (and every missing one) inside the block."""
@@ -156,7 +94,7 @@ def trace():
             tracing_cls = _tracing_class(modules.FacadeModule)
             for mod in modules.build().values():
                 mod.__class__ = tracing_cls
-            _wrap_tensor_methods()
+            _dispatch().set_tracing(_record_tensor)
         _active.append(t)
     try:
         yield t
@@ -166,4 +104,4 @@ def trace():
             if not _active:
                 for mod in modules.MODULES.values():
                     mod.__class__ = modules.FacadeModule
-                _unwrap_tensor_methods()
+                _dispatch().set_tracing(None)

@@ -105,7 +105,8 @@ def test_trace_leaves_paddle_tensor_and_modules_as_they_were(mod):
     cls_before = type(torch_mod)
     with torchproxy.trace():
         assert type(torch_mod) is not cls_before
-        assert paddle.Tensor.__dict__["numel"] is not before["numel"]
+        # the dispatcher records itself: a trace swaps nothing on paddle.Tensor
+        assert dict(paddle.Tensor.__dict__) == before
     assert type(torch_mod) is cls_before
     after = dict(paddle.Tensor.__dict__)
     assert after.keys() == before.keys()

@@ -187,30 +187,6 @@ def device_(self):
     return device_of_place(place)
 
 
-from .tensor import _STATE, _getframe, _wants, fused  # noqa: E402
-
-
-@fused("device")
-def _fused_device(paddle_desc):
-    """Paddle 3.3 has its own ``device`` property (a string): one function for the check and
-    the torch body (tensor.FUSED says why).  Paddle 2.6 and 3.0 to 3.2 lack it: ``device_`` is
-    added as is."""
-    pget = paddle_desc.__get__
-
-    def get(self):
-        try:
-            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
-        except (KeyError, TypeError):
-            scoped = _wants(_getframe(1).f_globals.get("__name__"))
-        if scoped:
-            place = self.place
-            if _KIND_OF_TYPE.get(place._type()) == "cpu":  # device_of_place's fast path, inline
-                return CPU
-            return device_of_place(place)
-        return pget(self)
-    return property(get, doc=getattr(paddle_desc, "__doc__", None))
-
-
 @tensor_method("is_cuda")
 @property
 def is_cuda(self):

@@ -179,47 +179,6 @@ def contiguous(self, memory_format=None):
     return _paddle_contiguous(self)
 
 
-# -- fused dispatchers (tensor.FUSED says why); same answers as stride/is_contiguous above ----
-from .tensor import _STATE, _getframe, _wants, fused  # noqa: E402
-
-
-@fused("stride")
-def _fused_stride(paddle_stride):
-    def stride_(self, *args, **kwargs):
-        try:
-            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
-        except (KeyError, TypeError):
-            scoped = _wants(_getframe(1).f_globals.get("__name__"))
-        if not scoped:
-            return paddle_stride(self, *args, **kwargs)
-        if args or kwargs:
-            return stride(self, *args, **kwargs)
-        s = self.strides
-        if 0 in s and 0 in _shape(self):
-            return tuple(_empty_strides(_shape(self)))
-        return tuple(s)
-    stride_.__torchproxy_dispatch__ = (stride, paddle_stride)
-    stride_.__name__ = stride_.__qualname__ = "stride"
-    return stride_
-
-
-@fused("is_contiguous")
-def _fused_is_contiguous(paddle_is_contiguous):
-    def is_contiguous_(self, *args, **kwargs):
-        try:
-            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
-        except (KeyError, TypeError):
-            scoped = _wants(_getframe(1).f_globals.get("__name__"))
-        if not scoped:
-            return paddle_is_contiguous(self, *args, **kwargs)
-        if args or kwargs:
-            return is_contiguous(self, *args, **kwargs)
-        return True if paddle_is_contiguous(self) else _torch_contiguous(self)
-    is_contiguous_.__torchproxy_dispatch__ = (is_contiguous, paddle_is_contiguous)
-    is_contiguous_.__name__ = is_contiguous_.__qualname__ = "is_contiguous"
-    return is_contiguous_
-
-
 @tensor_method("view")
 def view(self, *shape, dtype=None):
     if dtype is not None or (len(shape) == 1 and _is_dtype(shape[0])):
@@ -547,20 +506,7 @@ if _IS_PADDLE_2:
     # on 2.6 only, where it differs: on 3.x Paddle's own data_ptr() is torch's.
     @tensor_method("data_ptr")
     def data_ptr(self) -> int:
-        p = paddle.Tensor.data_ptr(self)
+        p = _paddle_data_ptr(self)
         return 0 if p is None else p
 
-    @fused("data_ptr")
-    def _fused_data_ptr(paddle_data_ptr):
-        def data_ptr_(self, *args, **kwargs):
-            p = paddle_data_ptr(self, *args, **kwargs)
-            if p is not None:
-                return p  # the same answer for every caller: no scope check needed
-            try:
-                scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
-            except (KeyError, TypeError):
-                scoped = _wants(_getframe(1).f_globals.get("__name__"))
-            return 0 if scoped else None
-        data_ptr_.__torchproxy_dispatch__ = (data_ptr, paddle_data_ptr)
-        data_ptr_.__name__ = data_ptr_.__qualname__ = "data_ptr"
-        return data_ptr_
+    _paddle_data_ptr = _original("data_ptr")

@@ -37,6 +37,7 @@ import sys
 import threading
 
 from .. import scope as _scope
+from ..facade.dispatch import caller_module as _caller_module
 
 _lock = threading.RLock()
 _state: dict | None = None   # what bind() replaced, for unbind(); None when not bound
@@ -155,7 +156,7 @@ def scoped_bench(orig, cfg, drv, wants=None):
     d, active, _ = _slots(cfg)
 
     def do_bench(*args, **kwargs):
-        caller = sys._getframe(1).f_globals.get("__name__")
+        caller = _caller_module(1)  # the module calling do_bench
         if d[active] is not drv and _user_module(caller) and wants(caller):
             prev = d[active]
             d[active] = drv

@@ -1,0 +1,589 @@
+/* torchproxy._cdispatch: the Tensor-method dispatcher in C (the pure-Python twin and the
+ * policy live in torchproxy/facade/dispatch.py; read that first).
+ *
+ * One scope check, written once (caller_scoped): the calling Python frame's globals
+ * (PyEval_GetGlobals: no frame of ours is pushed, so it is the caller's), its "__name__",
+ * a lookup in the decision cache of the current rules (scope.STATE.snapshot[4]: see
+ * refresh_rules), and on a miss a call to scope.STATE.wants_facade.  A small table remembers the last decisions per globals
+ * dict, keyed by the dict's address and its version tag: CPython 3.10/3.11 give every dict
+ * state a globally unique ma_version_tag, so a (dict, tag) pair cannot be confused with
+ * another dict or with a changed __name__.  On 3.12+ (tag deprecated) the table is skipped.
+ *
+ * Two descriptor types:
+ *   Method - a method descriptor (Py_TPFLAGS_METHOD_DESCRIPTOR + vectorcall): `x.numel()`
+ *            calls it with x as args[0], no bound method is made.
+ *   Attr   - a data descriptor for properties (`x.shape`), and for torch methods whose name
+ *            is a property in Paddle (`x.size` on Paddle 3.x: the getter returns a bound
+ *            method of the torch implementation for callers in scope).
+ * Callers in scope get the torch implementation (recorded first when a trace is active:
+ * set_tracing); others get Paddle's original, called directly.  An "added" name (paddle is
+ * None: Paddle lacks it) runs the torch implementation for everyone and checks the scope only
+ * while tracing, to record scoped callers.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#if PY_VERSION_HEX < 0x030A0000
+#error "torchproxy._cdispatch needs CPython >= 3.10"
+#endif
+
+#if PY_VERSION_HEX < 0x030C0000
+#define TPX_DICT_TAGS 1
+#else
+#define TPX_DICT_TAGS 0
+#endif
+
+/* -- module state (the GIL protects it) ----------------------------------------------------- */
+static PyObject *g_state_dict = NULL;  /* scope.STATE.__dict__: its "snapshot" holds the rules */
+static PyObject *g_cache = NULL;    /* the current snapshot's decision cache: name -> bool */
+static PyObject *g_decide = NULL;   /* callable(name) -> bool: scope.STATE.wants_facade */
+static PyObject *g_record = NULL;   /* callable(full_name) while a trace is active, else NULL */
+static unsigned long g_gen = 1;     /* bumped whenever the rules change: invalidates the table */
+static PyObject *s_name = NULL;     /* interned "__name__" */
+static PyObject *s_snapshot = NULL; /* interned "snapshot" */
+
+#if TPX_DICT_TAGS
+#define TABLE_SIZE 16
+typedef struct {
+    PyObject *globals;      /* address only, never dereferenced: no reference held */
+    uint64_t tag;
+    unsigned long gen;
+    int result;
+} table_entry;
+static table_entry g_table[TABLE_SIZE];
+static uint64_t g_state_tag = 0;
+
+static inline uint64_t dict_tag(PyObject *d) {
+    return ((PyDictObject *)d)->ma_version_tag;
+}
+#endif
+
+/* Point g_cache at the current rules' decision cache.  scope.py replaces STATE.snapshot (a
+ * tuple; [4] is the cache) in one assignment on every change; with dict version tags (3.10,
+ * 3.11) any assignment to STATE's attributes changes its __dict__'s tag, so the snapshot is
+ * re-read only after a change, and nothing in scope.py has to tell us. */
+static int refresh_rules(void) {
+    if (g_state_dict == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "torchproxy._cdispatch: configure() was not called");
+        return -1;
+    }
+#if TPX_DICT_TAGS
+    uint64_t t = dict_tag(g_state_dict);
+    if (t == g_state_tag && g_cache != NULL)
+        return 0;
+#endif
+    PyObject *snap = PyDict_GetItemWithError(g_state_dict, s_snapshot);  /* borrowed */
+    if (snap == NULL || !PyTuple_Check(snap) || PyTuple_GET_SIZE(snap) < 5 ||
+            !PyDict_Check(PyTuple_GET_ITEM(snap, 4))) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_RuntimeError, "torchproxy._cdispatch: STATE.snapshot is not "
+                            "a tuple with the decision cache at [4]");
+        return -1;
+    }
+    PyObject *cache = PyTuple_GET_ITEM(snap, 4);
+    if (cache != g_cache) {
+        Py_XSETREF(g_cache, Py_NewRef(cache));
+        g_gen++;
+    }
+#if TPX_DICT_TAGS
+    g_state_tag = t;
+#endif
+    return 0;
+}
+
+static int decide_slow(PyObject *name) {
+    if (g_decide == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "torchproxy._cdispatch: configure() was not called");
+        return -1;
+    }
+    PyObject *res = PyObject_CallOneArg(g_decide, name ? name : Py_None);
+    if (res == NULL)
+        return -1;
+    int t = PyObject_IsTrue(res);
+    Py_DECREF(res);
+    return t;
+}
+
+/* 1: the calling Python frame's module is in scope; 0: it is not; -1: error set. */
+static int caller_scoped(void) {
+    if (refresh_rules() < 0)
+        return -1;
+    unsigned long gen = g_gen;  /* the rules this decision is made under */
+    PyObject *g = PyEval_GetGlobals();  /* borrowed */
+    if (g == NULL || !PyDict_Check(g))
+        return decide_slow(NULL);
+#if TPX_DICT_TAGS
+    uint64_t tag = dict_tag(g);
+    table_entry *e = &g_table[((uintptr_t)g >> 6) & (TABLE_SIZE - 1)];
+    if (e->globals == g && e->tag == tag && e->gen == gen)
+        return e->result;
+#endif
+    PyObject *name = PyDict_GetItemWithError(g, s_name);  /* borrowed */
+    int result;
+    if (name == NULL) {
+        if (PyErr_Occurred())
+            return -1;
+        result = decide_slow(NULL);
+    }
+    else {
+        PyObject *r = NULL;
+        if (g_cache != NULL && PyUnicode_CheckExact(name)) {
+            /* str keys hash without running Python code: the borrowed cache stays valid */
+            r = PyDict_GetItemWithError(g_cache, name);
+            if (r == NULL && PyErr_Occurred())
+                return -1;
+        }
+        if (r != NULL)
+            result = (r == Py_True);
+        else
+            result = decide_slow(name);  /* fills the cache; handles odd names itself */
+    }
+#if TPX_DICT_TAGS
+    if (result >= 0 && dict_tag(g) == tag) {  /* only if nothing changed the dict meanwhile */
+        e->globals = g;
+        e->tag = tag;
+        e->gen = gen;  /* stale at once if decide_slow ran under rules changed since */
+        e->result = result;
+    }
+#endif
+    return result;
+}
+
+static int record(PyObject *full) {
+    PyObject *rec = g_record;
+    if (rec == NULL)
+        return 0;
+    Py_INCREF(rec);
+    PyObject *res = PyObject_CallOneArg(rec, full);
+    Py_DECREF(rec);
+    if (res == NULL)
+        return -1;
+    Py_DECREF(res);
+    return 0;
+}
+
+/* -- Method ----------------------------------------------------------------------------------- */
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *name;     /* "numel" */
+    PyObject *full;     /* "torch.Tensor.numel" */
+    PyObject *impl;     /* the torch implementation */
+    PyObject *paddle;   /* Paddle's original (from paddle.Tensor.__dict__), or NULL: added */
+    PyObject *doc;
+    PyObject *dict;     /* __dict__: free attributes (functools.wraps-style metadata) */
+} MethodObject;
+
+static PyObject *
+method_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    MethodObject *m = (MethodObject *)op;
+    if (m->paddle == NULL) {
+        if (g_record != NULL) {
+            int s = caller_scoped();
+            if (s < 0 || (s && record(m->full) < 0))
+                return NULL;
+        }
+        return PyObject_Vectorcall(m->impl, args, nargsf, kwnames);
+    }
+    int s = caller_scoped();
+    if (s < 0)
+        return NULL;
+    if (s) {
+        if (g_record != NULL && record(m->full) < 0)
+            return NULL;
+        return PyObject_Vectorcall(m->impl, args, nargsf, kwnames);
+    }
+    return PyObject_Vectorcall(m->paddle, args, nargsf, kwnames);
+}
+
+static PyObject *method_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
+    if (obj == NULL || obj == Py_None)
+        return Py_NewRef(self);
+    return PyMethod_New(self, obj);
+}
+
+static int method_traverse(MethodObject *m, visitproc visit, void *arg) {
+    Py_VISIT(m->impl);
+    Py_VISIT(m->paddle);
+    Py_VISIT(m->doc);
+    Py_VISIT(m->dict);
+    return 0;
+}
+
+static int method_clear(MethodObject *m) {
+    Py_CLEAR(m->impl);
+    Py_CLEAR(m->paddle);
+    Py_CLEAR(m->doc);
+    Py_CLEAR(m->dict);
+    return 0;
+}
+
+static void method_dealloc(MethodObject *m) {
+    PyObject_GC_UnTrack(m);
+    method_clear(m);
+    Py_CLEAR(m->name);
+    Py_CLEAR(m->full);
+    Py_TYPE(m)->tp_free((PyObject *)m);
+}
+
+static PyObject *method_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"name", "impl", "paddle", "doc", NULL};
+    PyObject *name, *impl, *paddle, *doc = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UOO|O:Method", kwlist, &name, &impl,
+                                     &paddle, &doc))
+        return NULL;
+    if (!PyCallable_Check(impl) || (paddle != Py_None && !PyCallable_Check(paddle))) {
+        PyErr_SetString(PyExc_TypeError, "Method(name, impl, paddle): impl and paddle must be "
+                                         "callable (paddle may be None)");
+        return NULL;
+    }
+    MethodObject *m = (MethodObject *)type->tp_alloc(type, 0);
+    if (m == NULL)
+        return NULL;
+    m->vectorcall = method_vectorcall;
+    m->name = Py_NewRef(name);
+    m->full = PyUnicode_FromFormat("torch.Tensor.%U", name);
+    m->impl = Py_NewRef(impl);
+    m->paddle = paddle == Py_None ? NULL : Py_NewRef(paddle);
+    m->doc = Py_NewRef(doc);
+    if (m->full == NULL) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return (PyObject *)m;
+}
+
+static PyObject *method_repr(MethodObject *m) {
+    return PyUnicode_FromFormat("<torchproxy dispatcher Tensor.%U (%s)>", m->name,
+                                m->paddle ? "dispatched" : "added");
+}
+
+static PyObject *get_paddle(PyObject *p) {
+    return Py_NewRef(p ? p : Py_None);
+}
+
+static PyObject *method_get_paddle(MethodObject *m, void *c) { return get_paddle(m->paddle); }
+static PyObject *method_get_doc(MethodObject *m, void *c) { return Py_NewRef(m->doc); }
+static PyObject *method_get_qualname(MethodObject *m, void *c) {
+    return PyUnicode_FromFormat("Tensor.%U", m->name);
+}
+static PyObject *method_get_pair(MethodObject *m, void *c) {
+    return PyTuple_Pack(2, m->impl, m->paddle ? m->paddle : Py_None);
+}
+static PyObject *method_get_wrapped(MethodObject *m, void *c) {
+    /* inspect.signature() follows __wrapped__: Paddle's signature for Paddle's name */
+    return Py_NewRef(m->paddle ? m->paddle : m->impl);
+}
+
+static PyMemberDef method_members[] = {
+    {"__name__", T_OBJECT, offsetof(MethodObject, name), READONLY, NULL},
+    {"full_name", T_OBJECT, offsetof(MethodObject, full), READONLY, NULL},
+    {"impl", T_OBJECT, offsetof(MethodObject, impl), READONLY, NULL},
+    {NULL}
+};
+
+static PyGetSetDef method_getset[] = {
+    {"paddle", (getter)method_get_paddle, NULL, NULL, NULL},
+    {"__doc__", (getter)method_get_doc, NULL, NULL, NULL},
+    {"__qualname__", (getter)method_get_qualname, NULL, NULL, NULL},
+    {"__torchproxy_dispatch__", (getter)method_get_pair, NULL, NULL, NULL},
+    {"__wrapped__", (getter)method_get_wrapped, NULL, NULL, NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL}
+};
+
+static PyTypeObject MethodType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "torchproxy._cdispatch.Method",
+    .tp_basicsize = sizeof(MethodObject),
+    .tp_dealloc = (destructor)method_dealloc,
+    .tp_vectorcall_offset = offsetof(MethodObject, vectorcall),
+    .tp_repr = (reprfunc)method_repr,
+    .tp_call = PyVectorcall_Call,
+    .tp_getattro = PyObject_GenericGetAttr,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_METHOD_DESCRIPTOR |
+                Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "Method(name, impl, paddle, doc=None): a Tensor method dispatched on the "
+              "caller's scope",
+    .tp_traverse = (traverseproc)method_traverse,
+    .tp_clear = (inquiry)method_clear,
+    .tp_members = method_members,
+    .tp_getset = method_getset,
+    .tp_descr_get = method_descr_get,
+    .tp_dictoffset = offsetof(MethodObject, dict),
+    .tp_new = method_new,
+};
+
+/* -- Attr ------------------------------------------------------------------------------------- */
+enum { ATTR_PROPERTY = 0, ATTR_METHOD = 1 };
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *name;
+    PyObject *full;
+    PyObject *impl;     /* ATTR_PROPERTY: the torch getter (fget); ATTR_METHOD: torch's method */
+    PyObject *setter;   /* the torch setter (fset) or NULL */
+    PyObject *paddle;   /* Paddle's original attribute, or NULL: added */
+    PyObject *doc;
+    PyObject *dict;
+    descrgetfunc paddle_get;  /* Py_TYPE(paddle)->tp_descr_get, or NULL */
+    descrsetfunc paddle_set;  /* Py_TYPE(paddle)->tp_descr_set, or NULL */
+    int kind;
+} AttrObject;
+
+static PyObject *attr_torch_get(AttrObject *a, PyObject *obj) {
+    if (a->kind == ATTR_METHOD)
+        return PyMethod_New(a->impl, obj);
+    return PyObject_CallOneArg(a->impl, obj);
+}
+
+static PyObject *attr_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
+    AttrObject *a = (AttrObject *)self;
+    if (obj == NULL || obj == Py_None)
+        return Py_NewRef(self);
+    if (a->paddle == NULL) {
+        if (g_record != NULL) {
+            int s = caller_scoped();
+            if (s < 0 || (s && record(a->full) < 0))
+                return NULL;
+        }
+        return attr_torch_get(a, obj);
+    }
+    int s = caller_scoped();
+    if (s < 0)
+        return NULL;
+    if (s) {
+        if (g_record != NULL && record(a->full) < 0)
+            return NULL;
+        return attr_torch_get(a, obj);
+    }
+    if (a->paddle_get != NULL)
+        return a->paddle_get(a->paddle, obj, type ? type : (PyObject *)Py_TYPE(obj));
+    return Py_NewRef(a->paddle);
+}
+
+static int attr_descr_set(PyObject *self, PyObject *obj, PyObject *value) {
+    /* as the pure-Python twin: torch's setter for scoped callers (everyone, for an added
+     * name), else Paddle's, else AttributeError */
+    AttrObject *a = (AttrObject *)self;
+    int s = 0;
+    if (value == NULL) {  /* as a property without a deleter */
+        PyErr_Format(PyExc_AttributeError, "can't delete attribute '%U'", a->name);
+        return -1;
+    }
+    if (a->setter != NULL) {
+        s = a->paddle == NULL ? 1 : caller_scoped();
+        if (s < 0)
+            return -1;
+    }
+    if (s) {
+        if (a->paddle != NULL && g_record != NULL && record(a->full) < 0)
+            return -1;
+        PyObject *res = PyObject_CallFunctionObjArgs(a->setter, obj, value, NULL);
+        if (res == NULL)
+            return -1;
+        Py_DECREF(res);
+        return 0;
+    }
+    if (a->paddle_set != NULL)
+        return a->paddle_set(a->paddle, obj, value);
+    PyErr_Format(PyExc_AttributeError, "can't set attribute '%U'", a->name);
+    return -1;
+}
+
+static int attr_traverse(AttrObject *a, visitproc visit, void *arg) {
+    Py_VISIT(a->impl);
+    Py_VISIT(a->setter);
+    Py_VISIT(a->paddle);
+    Py_VISIT(a->doc);
+    Py_VISIT(a->dict);
+    return 0;
+}
+
+static int attr_clear(AttrObject *a) {
+    Py_CLEAR(a->impl);
+    Py_CLEAR(a->setter);
+    Py_CLEAR(a->paddle);
+    Py_CLEAR(a->doc);
+    Py_CLEAR(a->dict);
+    a->paddle_get = NULL;
+    a->paddle_set = NULL;
+    return 0;
+}
+
+static void attr_dealloc(AttrObject *a) {
+    PyObject_GC_UnTrack(a);
+    attr_clear(a);
+    Py_CLEAR(a->name);
+    Py_CLEAR(a->full);
+    Py_TYPE(a)->tp_free((PyObject *)a);
+}
+
+static PyObject *attr_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"name", "impl", "paddle", "setter", "method", "doc", NULL};
+    PyObject *name, *impl, *paddle, *setter = Py_None, *doc = Py_None;
+    int method = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UOO|OpO:Attr", kwlist, &name, &impl, &paddle,
+                                     &setter, &method, &doc))
+        return NULL;
+    if (!PyCallable_Check(impl) || (setter != Py_None && !PyCallable_Check(setter))) {
+        PyErr_SetString(PyExc_TypeError, "Attr(name, impl, paddle, setter=None): impl and "
+                                         "setter must be callable");
+        return NULL;
+    }
+    AttrObject *a = (AttrObject *)type->tp_alloc(type, 0);
+    if (a == NULL)
+        return NULL;
+    a->name = Py_NewRef(name);
+    a->full = PyUnicode_FromFormat("torch.Tensor.%U", name);
+    a->impl = Py_NewRef(impl);
+    a->setter = setter == Py_None ? NULL : Py_NewRef(setter);
+    a->paddle = paddle == Py_None ? NULL : Py_NewRef(paddle);
+    a->doc = Py_NewRef(doc);
+    a->kind = method ? ATTR_METHOD : ATTR_PROPERTY;
+    if (a->paddle != NULL) {
+        a->paddle_get = Py_TYPE(a->paddle)->tp_descr_get;
+        a->paddle_set = Py_TYPE(a->paddle)->tp_descr_set;
+    }
+    if (a->full == NULL) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    return (PyObject *)a;
+}
+
+static PyObject *attr_repr(AttrObject *a) {
+    return PyUnicode_FromFormat("<torchproxy dispatcher Tensor.%U (%s%s)>", a->name,
+                                a->paddle ? "dispatched" : "added",
+                                a->kind == ATTR_METHOD ? ", torch method" : "");
+}
+
+static PyObject *attr_get_paddle(AttrObject *a, void *c) { return get_paddle(a->paddle); }
+static PyObject *attr_get_setter(AttrObject *a, void *c) { return get_paddle(a->setter); }
+static PyObject *attr_get_doc(AttrObject *a, void *c) { return Py_NewRef(a->doc); }
+static PyObject *attr_get_is_method(AttrObject *a, void *c) {
+    return PyBool_FromLong(a->kind == ATTR_METHOD);
+}
+static PyObject *attr_get_pair(AttrObject *a, void *c) {
+    return PyTuple_Pack(2, a->impl, a->paddle ? a->paddle : Py_None);
+}
+
+static PyMemberDef attr_members[] = {
+    {"__name__", T_OBJECT, offsetof(AttrObject, name), READONLY, NULL},
+    {"full_name", T_OBJECT, offsetof(AttrObject, full), READONLY, NULL},
+    {"impl", T_OBJECT, offsetof(AttrObject, impl), READONLY, NULL},
+    {NULL}
+};
+
+static PyGetSetDef attr_getset[] = {
+    {"paddle", (getter)attr_get_paddle, NULL, NULL, NULL},
+    {"setter", (getter)attr_get_setter, NULL, NULL, NULL},
+    {"is_method", (getter)attr_get_is_method, NULL, NULL, NULL},
+    {"__doc__", (getter)attr_get_doc, NULL, NULL, NULL},
+    {"__torchproxy_dispatch__", (getter)attr_get_pair, NULL, NULL, NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL}
+};
+
+static PyTypeObject AttrType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "torchproxy._cdispatch.Attr",
+    .tp_basicsize = sizeof(AttrObject),
+    .tp_dealloc = (destructor)attr_dealloc,
+    .tp_repr = (reprfunc)attr_repr,
+    .tp_getattro = PyObject_GenericGetAttr,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Attr(name, impl, paddle, setter=None, method=False, doc=None): a Tensor "
+              "attribute dispatched on the caller's scope",
+    .tp_traverse = (traverseproc)attr_traverse,
+    .tp_clear = (inquiry)attr_clear,
+    .tp_members = attr_members,
+    .tp_getset = attr_getset,
+    .tp_descr_get = attr_descr_get,
+    .tp_descr_set = attr_descr_set,
+    .tp_dictoffset = offsetof(AttrObject, dict),
+    .tp_new = attr_new,
+};
+
+/* -- module functions ------------------------------------------------------------------------- */
+static PyObject *mod_configure(PyObject *m, PyObject *args) {
+    PyObject *decide, *state;
+    if (!PyArg_ParseTuple(args, "OO:configure", &decide, &state))
+        return NULL;
+    if (!PyCallable_Check(decide)) {
+        PyErr_SetString(PyExc_TypeError, "configure(decide, state): decide must be callable");
+        return NULL;
+    }
+    PyObject *d = PyObject_GetAttrString(state, "__dict__");
+    if (d == NULL)
+        return NULL;
+    if (!PyDict_CheckExact(d)) {
+        Py_DECREF(d);
+        PyErr_SetString(PyExc_TypeError, "configure(decide, state): state.__dict__ is not a dict");
+        return NULL;
+    }
+    Py_XSETREF(g_decide, Py_NewRef(decide));
+    Py_XSETREF(g_state_dict, d);
+    Py_CLEAR(g_cache);
+    g_gen++;
+    if (refresh_rules() < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *mod_set_tracing(PyObject *m, PyObject *rec) {
+    if (rec != Py_None && !PyCallable_Check(rec)) {
+        PyErr_SetString(PyExc_TypeError, "set_tracing(record): a callable or None");
+        return NULL;
+    }
+    Py_XSETREF(g_record, rec == Py_None ? NULL : Py_NewRef(rec));
+    Py_RETURN_NONE;
+}
+
+static PyObject *mod_caller_scoped(PyObject *m, PyObject *unused) {
+    /* The scope decision for the Python frame that calls this function (tests, tools) */
+    int s = caller_scoped();
+    if (s < 0)
+        return NULL;
+    return PyBool_FromLong(s);
+}
+
+static PyMethodDef module_methods[] = {
+    {"configure", (PyCFunction)mod_configure, METH_VARARGS,
+     "configure(decide, state): decide(module_name) -> bool for cache misses; state is "
+     "scope.STATE, whose snapshot[4] is the current decision cache"},
+    {"set_tracing", (PyCFunction)mod_set_tracing, METH_O,
+     "set_tracing(record | None): record(full_name) is called for scoped callers"},
+    {"caller_scoped", (PyCFunction)mod_caller_scoped, METH_NOARGS,
+     "caller_scoped() -> bool: is the calling frame's module in scope"},
+    {NULL, NULL, 0, NULL}
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "torchproxy._cdispatch",
+    "The Tensor-method dispatcher in C (see torchproxy/facade/dispatch.py).", -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC PyInit__cdispatch(void) {
+    if (PyType_Ready(&MethodType) < 0 || PyType_Ready(&AttrType) < 0)
+        return NULL;
+    s_name = PyUnicode_InternFromString("__name__");
+    s_snapshot = PyUnicode_InternFromString("snapshot");
+    if (s_name == NULL || s_snapshot == NULL)
+        return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&MethodType);
+    Py_INCREF(&AttrType);
+    if (PyModule_AddObject(m, "Method", (PyObject *)&MethodType) < 0 ||
+        PyModule_AddObject(m, "Attr", (PyObject *)&AttrType) < 0 ||
+        PyModule_AddIntConstant(m, "DICT_TAGS", TPX_DICT_TAGS) < 0 ||
+        PyModule_AddIntConstant(m, "API", 1) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
