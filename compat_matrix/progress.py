@@ -23,12 +23,18 @@ class Progress:
         self.counts: dict[str, Counter] = defaultdict(Counter)
         self.total = self.done = 0
 
+    def note(self, msg: str):
+        """A line of its own, before the cells start (planning, probing)."""
+        with self.lock:
+            self._write(f"[matrix] {msg}\n")
+
     def start(self, total: int, already=()):
         self.total, self.t0 = total, time.time()
         for rec in already:
             self._count(rec)
         if already:
             self._write(f"resuming: {self.done} cell(s) already done\n")
+        self._write(f"[matrix] running {total - self.done} cell(s); each line is one finished cell\n")
 
     def _count(self, rec):
         self.done += 1

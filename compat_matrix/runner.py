@@ -1,27 +1,35 @@
-"""Plan the cells, run each in its own worker subprocess, compare, append results as they come.
+"""Plan the cells, run them in worker subprocesses, compare, append results as they come.
 
-One *cell* = (library, case, backend, device).  Cells of one (library, case, device) form a
-group run in order, the oracle (real torch) first, so the proxy cells can be compared with its
-saved outputs as soon as they finish.  ``jobs`` groups run at a time.
+One *cell* = (library, case, backend, device).  The cells of one library x backend x device
+form a *unit*: one worker process runs them in the spec's order (the import case first), so the
+backend is enabled and the library imported once, as in a user's process; a crash or a timeout
+ends that worker, the cell is reported (``crash`` / ``timeout``) and a fresh worker takes the
+rest.  ``jobs`` units run at a time, the costliest first.  A proxy cell is compared with the
+oracle's cell (real torch) of the same case as soon as both have run, whichever finished first.
 
 Every finished cell is appended to ``OUT/results.jsonl`` at once (one JSON object a line), so
-an interrupted run keeps what it had; ``resume=True`` skips the cells already there.
+an interrupted run keeps what it had; ``resume=True`` skips the cells already there (a torn last
+line, from a run killed mid-write, is cut off first).  ``shard=(i, n)`` runs the i-th of n
+disjoint parts (whole libraries, balanced by case count), for a CI job matrix; ``merge``
+(reports.merge) joins the parts' OUT folders.
 """
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from . import spec as spec_mod, values
+from .lifeline import ENV as LIFELINE_ENV
 from .probe import probe
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -41,8 +49,10 @@ class Options:
     specs: list | None = None          # spec files / folders (default: compat_matrix/specs)
     cases: list | None = None          # only these case names (and the import case)
     scan: bool = True                  # also run `torchproxy scan` on each library (static)
-    interpreter_fix: bool = True       # Triton<=3.6 interpreter vs numpy>=2.4 fix, all backends
+    interpreter_fix: bool = True       # torchproxy's Triton-interpreter fixes, all backends alike
     python_for: dict = dataclasses.field(default_factory=dict)  # library -> its own Python
+    shard: tuple | None = None         # (i, n), 1-based: run only the i-th of n parts
+    isolate: bool = False              # one worker process per cell (slow; for debugging)
 
 
 def cell_key(rec) -> tuple:
@@ -50,11 +60,11 @@ def cell_key(rec) -> tuple:
 
 
 def read_results(path) -> dict:
-    """key -> record; the last record of a key wins; a torn last line is ignored."""
+    """key -> record; the last record of a key wins; a torn or corrupt line is ignored."""
     out = {}
     if not os.path.exists(path):
         return out
-    with open(path) as f:
+    with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.strip()
             if not line:
@@ -63,9 +73,38 @@ def read_results(path) -> dict:
                 rec = json.loads(line)
             except json.JSONDecodeError:
                 continue  # an interrupted write
-            if rec.get("type", "cell") == "cell":
+            if isinstance(rec, dict) and rec.get("type", "cell") == "cell" and "lib" in rec:
                 out[cell_key(rec)] = rec
     return out
+
+
+def cut_torn_tail(path) -> int:
+    """A run killed while writing leaves a last line without its newline: cut it off, so the
+    next record starts on a line of its own.  -> bytes removed."""
+    if not os.path.exists(path):
+        return 0
+    with open(path, "rb+") as f:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        if size == 0:
+            return 0
+        f.seek(size - 1)
+        if f.read(1) == b"\n":
+            return 0
+        # find the last newline
+        pos, chunk = size, 4096
+        keep = 0
+        while pos > 0:
+            start = max(0, pos - chunk)
+            f.seek(start)
+            data = f.read(pos - start)
+            i = data.rfind(b"\n")
+            if i >= 0:
+                keep = start + i + 1
+                break
+            pos = start
+        f.truncate(keep)
+        return size - keep
 
 
 class ResultLog:
@@ -74,6 +113,7 @@ class ResultLog:
         self.lock = threading.Lock()
         if fresh and os.path.exists(path):
             os.remove(path)
+        self.cut = cut_torn_tail(path)
 
     def append(self, rec: dict):
         line = json.dumps(rec, default=str)
@@ -82,15 +122,128 @@ class ResultLog:
             f.flush()
 
 
+@dataclasses.dataclass
+class Unit:
+    """The cells of one library x backend x device: run by one worker process, in order."""
+    spec: object
+    backend: str
+    device: str
+    cases: list           # Case objects; None = the import case
+    cost: float = 0.0
+
+    @property
+    def lib(self):
+        return self.spec.library.name
+
+
+def estimate_cost(s, case) -> float:
+    """Seconds a cell is expected to take, from the spec alone (deterministic: shards agree)."""
+    if case is None:
+        return 6.0  # starting a worker: Python, Paddle or torch, the library
+    t = case.timeout or 0
+    return 1.0 + (t / 10.0 if t > 180 else 0.0)  # long timeouts mark builds (nvcc, JIT)
+
+
+def shard_libraries(specs, n: int) -> list[list[str]]:
+    """Whole libraries to n shards, costliest first onto the least loaded (deterministic)."""
+    cost = {s.library.name: estimate_cost(s, None) + sum(estimate_cost(s, c) for c in s.cases)
+            for s in specs}
+    shards = [[0.0, i, []] for i in range(n)]
+    for name in sorted(cost, key=lambda k: (-cost[k], k)):
+        target = min(shards, key=lambda x: (x[0], x[1]))
+        target[0] += cost[name]
+        target[2].append(name)
+    return [sorted(x[2]) for x in shards]
+
+
+class _WorkerProc:
+    """One ``compat_matrix.worker --serve`` process: tasks in, "done" lines out."""
+
+    def __init__(self, runner, python, env):
+        task_r, self.task_w = os.pipe()
+        self.done_r, done_w = os.pipe()
+        self.p = subprocess.Popen(
+            [python, "-m", "compat_matrix.worker", "--serve", str(task_r), str(done_w)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=env, cwd=REPO_ROOT, pass_fds=(task_r, done_w),
+            start_new_session=True)  # its own group: a kill takes its children too
+        os.close(task_r)
+        os.close(done_w)
+        self.buf = b""
+        self.runner = runner
+        with runner.procs_lock:
+            runner.procs[self.p.pid] = self
+
+    def run(self, task_path, timeout) -> tuple[str, int | None]:
+        """-> ("done", None) | ("timeout", None) | ("died", returncode)."""
+        try:
+            os.write(self.task_w, (task_path + "\n").encode())
+        except (BrokenPipeError, OSError):
+            return "died", self.p.wait()
+        deadline = time.monotonic() + timeout
+        while True:
+            if b"\n" in self.buf:
+                line, self.buf = self.buf.split(b"\n", 1)
+                return "done", None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return "timeout", None
+            r, _, _ = select.select([self.done_r], [], [], min(left, 0.5))
+            if r:
+                chunk = os.read(self.done_r, 4096)
+                if not chunk:  # the worker's end closed: it died
+                    return "died", self.p.wait()
+                self.buf += chunk
+            elif self.p.poll() is not None:
+                return "died", self.p.returncode
+
+    def kill(self):
+        _kill_group(self.p)
+        try:
+            self.p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+        self.close()
+
+    def close(self):
+        for fd in (self.task_w, self.done_r):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.task_w = self.done_r = -1
+        with self.runner.procs_lock:
+            self.runner.procs.pop(self.p.pid, None)
+
+    def finish(self):
+        """No more tasks: the worker reads EOF and exits (killed if it lingers)."""
+        try:
+            os.close(self.task_w)
+        except OSError:
+            pass
+        self.task_w = -1
+        try:
+            self.p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            _kill_group(self.p)
+            self.p.wait()
+        self.close()
+
+
 class Runner:
     def __init__(self, opts: Options, progress=None):
         self.opts = opts
         self.progress = progress
         self.out = os.path.abspath(opts.out)
         self.work = os.path.join(self.out, "work")
-        self.procs: dict[int, subprocess.Popen] = {}
+        self.procs: dict[int, _WorkerProc] = {}
         self.procs_lock = threading.Lock()
+        self.judge_lock = threading.Lock()
         self.stopping = False
+
+    def _say(self, msg):
+        if self.progress and hasattr(self.progress, "note"):
+            self.progress.note(msg)
 
     # -- planning --------------------------------------------------------------------------
     def plan(self):
@@ -98,13 +251,36 @@ class Runner:
         unknown = set(self.opts.python_for) - {s.library.name for s in specs}
         if unknown:
             raise ValueError(f"--python-for names unknown libraries {sorted(unknown)}")
-        # one probe per Python: a library may need its own environment (--python-for)
+        if self.opts.shard:
+            i, n = self.opts.shard
+            if not (n >= 1 and 1 <= i <= n):
+                raise ValueError(f"--shard takes i/n with 1 <= i <= n, not {i}/{n}")
+            mine = set(shard_libraries(specs, n)[i - 1])
+            specs = [s for s in specs if s.library.name in mine]
+        n_cases = sum(len(s.cases) + 1 for s in specs)
+        self._say(f"{len(specs)} libraries, {n_cases} cases"
+                  + (f" (shard {self.opts.shard[0]}/{self.opts.shard[1]})" if self.opts.shard else "")
+                  + "; probing the worker Python(s)...")
+        # one probe per Python, at the same time: a library may need its own environment
         self.env_infos = {}
-        for py in {self.python_of(s) for s in specs} | {self.opts.python}:
+        pythons = sorted({self.python_of(s) for s in specs} | {self.opts.python})
+        errors = {}
+
+        def do_probe(py):
             mine = [s for s in specs if self.python_of(s) == py]
             modules = sorted({m for s in mine for m in s.library.requires})
             paths = [p for s in mine for p in self._pythonpath(s)]
-            self.env_infos[py] = probe(py, modules, env=self._env(paths))
+            try:
+                self.env_infos[py] = probe(py, modules, env=self._env(paths))
+            except Exception as e:  # noqa: BLE001 - re-raised below, in this thread
+                errors[py] = e
+        threads = [threading.Thread(target=do_probe, args=(py,)) for py in pythons]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if errors:
+            raise next(iter(errors.values()))
         self.env_info = self.env_infos[self.opts.python]
         gpu = any(i.get("gpu_count", 0) > 0 for i in self.env_infos.values())
         devices = self.opts.devices or (("cpu", "gpu") if gpu else ("cpu",))
@@ -112,14 +288,22 @@ class Runner:
         if any(b != spec_mod.ORACLE for b in backends) and spec_mod.ORACLE not in backends:
             backends.insert(0, spec_mod.ORACLE)  # the proxies are compared with it
         backends.sort(key=lambda b: b != spec_mod.ORACLE)
-        groups = []
+        groups, units = [], []
         for s in specs:
             cases = [None] + [c for c in s.cases
                               if not self.opts.cases or c.name in self.opts.cases]
-            for case in cases:
-                for dev in devices:
+            # costliest cases first within a unit, the import case always first
+            ordered = [None] + sorted(cases[1:], key=lambda c: -estimate_cost(s, c))
+            for dev in devices:
+                for case in cases:
                     groups.append((s, case, dev, backends))
+                for b in backends:
+                    chunks = [[c] for c in ordered] if self.opts.isolate else [ordered]
+                    for chunk in chunks:
+                        cost = estimate_cost(s, None) + sum(estimate_cost(s, c) for c in chunk if c)
+                        units.append(Unit(s, b, dev, chunk, cost))
         self.specs, self.devices, self.backends, self.groups = specs, devices, backends, groups
+        self.units = units
         return groups
 
     def python_of(self, s) -> str:
@@ -135,11 +319,13 @@ class Runner:
     def run(self) -> dict:
         os.makedirs(self.work, exist_ok=True)
         results_path = os.path.join(self.out, "results.jsonl")
-        done = read_results(results_path) if self.opts.resume else {}
         if not self.opts.resume and os.path.exists(results_path):
             os.remove(results_path)
-        self.log = ResultLog(results_path, fresh=False)
+        self.log = ResultLog(results_path, fresh=False)  # cuts a torn last line
+        done = read_results(results_path) if self.opts.resume else {}
         self.done = done
+        self.oracle_recs = {}     # (lib, case, device) -> the oracle's record
+        self.pending = {}         # (lib, case, device) -> [(spec, case, backend, rec)]
         started = time.time()
         meta = {"started": started, "options": dataclasses.asdict(self.opts), "env": self.env_info,
                 "env_for": {s.library.name: self.info_of(s) for s in self.specs
@@ -150,20 +336,55 @@ class Runner:
                                                "notes": s.library.notes,
                                                "cases": [c.name for c in s.cases]}
                               for s in self.specs}}
+        for (lib, case, backend, dev), rec in done.items():
+            if backend == spec_mod.ORACLE:
+                self.oracle_recs[(lib, case, dev)] = rec
+        for s, case, dev, _b in self.groups:  # every backend reads the same inputs file
+            if case is not None:
+                self._inputs(s, case, os.path.join(self.work, s.library.name, case.name))
         if self.progress:
             self.progress.start(self.total_cells(), already=[r for r in done.values()])
-        pool = ThreadPoolExecutor(max_workers=max(1, self.opts.jobs))
-        futures = [pool.submit(self._scan, s) for s in self.specs] if self.opts.scan else []
-        futures += [pool.submit(self._run_group, *g) for g in self.groups]
+        queue = [(-u.cost, u.backend != spec_mod.ORACLE, i, "unit", u) for i, u in enumerate(self.units)]
+        if self.opts.scan:
+            queue += [(1e9, 0, i, "scan", s) for i, s in enumerate(self.specs)]  # last
+        heapq.heapify(queue)
+        qlock = threading.Lock()
+        errors = []
+
+        def worker_thread():
+            while not self.stopping:
+                with qlock:
+                    if not queue:
+                        return
+                    *_, kind, item = heapq.heappop(queue)
+                try:
+                    self._run_unit(item) if kind == "unit" else self._scan(item)
+                except BaseException as e:  # noqa: BLE001 - re-raised in the main thread
+                    errors.append(e)
+                    self.stop()
+                    return
+
+        threads = [threading.Thread(target=worker_thread, name=f"matrix-{i}", daemon=True)
+                   for i in range(max(1, self.opts.jobs))]
         try:
-            for f in futures:
-                f.result()
+            for t in threads:
+                t.start()
+            for t in threads:
+                while t.is_alive():
+                    t.join(0.2)
+            if errors:
+                raise errors[0]
+            with self.judge_lock:  # proxies whose oracle cell never came (it should not happen)
+                for gkey, items in list(self.pending.items()):
+                    for args in items:
+                        self._finish(*args, None)
+                self.pending.clear()
         except KeyboardInterrupt:
             self.stop()
-            pool.shutdown(wait=True, cancel_futures=True)
+            for t in threads:
+                t.join(60)
             raise
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
             meta["finished"] = time.time()
             meta["wall_s"] = round(meta["finished"] - started, 1)
             prev = _read_json(os.path.join(self.out, "meta.json"))
@@ -180,8 +401,9 @@ class Runner:
         """Kill every worker still running (their process groups)."""
         self.stopping = True
         with self.procs_lock:
-            for p in list(self.procs.values()):
-                _kill_group(p)
+            procs = list(self.procs.values())
+        for w in procs:
+            _kill_group(w.p)
 
     def _scan(self, s):
         """`torchproxy scan --json` of the library's packages -> OUT/scan/<lib>.json.
@@ -201,10 +423,15 @@ class Runner:
         for target in targets:
             if self.stopping:
                 return
-            cmd = [self.python_of(s), "-m", "torchproxy", "scan", target, "--json", "--no-cpp"]
+            code = ("import runpy, sys; from compat_matrix.lifeline import die_with_parent; "
+                    "die_with_parent(); sys.argv = ['torchproxy'] + sys.argv[1:]; "
+                    "runpy.run_module('torchproxy', run_name='__main__')")
+            cmd = [self.python_of(s), "-c", code, "scan", target, "--json", "--no-cpp"]
+            env = self._env(self._pythonpath(s))
+            env[LIFELINE_ENV] = str(os.getpid())
             try:
                 r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO_ROOT,
-                                   env=self._env(self._pythonpath(s)))
+                                   env=env)
                 results[target] = (json.loads(r.stdout) if r.returncode in (0, 1) and r.stdout.strip()
                                    else {"error": f"exit {r.returncode}: {r.stderr[-800:]}"})
             except (subprocess.TimeoutExpired, json.JSONDecodeError) as e:
@@ -217,32 +444,79 @@ class Runner:
         if self.progress:
             self.progress.update(rec)
 
-    def _run_group(self, s, case, device, backends):
-        lib = s.library
-        case_name = case.name if case else IMPORT_CASE
-        gdir = os.path.join(self.work, lib.name, case_name)
-        oracle = None
-        for backend in backends:
-            if self.stopping:
-                return
-            key = (lib.name, case_name, backend, device)
-            if key in self.done:
-                rec = self.done[key]
-            else:
-                try:
-                    rec = self._cell(s, case, backend, device, gdir, oracle)
-                except _Interrupted:
-                    return  # not recorded: --resume runs it again
-                self._emit(rec)
+    def _complete(self, s, case, backend, device, rec):
+        """A cell ran (or was decided without running): judge it, record it.  A proxy cell
+        waits for the oracle's cell of its case."""
+        lib = s.library.name
+        gkey = (lib, rec["case"], device)
+        with self.judge_lock:
             if backend == spec_mod.ORACLE:
-                oracle = rec
+                self._finish(s, case, backend, rec, None)
+                self.oracle_recs[gkey] = rec
+                for args in self.pending.pop(gkey, []):
+                    self._finish(*args, rec)
+            elif spec_mod.ORACLE not in self.backends or gkey in self.oracle_recs:
+                self._finish(s, case, backend, rec, self.oracle_recs.get(gkey))
+            else:
+                self.pending.setdefault(gkey, []).append((s, case, backend, rec))
+
+    def _finish(self, s, case, backend, rec, oracle):
+        if rec.pop("_ran", False) and case is not None and rec["status"] == "runs":
+            gdir = os.path.join(self.work, s.library.name, case.name)
+            tdir = os.path.join(self.out, rec["dir"])
+            self._judge(rec, s, case, backend, tdir, oracle, os.path.join(gdir, "inputs.npz"))
+        self._emit(rec)
+
+    def _run_unit(self, unit: Unit):
+        s, backend, device = unit.spec, unit.backend, unit.device
+        lib = s.library
+        proc = None
+        try:
+            for case in unit.cases:
+                if self.stopping:
+                    return
+                case_name = case.name if case else IMPORT_CASE
+                key = (lib.name, case_name, backend, device)
+                if key in self.done:
+                    continue
+                rec = self._precheck(s, case, backend, device)
+                if rec is not None:
+                    self._complete(s, case, backend, device, rec)
+                    continue
+                task, tdir = self._task(s, case, backend, device)
+                timeout = (case.timeout if case and case.timeout else None) or self.opts.timeout
+                if proc is None:
+                    proc = _WorkerProc(self, self.python_of(s), self._worker_env(s, device))
+                t0 = time.perf_counter()
+                outcome, rc = proc.run(os.path.join(tdir, "task.json"), timeout)
+                wall = round(time.perf_counter() - t0, 2)
+                if outcome != "done":
+                    proc.kill()
+                    proc = None
+                    if self.stopping:
+                        return  # not recorded: --resume runs it again
+                res = self._result(tdir, outcome, rc, wall, timeout)
+                rec = self._base(s, case, backend, device)
+                rec.update({k: v for k, v in res.items() if k != "type"})
+                rec["dir"] = os.path.relpath(tdir, self.out)
+                if case is None and rec["status"] == "runs":
+                    rec["status"] = "imports"  # the import case: importing is all it does
+                rec["_ran"] = True
+                self._complete(s, case, backend, device, rec)
+        finally:
+            if proc is not None:
+                if self.stopping:
+                    proc.kill()
+                else:
+                    proc.finish()
 
     def _base(self, s, case, backend, device):
         return {"type": "cell", "lib": s.library.name, "case": case.name if case else IMPORT_CASE,
                 "backend": backend, "device": device, "status": "fails", "reason": None,
                 "detail": "", "unsupported": [], "missing": []}
 
-    def _cell(self, s, case, backend, device, gdir, oracle) -> dict:
+    def _precheck(self, s, case, backend, device) -> dict | None:
+        """The record of a cell that cannot run here (n/a, not installed), else None."""
         lib = s.library
         rec = self._base(s, case, backend, device)
         devices_ok = case.devices if case and case.devices else lib.devices
@@ -261,7 +535,12 @@ class Runner:
         if missing:
             return {**rec, "reason": "not_installed",
                     "detail": f"{', '.join(missing)} not installed; install: " + " && ".join(lib.install)}
+        return None
 
+    def _task(self, s, case, backend, device):
+        lib = s.library
+        case_name = case.name if case else IMPORT_CASE
+        gdir = os.path.join(self.work, lib.name, case_name)
         tdir = os.path.join(gdir, f"{backend}-{device}")
         os.makedirs(tdir, exist_ok=True)
         for fn in ("result.json", "outputs.npz", "phase"):
@@ -269,28 +548,19 @@ class Runner:
                 os.remove(os.path.join(tdir, fn))
         inputs_path = self._inputs(s, case, gdir) if case else None
         task = {"dir": tdir, "spec_path": s.path, "module_name": s.module_name,
-                "case": rec["case"], "backend": backend, "device": device,
+                "case": case_name, "backend": backend, "device": device,
                 "scope": list(lib.scope), "inputs": inputs_path,
                 "imports": list(lib.imports) + (list(case.imports) if case else []),
                 "interpreter_fix": self.opts.interpreter_fix and "triton" in lib.requires,
                 "setup": [fn for b, d, fn in lib.setup if b in ("*", backend) and d in ("*", device)]}
         with open(os.path.join(tdir, "task.json"), "w") as f:
             json.dump(task, f)
-        timeout = (case.timeout if case and case.timeout else None) or self.opts.timeout
-        res = self._spawn(task, lib, tdir, timeout, self.python_of(s))
-        rec.update({k: v for k, v in res.items() if k != "type"})
-        rec["dir"] = os.path.relpath(tdir, self.out)
-        if case is None:
-            if rec["status"] == "runs":  # the import case: importing is all it does
-                rec["status"] = "imports"
-            return rec
-        if rec["status"] == "runs":
-            self._judge(rec, s, case, backend, tdir, oracle, inputs_path)
-        return rec
+        return task, tdir
 
     def _inputs(self, s, case, gdir) -> str:
         path = os.path.join(gdir, "inputs.npz")
         if not os.path.exists(path):
+            os.makedirs(gdir, exist_ok=True)
             arrays = spec_mod.make_inputs(s.library.name, case)
             packed = {}
             for i, a in enumerate(arrays):
@@ -300,12 +570,12 @@ class Runner:
                     obj = np.empty((), dtype=object)
                     obj[()] = a
                     packed[f"i{i}"] = obj
-            tmp = path + ".tmp.npz"
+            tmp = path + f".{os.getpid()}.{threading.get_ident()}.tmp.npz"
             np.savez(tmp, **packed)
             os.replace(tmp, path)
         return path
 
-    # -- one subprocess --------------------------------------------------------------------
+    # -- worker processes ------------------------------------------------------------------
     @staticmethod
     def _pythonpath_of(spec_path, lib) -> list[str]:
         return [os.path.normpath(os.path.join(os.path.dirname(spec_path), p)) for p in lib.pythonpath]
@@ -320,47 +590,37 @@ class Runner:
             p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         return env
 
-    def _spawn(self, task, lib, tdir, timeout, python) -> dict:
-        env = self._env(self._pythonpath_of(task["spec_path"], lib))
-        if task["device"] == "cpu":
+    def _worker_env(self, s, device) -> dict:
+        env = self._env(self._pythonpath(s))
+        if device == "cpu":
             env["TRITON_INTERPRET"] = "1"
         else:
             env.pop("TRITON_INTERPRET", None)
         env.pop("TORCHPROXY_SCOPE", None)  # the worker enables the backend itself
-        env.update(dict(lib.env))
+        env.update(dict(s.library.env))
         env.setdefault("PYTHONFAULTHANDLER", "1")  # a segfault prints the Python stack
-        cmd = [python, "-m", "compat_matrix.worker", os.path.join(tdir, "task.json")]
-        t0 = time.perf_counter()
-        with open(os.path.join(tdir, "stdout.txt"), "wb") as out, \
-                open(os.path.join(tdir, "stderr.txt"), "wb") as err:
-            p = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=REPO_ROOT,
-                                 start_new_session=True)  # its own group: we kill all of it
-            with self.procs_lock:
-                self.procs[p.pid] = p
-            try:
-                rc = p.wait(timeout=timeout)
-                timed_out = False
-            except subprocess.TimeoutExpired:
-                _kill_group(p)
-                rc = p.wait()
-                timed_out = True
-            finally:
-                with self.procs_lock:
-                    self.procs.pop(p.pid, None)
-        wall = round(time.perf_counter() - t0, 2)
+        env[LIFELINE_ENV] = str(os.getpid())  # the worker dies with this process
+        if not self.opts.interpreter_fix:
+            env["TORCHPROXY_INTERPRETER_FIX"] = "0"
+        return env
+
+    def _result(self, tdir, outcome, rc, wall, timeout) -> dict:
         result = _read_json(os.path.join(tdir, "result.json"))
-        if result is not None and not timed_out:
+        if result is not None and outcome == "done":
             result["proc_s"] = wall
             return result
         phase = _read_text(os.path.join(tdir, "phase")) or "not started"
         reached = "imports" if phase in ("imported", "called") else "fails"
         stderr_tail = _tail(os.path.join(tdir, "stderr.txt"))
-        if timed_out:
+        if outcome == "timeout":
             return {"status": reached, "reason": "timeout", "proc_s": wall,
                     "detail": f"no result after {timeout:g} s (phase: {phase}); killed.\n{stderr_tail}"}
-        if self.stopping:
-            raise _Interrupted()
-        how = (f"killed by signal {signal.Signals(-rc).name}" if rc < 0 else f"exit code {rc}")
+        if rc is None:
+            how = "ended without a result"
+        elif rc < 0:
+            how = f"killed by signal {signal.Signals(-rc).name}"
+        else:
+            how = f"exit code {rc}"
         return {"status": reached, "reason": "crash", "proc_s": wall,
                 "detail": f"worker {how} (phase: {phase})\n{stderr_tail}"}
 
@@ -441,10 +701,6 @@ def _numpy_leaves(value) -> list:
     if arr.dtype.kind not in "biufc":
         raise TypeError(f"numpy reference returned {type(value).__name__}, not numbers")
     return [arr]
-
-
-class _Interrupted(Exception):
-    """The run was stopped while this cell ran: it has no result."""
 
 
 def _kill_group(p: subprocess.Popen):

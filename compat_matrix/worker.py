@@ -1,6 +1,13 @@
-"""One case on one backend, in its own process: ``python -m compat_matrix.worker TASK.json``.
+"""Cases on one backend, in a process of their own.
 
-Writes into the task's directory:
+``python -m compat_matrix.worker TASK.json`` runs one task; ``python -m compat_matrix.worker
+--serve TASK_FD DONE_FD`` runs the tasks whose paths the runner writes to TASK_FD, one a line,
+and answers each with a line on DONE_FD once its result is on disk.  The runner sends a worker
+the cells of one library x backend x device, in the spec's order: the backend is enabled, its
+setup hooks called and the library imported once, as a user's process does.  A crash or a hang
+ends the worker; the runner reports that cell and starts a fresh worker for the rest.
+
+Writes into each task's directory:
 - ``phase``        how far it got (started / imported / called), rewritten as it goes, so the
                    runner can say "imports, then crashed" when this process dies;
 - ``outputs.npz``  the case's outputs (see values.py);
@@ -29,19 +36,29 @@ class _NullTrace:
 
 
 def _enable_backend(backend: str, scope: list[str]):
-    """Switch the backend on; return a context manager that traces (torchproxy) or nothing."""
-    import contextlib
+    """Switch the backend on (once per process)."""
     if backend == "torchproxy":
         import torchproxy
         torchproxy.enable(scope=scope)
-        return torchproxy.trace()
-    if backend == "paddle_compat":
+    elif backend == "paddle_compat":
         import paddle
         compat = getattr(paddle, "compat", None)
         if compat is None or not hasattr(compat, "enable_torch_proxy"):
             raise _Unavailable(f"Paddle {paddle.__version__} has no paddle.compat.enable_torch_proxy")
         compat.enable_torch_proxy(scope=set(scope), silent=True)
+
+
+def _tracer(backend: str):
+    """A fresh trace per task (torchproxy), else nothing."""
+    import contextlib
+    if backend == "torchproxy":
+        import torchproxy
+        return torchproxy.trace()
     return contextlib.nullcontext(_NullTrace())
+
+
+# what this process already did: the backend it enabled (or why it could not), setup hooks
+_PROCESS = {"backend": None, "enable_error": None, "setup": {}}
 
 
 class _Unavailable(Exception):
@@ -79,6 +96,23 @@ def _versions() -> dict:
     return out
 
 
+def _setup_once(target: str):
+    """A spec's setup hook, called once per process (what a user does once); a hook that
+    failed fails every later task of this process the same way."""
+    import importlib
+
+    from . import classify
+    if target not in _PROCESS["setup"]:
+        mod_name, _, fn_name = target.partition(":")
+        try:
+            getattr(importlib.import_module(mod_name), fn_name)()
+            _PROCESS["setup"][target] = None
+        except Exception as exc:  # noqa: BLE001 - reported as the cell's error
+            _PROCESS["setup"][target] = f"spec setup {target} failed: {classify.describe(exc)}"
+    if _PROCESS["setup"][target]:
+        raise RuntimeError(_PROCESS["setup"][target])
+
+
 def run_task(task: dict) -> dict:
     from . import classify, spec as spec_mod, values
 
@@ -92,26 +126,29 @@ def run_task(task: dict) -> dict:
 
     # the spec module joins the scope: its case functions' `import torch` get the backend
     scope = list(task["scope"]) + [task["module_name"]]
-    try:
-        tracer = _enable_backend(backend, scope)
-    except _Unavailable as e:
-        result.update(status="n/a", reason="unavailable", detail=str(e))
+    if _PROCESS["backend"] is None:
+        _PROCESS["backend"] = (backend, tuple(scope))
+        try:
+            _enable_backend(backend, scope)
+        except _Unavailable as e:
+            _PROCESS["enable_error"] = ("n/a", "unavailable", str(e))
+        except Exception as exc:  # noqa: BLE001 - the backend itself is broken: every case says so
+            _PROCESS["enable_error"] = (
+                "fails", "error", f"enabling {backend} failed: {classify.describe(exc)}\n"
+                + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-4:]))
+    elif _PROCESS["backend"] != (backend, tuple(scope)):
+        raise RuntimeError(f"worker enabled {_PROCESS['backend']}, task wants {(backend, scope)}")
+    if _PROCESS["enable_error"]:
+        status, reason, detail = _PROCESS["enable_error"]
+        result.update(status=status, reason=reason, detail=detail)
         return result
-    except Exception as exc:  # noqa: BLE001 - the backend itself is broken: every case says so
-        result.update(reason="error", detail=f"enabling {backend} failed: {classify.describe(exc)}\n"
-                      + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)[-4:]))
-        return result
+    tracer = _tracer(backend)
 
     with tracer as t:
         stage = "import"
         try:
             for target in task.get("setup", []):
-                import importlib
-                mod_name, _, fn_name = target.partition(":")
-                try:
-                    getattr(importlib.import_module(mod_name), fn_name)()
-                except Exception as exc:  # noqa: BLE001 - reported as the cell's error
-                    raise RuntimeError(f"spec setup {target} failed: {classify.describe(exc)}") from exc
+                _setup_once(target)
             result["setup"] = task.get("setup", [])
             if task.get("interpreter_fix") and device == "cpu":
                 result["interpreter_fix"] = _interpreter_fix()
@@ -119,7 +156,10 @@ def run_task(task: dict) -> dict:
             # it on the stack; our spec loader bypasses its finder, so mark it the same way.
             pre = (lambda m: m.__dict__.__setitem__("__enable_torch_proxy__", True)) \
                 if backend == "paddle_compat" else None
-            mod = spec_mod.import_spec(task["spec_path"], task["module_name"], pre_exec=pre)
+            mod = _PROCESS.get("spec")  # imported once per process, like the library
+            if mod is None or mod.__file__ != task["spec_path"]:
+                mod = spec_mod.import_spec(task["spec_path"], task["module_name"], pre_exec=pre)
+                _PROCESS["spec"] = mod
             import importlib
             for name in task["imports"]:
                 importlib.import_module(name)
@@ -155,9 +195,8 @@ def run_task(task: dict) -> dict:
     return result
 
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    with open(argv[0]) as f:
+def _one(task_path: str):
+    with open(task_path) as f:
         task = json.load(f)
     try:
         result = run_task(task)
@@ -165,9 +204,45 @@ def main(argv=None) -> int:
         result = {"status": "fails", "reason": "error",
                   "detail": "worker error: " + traceback.format_exc()[-1500:]}
     _write(os.path.join(task["dir"], "result.json"), json.dumps(result))
+
+
+def _redirect(task_path: str):
+    """This task's stdout/stderr (also C-level output, and faulthandler's) go to its own files."""
     sys.stdout.flush()
+    sys.stderr.flush()
+    tdir = os.path.dirname(os.path.abspath(task_path))
+    for fd, name in ((1, "stdout.txt"), (2, "stderr.txt")):
+        f = os.open(os.path.join(tdir, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(f, fd)
+        os.close(f)
+
+
+def serve(task_fd: int, done_fd: int):
+    with os.fdopen(task_fd, "r") as tasks, os.fdopen(done_fd, "w") as done:
+        for line in tasks:
+            path = line.strip()
+            if not path:
+                continue
+            _redirect(path)
+            _one(path)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            done.write(path + "\n")
+            done.flush()
+
+
+def main(argv=None) -> int:
+    from .lifeline import die_with_parent
+    die_with_parent()
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "--serve":
+        serve(int(argv[1]), int(argv[2]))
+    else:
+        _one(argv[0])
+    sys.stdout.flush()
+    sys.stderr.flush()
     # skip interpreter teardown: some libraries hang or crash in atexit handlers, and the
-    # result is already on disk
+    # results are already on disk
     os._exit(0)
 
 

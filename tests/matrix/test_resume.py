@@ -61,3 +61,69 @@ def test_torn_last_line_is_ignored(tmp_path):
            "status": "runs"}
     path.write_text(json.dumps(rec) + "\n" + json.dumps(rec)[:20])
     assert list(read_results(str(path))) == [("l", "c", "torch", "cpu")]
+
+
+def test_resume_after_a_torn_last_line_starts_a_new_line(tmp_path):
+    # a run SIGKILLed mid-write leaves a fragment without its newline: the next record must not
+    # be glued onto it (that cell's result would be lost, and the corrupt line would stay)
+    from compat_matrix.runner import ResultLog, read_results
+    path = tmp_path / "results.jsonl"
+    a = {"type": "cell", "lib": "l", "case": "a", "backend": "torch", "device": "cpu", "status": "runs"}
+    b = {**a, "case": "b"}
+    path.write_text(json.dumps(a) + "\n" + json.dumps(b)[:25])
+    log = ResultLog(str(path), fresh=False)
+    assert log.cut == 25
+    log.append(b)
+    lines = path.read_text().splitlines()
+    assert [json.loads(x)["case"] for x in lines] == ["a", "b"]  # every line parses
+    assert set(read_results(str(path))) == {("l", "a", "torch", "cpu"), ("l", "b", "torch", "cpu")}
+
+
+def _children(pid):
+    """pids whose parent is pid (Linux /proc)."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    out.append(int(d))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_sigkilled_runner_takes_its_hanging_worker_with_it(tmp_path):
+    if not sys.platform.startswith("linux"):
+        import pytest
+        pytest.skip("reads /proc")
+    out = str(tmp_path / "m")
+    p = subprocess.Popen(_cli(out, "--cases", "hang", "--backend", "torch", "--no-scan"), cwd=ROOT,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    phase = os.path.join(out, "work", "fakelib", "hang", "torch-cpu", "phase")
+    deadline = time.time() + 120
+    while time.time() < deadline and p.poll() is None:
+        try:
+            with open(phase) as f:
+                if f.read().strip() == "imported":
+                    break
+        except OSError:
+            pass
+        time.sleep(0.05)
+    workers = _children(p.pid)
+    assert workers and all(_alive(w) for w in workers), "the hanging worker should be running"
+    p.kill()  # SIGKILL: no handler of the runner runs
+    p.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers), "a worker outlived the SIGKILLed runner"
