@@ -14,8 +14,6 @@ from .tensor import original as _original
 from .creation import _C_ops, _write_out, default_float  # noqa: F401 - shared with op modules
 from .registry import adapter as _register_adapter
 from .registry import op as _register_op
-from .registry import module as _module
-from .registry import type_ as _type
 
 _name = _dt.torch_name
 _paddle_shape = _original("shape").__get__  # Paddle's getter, never the scope dispatcher
@@ -279,6 +277,59 @@ def result_type(a, b):
     return _dt._PY_TYPES[_pytype(a)]()
 
 
+def result_type_n(*operands):
+    """torch's result type over any number of tensor / Python scalar operands (TensorIterator's
+    three categories: dimensioned tensors, 0-d tensors, Python scalars; a lower category only
+    lifts the kind -- ``combine_categories`` in aten/src/ATen/native/TypeProperties.cpp)."""
+    cats = [None, None, None]
+    for v in operands:
+        if isinstance(v, paddle.Tensor):
+            c, dt = (0 if len(v.shape) > 0 else 1), v.dtype
+        else:
+            c, dt = 2, _dt._PY_TYPES[_pytype(v)]()
+        cats[c] = dt if cats[c] is None else _dt.promote_types(cats[c], dt)
+    return _combine(cats[0], _combine(cats[1], cats[2]))
+
+
+def _combine(higher, lower):
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    kh, kl = _cast_kind(higher), _cast_kind(lower)
+    if kh == 3:
+        return higher
+    if kl == 3:
+        if kh == 2:
+            return _dt.DTYPES["complex128" if _name(higher) == "float64" else "complex64"]
+        return lower
+    if kh == 2:
+        return higher
+    if kh == 0 or kl == 2:
+        return _dt.promote_types(higher, lower)
+    return higher
+
+
+def broadcast_shape(*tensors):
+    """torch's broadcast of the operands' shapes, with torch's RuntimeError (Paddle raises
+    ValueError) when they do not broadcast."""
+    out = []
+    for t in tensors:
+        if not isinstance(t, paddle.Tensor):
+            continue
+        b = list(_paddle_shape(t))
+        n = builtins.max(len(out), len(b))
+        a_, b_ = [1] * (n - len(out)) + out, [1] * (n - len(b)) + b
+        res = []
+        for i, (x, y) in enumerate(zip(a_, b_)):
+            if x != y and x != 1 and y != 1:
+                raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
+                                   f"({y}) at non-singleton dimension {i}")
+            res.append(y if x == 1 else x)
+        out = res
+    return out
+
+
 def _pytype(v):
     for t in (bool, int, float, builtins.complex):
         if isinstance(v, t):
@@ -363,11 +414,3 @@ def builtins_sum(xs):
 
 
 CumminResult = _return_type("cummin")
-
-
-_module("torch.return_types")
-
-
-for _cls in (MaxResult, MinResult, SortResult, TopkResult, KthResult, ModeResult, MedianResult,
-             CummaxResult, CumminResult):
-    _type(f"torch.return_types.{_cls.__name__}", _cls)

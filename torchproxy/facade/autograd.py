@@ -10,6 +10,19 @@
 """
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.Tensor.backward", "torch.Tensor.grad", "torch.Tensor.requires_grad",
+    "torch.Tensor.requires_grad_", "torch.autograd", "torch.autograd.Function",
+    "torch.autograd.backward", "torch.autograd.enable_grad", "torch.autograd.function",
+    "torch.autograd.function.Function", "torch.autograd.function.FunctionCtx",
+    "torch.autograd.grad", "torch.autograd.inference_mode", "torch.autograd.no_grad",
+    "torch.autograd.set_grad_enabled", "torch.enable_grad", "torch.inference_mode",
+    "torch.is_grad_enabled", "torch.is_inference_mode_enabled", "torch.no_grad",
+    "torch.set_grad_enabled",
+)
+
 import functools
 import inspect
 import threading

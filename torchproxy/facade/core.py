@@ -3,6 +3,14 @@ Tensor methods whose torch meaning every wrapper relies on (``numel``, ``size``,
 ``stride``, ``dim``).  Wider areas live in their own modules (see ``registry.AREAS``)."""
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.Size", "torch.Tensor", "torch.Tensor.dim", "torch.Tensor.numel", "torch.Tensor.shape",
+    "torch.Tensor.size", "torch.__version__", "torch.nn", "torch.nn.functional",
+    "torch.nn.functional.relu",
+)
+
 from .registry import alias, module, tensor_method, type_, value
 
 # The torch API level the facade claims: torch 2.6's Python API -- torch.library.custom_op /

@@ -7,6 +7,20 @@ has already done.
 """
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.BFloat16Tensor", "torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",
+    "torch.DoubleTensor", "torch.FloatTensor", "torch.Generator", "torch.HalfTensor",
+    "torch.IntTensor", "torch.LongTensor", "torch.ShortTensor", "torch.arange", "torch.as_tensor",
+    "torch.contiguous_format", "torch.empty", "torch.empty_like", "torch.empty_strided",
+    "torch.eye", "torch.from_numpy", "torch.full", "torch.full_like", "torch.layout",
+    "torch.linspace", "torch.manual_seed", "torch.memory_format", "torch.ones", "torch.ones_like",
+    "torch.preserve_format", "torch.rand", "torch.rand_like", "torch.randint", "torch.randn",
+    "torch.randn_like", "torch.seed", "torch.strided", "torch.tensor", "torch.zeros",
+    "torch.zeros_like",
+)
+
 import math
 
 import numpy as np

@@ -9,6 +9,12 @@ the *current* device when a place is needed, as in torch; the object itself keep
 """
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.Tensor.device", "torch.Tensor.is_cuda", "torch.device", "torch.get_default_device",
+)
+
 import paddle
 
 from .registry import adapter, tensor_method, type_

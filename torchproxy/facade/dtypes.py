@@ -18,6 +18,18 @@ enum comparison (about 0.5 us on 3.3, 0.9 us on 2.6; torch's is 0.1 us).
 """
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.bfloat16", "torch.bool", "torch.cdouble", "torch.cfloat", "torch.complex128",
+    "torch.complex64", "torch.double", "torch.dtype", "torch.finfo", "torch.float",
+    "torch.float16", "torch.float32", "torch.float64", "torch.float8_e4m3fn", "torch.float8_e5m2",
+    "torch.float8_e8m0fnu", "torch.get_default_dtype", "torch.half", "torch.iinfo", "torch.int",
+    "torch.int16", "torch.int32", "torch.int64", "torch.int8", "torch.is_complex",
+    "torch.is_floating_point", "torch.is_tensor", "torch.long", "torch.promote_types",
+    "torch.set_default_dtype", "torch.short", "torch.uint32", "torch.uint64", "torch.uint8",
+)
+
 import paddle
 
 from ..errors import NotProvidedError

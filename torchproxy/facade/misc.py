@@ -2,6 +2,18 @@
 ``torch.utils.dlpack`` (zero-copy exchange through Paddle's DLPack support)."""
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.distributed", "torch.distributed.ReduceOp", "torch.distributed.all_reduce",
+    "torch.distributed.barrier", "torch.distributed.get_rank", "torch.distributed.get_world_size",
+    "torch.distributed.is_available", "torch.distributed.is_initialized",
+    "torch.distributed.is_nccl_available", "torch.distributed.tensor",
+    "torch.distributed.tensor.DTensor", "torch.testing", "torch.testing.assert_close",
+    "torch.utils", "torch.utils.dlpack", "torch.utils.dlpack.from_dlpack",
+    "torch.utils.dlpack.to_dlpack",
+)
+
 import math
 
 import numpy as np

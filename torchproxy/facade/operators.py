@@ -8,6 +8,14 @@ Operands that are neither tensors nor Python numbers go to Paddle's own operator
 """
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.Tensor.__add__", "torch.Tensor.__mul__", "torch.Tensor.__radd__",
+    "torch.Tensor.__rmul__", "torch.Tensor.__rsub__", "torch.Tensor.__rtruediv__",
+    "torch.Tensor.__sub__", "torch.Tensor.__truediv__",
+)
+
 import numbers
 
 import paddle

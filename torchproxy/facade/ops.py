@@ -13,11 +13,43 @@ What torch does differently and we follow:
 """
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.addcmul", "torch.Tensor.addcmul", "torch.Tensor.addcmul_", "torch.addcdiv",
+    "torch.Tensor.addcdiv", "torch.Tensor.addcdiv_", "torch.lerp", "torch.Tensor.lerp",
+    "torch.Tensor.lerp_",
+    "torch.Tensor.add", "torch.Tensor.add_", "torch.Tensor.allclose", "torch.Tensor.clamp",
+    "torch.Tensor.clamp_", "torch.Tensor.clip", "torch.Tensor.div", "torch.Tensor.div_",
+    "torch.Tensor.eq", "torch.Tensor.equal", "torch.Tensor.ge", "torch.Tensor.gt",
+    "torch.Tensor.le", "torch.Tensor.logical_and", "torch.Tensor.logical_or", "torch.Tensor.lt",
+    "torch.Tensor.maximum", "torch.Tensor.minimum", "torch.Tensor.mul", "torch.Tensor.mul_",
+    "torch.Tensor.ne", "torch.Tensor.pow", "torch.Tensor.pow_", "torch.Tensor.remainder",
+    "torch.Tensor.sub", "torch.Tensor.sub_", "torch._assert_async", "torch.abs", "torch.absolute",
+    "torch.acos", "torch.add", "torch.addmm", "torch.allclose", "torch.asin", "torch.atan",
+    "torch.atan2", "torch.bitwise_and", "torch.bitwise_not", "torch.bitwise_or",
+    "torch.bitwise_xor", "torch.bmm", "torch.ceil", "torch.clamp", "torch.clamp_max",
+    "torch.clamp_min", "torch.clip", "torch.complex", "torch.cos", "torch.cosh", "torch.div",
+    "torch.divide", "torch.einsum", "torch.eq", "torch.equal", "torch.erf", "torch.exp",
+    "torch.exp2", "torch.expm1", "torch.floor", "torch.fmod", "torch.ge", "torch.gt",
+    "torch.isclose", "torch.isfinite", "torch.isinf", "torch.isnan", "torch.le", "torch.log",
+    "torch.log10", "torch.log1p", "torch.log2", "torch.logical_and", "torch.logical_not",
+    "torch.logical_or", "torch.logical_xor", "torch.lt", "torch.matmul", "torch.maximum",
+    "torch.minimum", "torch.mm", "torch.mul", "torch.multiply", "torch.ne", "torch.neg",
+    "torch.negative", "torch.nonzero", "torch.outer", "torch.pow", "torch.reciprocal",
+    "torch.relu", "torch.remainder", "torch.result_type", "torch.round", "torch.rsqrt",
+    "torch.sigmoid", "torch.sign", "torch.sin", "torch.sinh", "torch.sqrt", "torch.square",
+    "torch.sub", "torch.subtract", "torch.tan", "torch.tanh", "torch.true_divide", "torch.trunc",
+    "torch.where",
+)
+
 import paddle
 
 from ._opbase import (_EMPTY_RESULT, _FLOATS, _INTS, _LEGACY_NAMES, _empty_like_dtype,
                       _float_input, _full, _name, _operands, _register_adapter, _same_dtype,
-                      _write_out, adapter, op, result_type)
+                      _register_op, _write_out, adapter, broadcast_shape, op, result_type,
+                      result_type_n)
+from . import dtypes as _dt
 from ._opbase import wrap_dim  # noqa: F401 - re-exported: tensor_methods uses ops.wrap_dim
 
 
@@ -340,6 +372,100 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     if beta != 0:
         r = r + (input * beta if beta != 1 else input)
     return _write_out(r, out)
+
+
+# -- pointwise ops of three operands (registered with registry.op directly: they compute CPU
+#    halves in float32 themselves, as torch's opmath does, since _opmath would round a
+#    bfloat16 + float16 mix to one of them where torch gives float32) --------------------------
+_TYPE_META = {"float32": "float", "float64": "double", "float16": "c10::Half",
+              "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
+              "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+              "bool": "bool", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
+
+
+def _pointwise_dtype(*operands, op):
+    """(result dtype, compute dtype) of torch's pointwise op over ``operands``."""
+    dt = result_type_n(*operands)
+    broadcast_shape(*operands)
+    if _name(dt) == "bool":
+        raise NotImplementedError(f'"{op}" not implemented for \'Bool\'')
+    return dt, (_dt.DTYPES["float32"] if _name(dt) in ("float16", "bfloat16") else dt)
+
+
+def _as(v, dt):
+    return v if v.dtype == dt else v.astype(dt)
+
+
+def _scalar_value(value, dt, like):
+    """torch casts the Scalar ``value`` to the op's dtype (an int op truncates 2.7 to 2)."""
+    if _name(dt) in _INTS:
+        value = int(value)
+    return _full([], value, dt, like)
+
+
+@_register_op("torch.addcmul", method=True, inplace=True, out=True)
+def addcmul(input, tensor1, tensor2, *, value=1):
+    """``input + value * tensor1 * tensor2`` with torch's promotion and broadcasting."""
+    dt, cd = _pointwise_dtype(input, tensor1, tensor2, op="addcmul_cpu_out")
+    a, t1, t2 = _as(input, cd), _as(tensor1, cd), _as(tensor2, cd)
+    prod_ = paddle.multiply(t1, t2)
+    if value != 1:
+        prod_ = paddle.multiply(prod_, _scalar_value(value, cd, a))
+    return _as(paddle.add(a, prod_), dt)
+
+
+@_register_op("torch.addcdiv", method=True, inplace=True, out=True)
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    """``input + value * tensor1 / tensor2``; integer tensor1 and tensor2 are refused as in
+    torch."""
+    if _name(tensor1.dtype) in _INTS and _name(tensor2.dtype) in _INTS:
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))."
+            "to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes.")
+    dt, cd = _pointwise_dtype(input, tensor1, tensor2, op="addcdiv_cpu_out")
+    a, t1, t2 = _as(input, cd), _as(tensor1, cd), _as(tensor2, cd)
+    q = paddle.divide(t1, t2)
+    if value != 1:
+        q = paddle.multiply(q, _scalar_value(value, cd, a))
+    return _as(paddle.add(a, q), dt)
+
+
+@_register_op("torch.lerp", method=True, inplace=True, out=True)
+def lerp(input, end, weight):
+    """``input + weight * (end - input)``, computed as torch does (from ``end`` for weights
+    >= 0.5, so weight 1 gives exactly ``end``); input, end and a dimensioned weight tensor
+    must share one float dtype."""
+    def _expect(t, what):
+        if t.dtype != input.dtype:
+            raise RuntimeError(f"expected dtype {_TYPE_META.get(_name(input.dtype))} for `{what}` "
+                               f"but got dtype {_TYPE_META.get(_name(t.dtype))}")
+    _expect(end, "end")
+    broadcast_shape(input, end, weight)
+    w_tensor = isinstance(weight, paddle.Tensor)
+    if w_tensor and weight.ndim > 0:
+        _expect(weight, "weight")
+    n = _name(input.dtype)
+    if n not in _FLOATS and not n.startswith("complex"):
+        kernel = "lerp_kernel_tensor" if w_tensor else "lerp_kernel_scalar"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_LEGACY_NAMES.get(n, n)}'")
+    cd = _dt.DTYPES["float32"] if n in ("float16", "bfloat16") else input.dtype
+    start, stop = _as(input, cd), _as(end, cd)
+    w = _as(weight, cd) if w_tensor else _full([], weight, cd, start)
+    diff = paddle.subtract(stop, start)
+    one = _full([], 1, cd, start)
+    low = paddle.add(start, paddle.multiply(w, diff))
+    high = paddle.subtract(stop, paddle.multiply(diff, paddle.subtract(one, w)))
+    if n.startswith("complex"):
+        r = low
+    else:  # Paddle 2.6's where does not broadcast
+        r = paddle.where(paddle.broadcast_to(paddle.abs(w) < 0.5, low.shape), low, high)
+    return _as(r, input.dtype)
 
 
 @adapter("torch.outer")

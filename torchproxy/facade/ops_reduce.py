@@ -2,15 +2,35 @@
 docstring lists what torch does differently from Paddle and we follow)."""
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.Tensor.all", "torch.Tensor.amax", "torch.Tensor.amin", "torch.Tensor.any",
+    "torch.Tensor.argmax", "torch.Tensor.argmin", "torch.Tensor.argsort", "torch.Tensor.cumsum",
+    "torch.Tensor.log_softmax", "torch.Tensor.logsumexp", "torch.Tensor.max", "torch.Tensor.mean",
+    "torch.Tensor.min", "torch.Tensor.norm", "torch.Tensor.prod", "torch.Tensor.softmax",
+    "torch.Tensor.sort", "torch.Tensor.std", "torch.Tensor.sum", "torch.Tensor.topk",
+    "torch.Tensor.var", "torch.all", "torch.amax", "torch.amin", "torch.any", "torch.argmax",
+    "torch.argmin", "torch.argsort", "torch.count_nonzero", "torch.cummax", "torch.cummin",
+    "torch.cumprod", "torch.cumsum", "torch.log_softmax", "torch.logsumexp", "torch.max",
+    "torch.mean", "torch.median", "torch.min", "torch.norm", "torch.prod", "torch.quantile",
+    "torch.return_types", "torch.return_types.cummax", "torch.return_types.cummin",
+    "torch.return_types.kthvalue", "torch.return_types.max", "torch.return_types.median",
+    "torch.return_types.min", "torch.return_types.mode", "torch.return_types.sort",
+    "torch.return_types.topk", "torch.softmax", "torch.sort", "torch.std", "torch.sum",
+    "torch.topk", "torch.var",
+)
+
 import builtins  # this module shadows builtins (sum, max, any...)
 
 import paddle
 
 from . import dtypes as _dt
-from ._opbase import (CummaxResult, CumminResult, MaxResult, MedianResult, MinResult, SortResult,
-                      TopkResult, _C_ops, _FLOATS, _INTS, _dims, _float_input, _float_kernel,
-                      _full, _name, _prod, _reduced_shape, _register_adapter, _to_dtype,
-                      _write_out, adapter, op, wrap_dim)
+from ._opbase import (CummaxResult, CumminResult, KthResult, MaxResult, MedianResult, MinResult,
+                      ModeResult, SortResult, TopkResult, _C_ops, _FLOATS, _INTS, _dims,
+                      _float_input, _float_kernel, _full, _name, _prod, _reduced_shape,
+                      _register_adapter, _to_dtype, _write_out, adapter, op, wrap_dim)
+from .registry import module, type_
 
 
 # -- reductions --------------------------------------------------------------------------------
@@ -310,3 +330,12 @@ def _cum(input, dim, fn, cls):
 
 
 _register_adapter("torch.cummin")(lambda input, dim: _cum(input, dim, paddle.cummin, CumminResult))
+
+
+# torch's named result tuples (defined in _opbase, shared by the op modules)
+module("torch.return_types")
+
+
+for _cls in (MaxResult, MinResult, SortResult, TopkResult, KthResult, ModeResult, MedianResult,
+             CummaxResult, CumminResult):
+    type_(f"torch.return_types.{_cls.__name__}", _cls)

@@ -2,6 +2,24 @@
 (ops.py's docstring lists what torch does differently from Paddle and we follow)."""
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.Tensor.chunk", "torch.Tensor.gather", "torch.Tensor.index_add",
+    "torch.Tensor.index_add_", "torch.Tensor.index_select", "torch.Tensor.masked_fill",
+    "torch.Tensor.masked_fill_", "torch.Tensor.narrow", "torch.Tensor.repeat_interleave",
+    "torch.Tensor.scatter", "torch.Tensor.scatter_", "torch.Tensor.scatter_add",
+    "torch.Tensor.scatter_add_", "torch.Tensor.unbind", "torch.atleast_2d",
+    "torch.broadcast_shapes", "torch.broadcast_tensors", "torch.broadcast_to", "torch.cat",
+    "torch.chunk", "torch.clone", "torch.concat", "torch.concatenate", "torch.diagonal",
+    "torch.fill", "torch.flatten", "torch.flip", "torch.gather", "torch.index_add",
+    "torch.index_select", "torch.masked_fill", "torch.moveaxis", "torch.movedim", "torch.narrow",
+    "torch.numel", "torch.permute", "torch.repeat_interleave", "torch.reshape", "torch.roll",
+    "torch.scatter", "torch.scatter_add", "torch.split", "torch.squeeze", "torch.stack",
+    "torch.swapaxes", "torch.transpose", "torch.tril", "torch.triu", "torch.unbind",
+    "torch.unsqueeze", "torch.view_as_complex", "torch.view_as_real",
+)
+
 import paddle
 
 from . import dtypes as _dt

@@ -35,13 +35,17 @@ TABLE: dict[str, Entry] = {}
 # Paddle has the name with other semantics).  ``impl`` is a function or a ``property``.
 TENSOR_TABLE: dict[str, Entry] = {}
 
-# Area modules, imported in this order by load_table(); each registers its entries.
+# Area modules, imported in this order by load_table(); each registers its entries and keeps
+# a literal ``NAMES = (...)`` tuple of them (checked at load: check_area).  A module listed here
+# that does not exist is an error; so is a module outside this list that registers names.
 AREAS = (
     "torchproxy.facade.core",       # torch.Tensor, torch.Size, numel/size/shape/dim
     "torchproxy.facade.dtypes",     # dtypes, finfo/iinfo, default dtype
     "torchproxy.facade.device",     # torch.device
     "torchproxy.facade.creation",   # empty/zeros/arange/tensor/... with torch signatures
-    "torchproxy.facade.ops",        # math, reductions, shape ops, torch.* functions
+    "torchproxy.facade.ops",        # math, comparisons, matmul (torch.* functions)
+    "torchproxy.facade.ops_reduce",  # sum/mean/max/sort/topk... (torch.return_types)
+    "torchproxy.facade.ops_shape",  # cat/stack/reshape/split/gather/scatter...
     "torchproxy.facade.tensor_methods",  # Tensor methods with torch semantics
     "torchproxy.facade.operators",  # + - * / on tensors with torch's type promotion
     "torchproxy.facade.cuda",       # torch.cuda, streams, events, memory
@@ -176,17 +180,66 @@ def resolve_paddle(path: str):
     raise ImportError(f"cannot resolve {path}")
 
 
+class AreaError(ImportError):
+    """An area module is missing, or its ``NAMES`` does not match what it registered."""
+
+
+def format_names(names) -> str:
+    """The literal ``NAMES = (...)`` block for an area module (sorted, packed to 100 columns);
+    the error for an area without NAMES prints it."""
+    lines, cur = ["NAMES = ("], "   "
+    for n in sorted(names):
+        item = f" {n!r},".replace("'", '"')
+        if len(cur) + len(item) > 99:
+            lines.append(cur)
+            cur = "   "
+        cur += item
+    if cur.strip():
+        lines.append(cur)
+    lines.append(")")
+    return "\n".join(lines)
+
+
+def check_area(area: str) -> None:
+    """An area's literal ``NAMES`` must equal the names its import registered (``CONDITIONAL``
+    lists those of NAMES registered on some Paddle versions only)."""
+    mod = sys.modules[area]
+    declared = getattr(mod, "NAMES", None)
+    if not isinstance(declared, tuple):
+        raise AreaError(f"{area} has no literal NAMES = (...) tuple of the torch names it "
+                        f"registers; add:\n{format_names(REGISTERED_BY.get(area, ()))}")
+    declared, got = set(declared), set(REGISTERED_BY.get(area, ()))
+    conditional = set(getattr(mod, "CONDITIONAL", ()))
+    extra, missing = sorted(got - declared), sorted(declared - got - conditional)
+    if extra or missing or not conditional <= declared:
+        raise AreaError(f"{area}: NAMES does not match its registrations: registered but not in "
+                        f"NAMES: {extra}; in NAMES but not registered: {missing}"
+                        + (f"; CONDITIONAL names not in NAMES: {sorted(conditional - declared)}"
+                           if not conditional <= declared else ""))
+
+
 _loaded = False
 
 
 def load_table() -> dict[str, Entry]:
+    """Import every area (a missing one is an error), then check each area's NAMES and that
+    no module outside AREAS registered names."""
     global _loaded
     if not _loaded:
         for area in AREAS:
             try:
                 importlib.import_module(area)
             except ModuleNotFoundError as e:
-                if e.name != area:  # the area exists but is broken: say so
-                    raise
+                if e.name == area:
+                    raise AreaError(f"facade area {area} (listed in registry.AREAS) does not "
+                                    "exist") from e
+                raise
+        for area in AREAS:
+            check_area(area)
+        strays = sorted(m for m in REGISTERED_BY if m not in AREAS)
+        if strays:
+            raise AreaError(f"modules outside registry.AREAS registered facade names: "
+                            + "; ".join(f"{m}: {sorted(REGISTERED_BY[m])[:5]}" for m in strays))
         _loaded = True
     return TABLE
+

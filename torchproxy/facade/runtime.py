@@ -8,6 +8,25 @@ Liger-Kernel picks when torch >= 2.4).
 """
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch._C", "torch._C._CudaDeviceProperties", "torch._C._cuda_getCurrentRawStream",
+    "torch._C._cuda_getDevice", "torch._dynamo", "torch._dynamo.allow_in_graph",
+    "torch._dynamo.disable", "torch._dynamo.is_compiling", "torch.amp", "torch.amp.custom_bwd",
+    "torch.amp.custom_fwd", "torch.backends", "torch.backends.cuda",
+    "torch.backends.cuda.is_built", "torch.backends.cuda.matmul", "torch.backends.cudnn",
+    "torch.backends.mps", "torch.compile", "torch.compiler", "torch.compiler.allow_in_graph",
+    "torch.compiler.disable", "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling",
+    "torch.cuda.amp", "torch.cuda.amp.custom_bwd", "torch.cuda.amp.custom_fwd",
+    "torch.get_autocast_dtype", "torch.get_autocast_gpu_dtype", "torch.is_autocast_enabled",
+    "torch.jit", "torch.jit.ignore", "torch.jit.is_scripting", "torch.jit.is_tracing",
+    "torch.jit.script", "torch.jit.unused", "torch.mps", "torch.mps.is_available",
+    "torch.torch_version", "torch.torch_version.TorchVersion", "torch.torch_version.__version__",
+    "torch.version", "torch.version.__version__", "torch.version.cuda", "torch.version.debug",
+    "torch.version.hip", "torch.xpu", "torch.xpu.is_available",
+)
+
 import contextlib
 import functools
 import warnings

@@ -28,6 +28,13 @@ and 3.3.1):
 """
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.Tensor.new_empty", "torch.Tensor.set_", "torch.Tensor.storage_offset",
+    "torch.Tensor.untyped_storage", "torch.UntypedStorage",
+)
+
 import paddle
 
 from .registry import tensor_method, type_

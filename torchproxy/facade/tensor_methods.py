@@ -24,6 +24,24 @@ tests/facade/test_memory_truth.py reads raw memory through ``data_ptr()``/``stri
 """
 from __future__ import annotations
 
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.Tensor.bfloat16", "torch.Tensor.bool", "torch.Tensor.byte", "torch.Tensor.char",
+    "torch.Tensor.contiguous", "torch.Tensor.copy_", "torch.Tensor.cpu", "torch.Tensor.cuda",
+    "torch.Tensor.data_ptr", "torch.Tensor.double", "torch.Tensor.expand", "torch.Tensor.fill_",
+    "torch.Tensor.flatten", "torch.Tensor.float", "torch.Tensor.half", "torch.Tensor.int",
+    "torch.Tensor.is_contiguous", "torch.Tensor.is_floating_point", "torch.Tensor.long",
+    "torch.Tensor.ndimension", "torch.Tensor.nelement", "torch.Tensor.new_full",
+    "torch.Tensor.new_ones", "torch.Tensor.new_tensor", "torch.Tensor.new_zeros",
+    "torch.Tensor.permute", "torch.Tensor.repeat", "torch.Tensor.reshape", "torch.Tensor.short",
+    "torch.Tensor.split", "torch.Tensor.squeeze", "torch.Tensor.stride", "torch.Tensor.to",
+    "torch.Tensor.transpose", "torch.Tensor.type", "torch.Tensor.type_as",
+    "torch.Tensor.unsqueeze", "torch.Tensor.view", "torch.Tensor.where",
+)
+# registered on some Paddle versions only: data_ptr on 2.6 (0-size tensors: None there)
+CONDITIONAL = ("torch.Tensor.data_ptr",)
+
 import paddle
 
 from . import dtypes as _dt
