@@ -283,19 +283,19 @@ def _from_numpy_as(arr, dt, device):
 
 
 # -- random ------------------------------------------------------------------------------------
-def _no_generator(generator):
-    if generator is not None:
-        raise NotImplementedError("torchproxy: generator= is not provided (Paddle has one "
-                                  "global generator per device; use torch.manual_seed)")
+def _check_generator(generator):
+    """generator=: a torch.Generator; ``_on(device, generator)`` draws from its stream."""
+    if generator is not None and not isinstance(generator, Generator):
+        raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
 
 
 @adapter("torch.randn")
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
-    _no_generator(generator)
+    _check_generator(generator)
     dt = _dtype_or_default(dtype)
     shape = parse_size(size, fn="randn")
-    with _on(device):
+    with _on(device, generator):
         t = paddle.randn(shape, dtype=_compute_float(dt)).astype(dt)
     return _write_out(_finish(t, requires_grad), out)
 
@@ -303,10 +303,10 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 @adapter("torch.rand")
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
-    _no_generator(generator)
+    _check_generator(generator)
     dt = _dtype_or_default(dtype)
     shape = parse_size(size, fn="rand")
-    with _on(device):
+    with _on(device, generator):
         t = paddle.rand(shape, dtype=_compute_float(dt)).astype(dt)
     return _write_out(_finish(t, requires_grad), out)
 
@@ -314,7 +314,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 @adapter("torch.randint")
 def randint(*args, generator=None, out=None, dtype=None, layout=None, device=None,
             requires_grad=False, size=None, low=None, high=None):
-    _no_generator(generator)
+    _check_generator(generator)
     pos = list(args)
     if size is None:
         size = pos.pop()
@@ -326,7 +326,7 @@ def randint(*args, generator=None, out=None, dtype=None, layout=None, device=Non
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
-    with _on(device):
+    with _on(device, generator):
         t = paddle.randint(low, high, parse_size((size,), fn="randint"), dtype="int64")
     return _write_out(_finish(t.astype(dt), requires_grad), out)
 
@@ -357,17 +357,31 @@ def _compute_float(dt):
 
 
 class _on:
-    """Run Paddle's random ops on ``device`` (they take no place argument)."""
+    """Run Paddle's random ops on ``device`` (they take no place argument), drawing from
+    ``generator``'s stream when one is given (facade/random.py: generator_scope)."""
 
-    def __init__(self, device):
+    def __init__(self, device, generator=None):
         self.place = to_place(device)
+        self.generator = generator
 
     def __enter__(self):
         self.saved = paddle.framework._current_expected_place()
         paddle.framework._set_expected_place(self.place)
+        if self.generator is not None:
+            from .random import generator_scope
+            self.scope = generator_scope(self.generator, self.place)
+            try:
+                self.scope.__enter__()
+            except BaseException:
+                paddle.framework._set_expected_place(self.saved)
+                raise
 
     def __exit__(self, *exc):
-        paddle.framework._set_expected_place(self.saved)
+        try:
+            if self.generator is not None:
+                self.scope.__exit__(*exc)
+        finally:
+            paddle.framework._set_expected_place(self.saved)
 
 
 @adapter("torch.manual_seed")
@@ -491,6 +505,7 @@ class Generator:
         from .device import device as _device
         self.device = _device(device) if isinstance(device, str) else device
         self._gen = core.Generator()
+        self._gen.manual_seed(67280421310721)  # torch.Generator()'s default seed
 
     def manual_seed(self, seed: int) -> "Generator":
         self._gen.manual_seed(int(seed))
@@ -510,8 +525,9 @@ class Generator:
         return self
 
 
-type_("torch.Generator", Generator, note="its own seed and state; the facade's random "
-                                         "functions do not take generator= (they raise)")
+type_("torch.Generator", Generator, note="its own seed and state on a Paddle generator: "
+                                         "same seed -> same draws, not torch's numbers; "
+                                         "get_state() is Paddle's GeneratorState")
 
 
 # -- legacy tensor types (annotations such as Optional[torch.LongTensor], isinstance) --------

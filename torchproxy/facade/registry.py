@@ -57,6 +57,7 @@ AREAS = (
     "torchproxy.facade.storage",    # untyped_storage, storage_offset, set_ (Triton interpreter)
     "torchproxy.facade.cpp_extension",  # torch.utils.cpp_extension (JIT-built extensions)
     "torchproxy.facade.serialization",  # torch.save / torch.load (torch's zip format)
+    "torchproxy.facade.random",  # Generator streams, generator=, randperm/normal/bernoulli/multinomial
 )
 
 

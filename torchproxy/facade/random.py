@@ -1,0 +1,421 @@
+"""Random numbers: ``torch.Generator`` streams on Paddle's generators, ``generator=`` on the
+sampling functions, ``randperm`` / ``normal`` / ``bernoulli`` / ``multinomial`` / ``poisson``, the
+in-place samplers (``uniform_``, ``normal_``...) and the global RNG state.
+
+Paddle's random ops take no generator: they draw from the device's default generator.  A
+``torch.Generator`` here owns a Paddle ``core.Generator``; a call with ``generator=g`` swaps g's
+state into the default generator for the call, then stores the advanced state back into g and
+restores the default generator's own state (:func:`generator_scope`).  So, as in torch:
+- the same seed gives the same numbers (per Paddle version's kernels; 2.6.2 and 3.3.1 agree on
+  the CPU draws the tests use), successive calls continue g's stream;
+- draws with ``generator=g`` leave the global stream (``torch.manual_seed``) untouched.
+What is NOT torch's: the numbers themselves (Paddle's kernels map the generator's bits to values
+differently), and ``get_state()`` returns Paddle's ``GeneratorState`` object, not a uint8
+tensor (gaps.toml).
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+
+import numpy as np
+import paddle
+
+from . import dtypes as _dt
+from .device import to_place
+from .registry import adapter, module, tensor_method, value
+
+NAMES = (
+    "torch.randperm", "torch.normal", "torch.bernoulli", "torch.multinomial", "torch.poisson",
+    "torch.get_rng_state", "torch.set_rng_state", "torch.initial_seed", "torch.default_generator",
+    "torch.random", "torch.random.manual_seed", "torch.random.seed", "torch.random.initial_seed",
+    "torch.random.get_rng_state", "torch.random.set_rng_state", "torch.random.fork_rng",
+    "torch.Tensor.uniform_", "torch.Tensor.normal_", "torch.Tensor.bernoulli",
+    "torch.Tensor.bernoulli_", "torch.Tensor.exponential_", "torch.Tensor.random_",
+    "torch.Tensor.log_normal_", "torch.Tensor.cauchy_", "torch.Tensor.geometric_",
+    "torch.Tensor.multinomial",
+)
+
+module("torch.random")
+
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def _default_generator_for(place):
+    from paddle.base import core
+    if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower():
+        return core.default_cpu_generator()
+    idx = place.gpu_device_id() if hasattr(place, "gpu_device_id") else place.get_device_id()
+    return core.default_cuda_generator(idx)
+
+
+def _device_type(place) -> str:
+    return "cpu" if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower() else "cuda"
+
+
+@contextlib.contextmanager
+def generator_scope(generator, place):
+    """Run Paddle's random ops on ``place`` drawing from ``generator``'s stream (None: the
+    global one)."""
+    if generator is None:
+        yield
+        return
+    from .creation import Generator
+    if not isinstance(generator, Generator):
+        raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
+    kind = _device_type(place)
+    if generator.device.type != kind:
+        raise RuntimeError(f"Expected a '{kind}' device type for generator but found "
+                           f"'{generator.device.type}'")
+    default = _default_generator_for(place)
+    if generator._gen is default:  # torch.default_generator / manual_seed's return value
+        yield
+        return
+    saved = default.get_state()
+    default.set_state(generator._gen.get_state())
+    try:
+        yield
+    finally:
+        generator._gen.set_state(default.get_state())
+        default.set_state(saved)
+
+
+class _on_place:
+    def __init__(self, place):
+        self.place = place
+
+    def __enter__(self):
+        self.saved = paddle.framework._current_expected_place()
+        paddle.framework._set_expected_place(self.place)
+
+    def __exit__(self, *exc):
+        paddle.framework._set_expected_place(self.saved)
+
+
+@contextlib.contextmanager
+def _drawing(place, generator):
+    with _on_place(place), generator_scope(generator, place):
+        yield
+
+
+def _compute(dtype) -> str:
+    name = dtype if isinstance(dtype, str) else _dt.torch_name(dtype)
+    return "float64" if name == "float64" else "float32"
+
+
+def _uniform_like(shape, dtype, place, generator):
+    """U[0, 1) in float32 (float64 for float64 tensors) on ``place``."""
+    compute = _compute(dtype)
+    with _drawing(place, generator):
+        return paddle.rand(list(shape), dtype=compute)
+
+
+def _normal_like(shape, dtype, place, generator):
+    compute = _compute(dtype)
+    with _drawing(place, generator):
+        return paddle.randn(list(shape), dtype=compute)
+
+
+def _fill(self, values):
+    """Write ``values`` into ``self`` (in place, its dtype) and return self."""
+    with paddle.no_grad():
+        paddle.assign(values.astype(self.dtype), output=self)
+    return self
+
+
+def _require_float(t, fn):
+    n = _dt.torch_name(t.dtype)
+    if n not in _FLOATS:
+        # torch's dispatch macros raise NotImplementedError for a dtype without a kernel
+        raise NotImplementedError(f"\"{fn}\" not implemented for '{_TORCH_KERNEL_NAME.get(n, n)}'")
+    return n
+
+
+_TORCH_KERNEL_NAME = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                      "uint8": "Byte", "bool": "Bool"}
+
+
+# -- Tensor in-place samplers ----------------------------------------------------------------------
+@tensor_method("uniform_")
+def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
+    from_ = kw.pop("from", from_)
+    if kw:
+        raise TypeError(f"uniform_() got unexpected keyword arguments {sorted(kw)}")
+    _require_float(self, "check_uniform_bounds")
+    if from_ > to:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_} "
+                           f"> to={to}")
+    u = _uniform_like(self.shape, self.dtype, self.place, generator)
+    return _fill(self, u * (to - from_) + from_)
+
+
+@tensor_method("normal_")
+def normal_(self, mean=0.0, std=1.0, *, generator=None):
+    _require_float(self, "normal_kernel_cpu")
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    z = _normal_like(self.shape, self.dtype, self.place, generator)
+    return _fill(self, z * std + mean)
+
+
+@tensor_method("log_normal_")
+def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    _require_float(self, "log_normal_cpu")
+    if std <= 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+    z = _normal_like(self.shape, self.dtype, self.place, generator)
+    return _fill(self, paddle.exp(z * std + mean))
+
+
+@tensor_method("exponential_")
+def exponential_(self, lambd=1.0, *, generator=None):
+    _require_float(self, "exponential_cpu")
+    if lambd <= 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    u = _uniform_like(self.shape, self.dtype, self.place, generator)
+    return _fill(self, -paddle.log1p(-u) / lambd)
+
+
+@tensor_method("cauchy_")
+def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    _require_float(self, "cauchy_cpu")
+    u = _uniform_like(self.shape, self.dtype, self.place, generator)
+    return _fill(self, median + sigma * paddle.tan(math.pi * (u - 0.5)))
+
+
+@tensor_method("geometric_")
+def geometric_(self, p, *, generator=None):
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+    u = _uniform_like(self.shape, "float64", self.place, generator)
+    return _fill(self, paddle.ceil(paddle.log1p(-u) / math.log1p(-p)).clip(min=1))
+
+
+_MANTISSA = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
+
+
+@tensor_method("random_")
+def random_(self, from_=0, to=None, *, generator=None, **kw):
+    """Integers uniform in [from, to); ``random_(to)``; no bounds: [0, 2**mantissa] for floats,
+    [0, max] for integers (torch's rules)."""
+    from_ = kw.pop("from", from_)
+    if kw:
+        raise TypeError(f"random_() got unexpected keyword arguments {sorted(kw)}")
+    n = _dt.torch_name(self.dtype)
+    if to is None and from_ != 0:
+        from_, to = 0, from_  # random_(to)
+    if to is None:
+        if n == "bool":
+            to = 2
+        elif n in _MANTISSA:
+            to = 2 ** _MANTISSA[n] + 1
+        else:
+            to = int(paddle.iinfo(self.dtype).max) + (1 if n != "int64" else 0)
+    if from_ >= to:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} "
+                           f">= to={to}")
+    with _drawing(self.place, generator):
+        r = paddle.randint(int(from_), int(to), list(self.shape), dtype="int64")
+    return _fill(self, r)
+
+
+@tensor_method("bernoulli_")
+def bernoulli_(self, p=0.5, *, generator=None):
+    if isinstance(p, paddle.Tensor):
+        prob = p.astype("float64")
+    else:
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        prob = p
+    u = _uniform_like(self.shape, "float64", self.place, generator)
+    return _fill(self, (u < prob))
+
+
+@tensor_method("bernoulli")
+def tensor_bernoulli(self, p=None, *, generator=None):
+    return bernoulli(self, p, generator=generator)
+
+
+@adapter("torch.bernoulli", note="Paddle's generator: same seed -> same draws, not torch's numbers")
+def bernoulli(input, p=None, *, generator=None, out=None):
+    if p is None:
+        n = _dt.torch_name(input.dtype)
+        if n not in _FLOATS:
+            raise NotImplementedError(f"\"bernoulli_tensor_cpu_p_\" not implemented for "
+                               f"'{_TORCH_KERNEL_NAME.get(n, n)}'")
+        probs = input.astype("float64")
+        if bool(((probs < 0) | (probs > 1)).any()):
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    else:
+        probs = p
+    u = _uniform_like(input.shape, "float64", input.place, generator)
+    res = (u < probs).astype(input.dtype)
+    return _out(res, out)
+
+
+def _out(result, out):
+    if out is None:
+        return result
+    from .creation import _write_out
+    return _write_out(result, out)
+
+
+@adapter("torch.randperm", note="Paddle's generator: a permutation, not torch's for a seed")
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False, pin_memory=False):
+    n = int(n)
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")
+    dt = _dt.DTYPES["int64"] if dtype is None else _dt.to_paddle(dtype)
+    place = to_place(device)
+    with _drawing(place, generator):
+        perm = paddle.randperm(n, dtype="int64") if n else paddle.zeros([0], dtype="int64")
+    res = perm.astype(dt)
+    if requires_grad:
+        res.stop_gradient = False
+    return _out(res, out)
+
+
+@adapter("torch.normal", note="Paddle's generator: same seed -> same draws, not torch's numbers")
+def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
+           device=None, requires_grad=False, pin_memory=False):
+    mt, st = isinstance(mean, paddle.Tensor), isinstance(std, paddle.Tensor)
+    if not mt and not st:
+        if size is None:
+            raise TypeError("normal() received an invalid combination of arguments: "
+                            "normal(float mean, float std) needs size")
+        from .creation import parse_size
+        shape = parse_size((size,), fn="normal")
+        dt = _dt.to_paddle(dtype) if dtype is not None else _dt.DTYPES[paddle.get_default_dtype()]
+        place = to_place(device)
+        if std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        z = _normal_like(shape, dt, place, generator)
+        res = (z * std + mean).astype(dt)
+    else:
+        ref = mean if mt else std
+        _require_float(ref, "normal_kernel_cpu")
+        if st and bool((std < 0).any()):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        if not st and std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        shape = paddle.broadcast_shape(list(mean.shape) if mt else [],
+                                       list(std.shape) if st else [])
+        z = _normal_like(shape, ref.dtype, ref.place, generator)
+        m = mean.astype(z.dtype) if mt else mean
+        s = std.astype(z.dtype) if st else std
+        res = (z * s + m).astype(ref.dtype)
+    if requires_grad:
+        res.stop_gradient = False
+    return _out(res, out)
+
+
+@adapter("torch.multinomial")
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    n = _dt.torch_name(input.dtype)
+    if n not in _FLOATS:
+        raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "
+                           f"{_TORCH_KERNEL_NAME.get(n, n).capitalize()}")
+    if input.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    categories = input.shape[-1]
+    if not replacement and num_samples > categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    probs = input.astype("float32") if n in ("float16", "bfloat16") else input
+    if bool((probs < 0).any()) or not bool(paddle.isfinite(probs).all()):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if bool((probs.sum(axis=-1) <= 0).any()):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    with _drawing(input.place, generator):
+        res = paddle.multinomial(probs, num_samples=int(num_samples), replacement=bool(replacement))
+    return _out(res.astype("int64"), out)
+
+
+@tensor_method("multinomial")
+def tensor_multinomial(self, num_samples, replacement=False, *, generator=None):
+    return multinomial(self, num_samples, replacement, generator=generator)
+
+
+@adapter("torch.poisson")
+def poisson(input, generator=None):
+    _require_float(input, "poisson_cpu")
+    if bool((input < 0).any()):
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    rates = input.astype("float32") if _dt.torch_name(input.dtype) in ("float16", "bfloat16") \
+        else input
+    with _drawing(input.place, generator):
+        res = paddle.poisson(rates)
+    return res.astype(input.dtype)
+
+
+# -- the global generator ------------------------------------------------------------------------
+def _default():
+    from .creation import Generator
+    from .device import device as _device
+    from paddle.base import core
+    g = Generator.__new__(Generator)
+    g.device = _device("cpu")
+    g._gen = core.default_cpu_generator()
+    return g
+
+
+default_generator = _default()
+value("torch.default_generator", default_generator,
+      note="Paddle's default CPU generator (same object as torch.manual_seed's return value)")
+
+
+@adapter("torch.initial_seed")
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+@adapter("torch.get_rng_state", note="Paddle's GeneratorState object, not a uint8 tensor")
+def get_rng_state():
+    return default_generator.get_state()
+
+
+@adapter("torch.set_rng_state")
+def set_rng_state(new_state):
+    default_generator.set_state(new_state)
+
+
+def _manual_seed(seed):
+    from .creation import manual_seed
+    return manual_seed(seed)
+
+
+def _seed():
+    from .creation import seed
+    return seed()
+
+
+adapter("torch.random.manual_seed")(_manual_seed)
+adapter("torch.random.seed")(_seed)
+adapter("torch.random.initial_seed")(initial_seed)
+adapter("torch.random.get_rng_state")(get_rng_state)
+adapter("torch.random.set_rng_state")(set_rng_state)
+
+
+@adapter("torch.random.fork_rng", note="saves and restores the CPU generator (and the CUDA "
+                                       "ones of `devices`)")
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices",
+             device_type="cuda"):
+    if not enabled:
+        yield
+        return
+    from paddle.base import core
+    saved = [(core.default_cpu_generator(), core.default_cpu_generator().get_state())]
+    if paddle.is_compiled_with_cuda():
+        ids = range(paddle.device.cuda.device_count()) if devices is None else devices
+        for i in ids:
+            g = core.default_cuda_generator(int(i))
+            saved.append((g, g.get_state()))
+    try:
+        yield
+    finally:
+        for g, s in saved:
+            g.set_state(s)
