@@ -36,6 +36,7 @@ DTYPES = _dt.DTYPES
 _FLOAT32 = DTYPES["float32"]
 _INT64 = DTYPES["int64"]
 _BOOL = DTYPES["bool"]
+_FLOAT8 = frozenset(DTYPES[n] for n in ("float8_e4m3fn", "float8_e5m2") if n in DTYPES)
 
 
 def default_float():
@@ -122,10 +123,10 @@ def _dtype_or_default(dtype):
 
 
 @adapter("torch.empty")
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-          pin_memory=False, memory_format=None):
+def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False, pin_memory=False, memory_format=None):
     _check_memory_format(memory_format)
-    shape = parse_size(size, fn="empty")
+    shape = parse_size(sizes, size, fn="empty")
     t = _C_ops.empty(shape, _dtype_or_default(dtype), to_place(device))
     return _write_out(_finish(t, requires_grad), out)
 
@@ -138,10 +139,13 @@ def _like(x, dtype, device):
 @adapter("torch.empty_like")
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
-    if dtype is None and device is None and not requires_grad:
+    if dtype is None and device is None and not requires_grad and input.dtype not in _FLOAT8:
         return _C_ops.empty_like(input, input.dtype, input.place)  # the hot path
     _check_memory_format(memory_format)
     dt, place = _like(input, dtype, device)
+    if dt in _FLOAT8 or input.dtype in _FLOAT8:
+        # Paddle's CPU empty_like has no float8 kernel (its empty has one)
+        return _finish(_C_ops.empty(list(input.shape), dt, place), requires_grad)
     return _finish(_C_ops.empty_like(input, dt, place), requires_grad)
 
 
@@ -164,14 +168,16 @@ def _full(shape, fill, dtype, device, requires_grad, out):
 
 
 @adapter("torch.zeros")
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    return _full(parse_size(size, fn="zeros"), 0, _dtype_or_default(dtype), device,
+def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False):
+    return _full(parse_size(sizes, size, fn="zeros"), 0, _dtype_or_default(dtype), device,
                  requires_grad, out)
 
 
 @adapter("torch.ones")
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    return _full(parse_size(size, fn="ones"), 1, _dtype_or_default(dtype), device,
+def ones(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False):
+    return _full(parse_size(sizes, size, fn="ones"), 1, _dtype_or_default(dtype), device,
                  requires_grad, out)
 
 
@@ -290,22 +296,22 @@ def _check_generator(generator):
 
 
 @adapter("torch.randn")
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
     _check_generator(generator)
     dt = _dtype_or_default(dtype)
-    shape = parse_size(size, fn="randn")
+    shape = parse_size(sizes, size, fn="randn")  # torch.randn(2, 3), ((2, 3)) or (size=(2, 3))
     with _on(device, generator):
         t = paddle.randn(shape, dtype=_compute_float(dt)).astype(dt)
     return _write_out(_finish(t, requires_grad), out)
 
 
 @adapter("torch.rand")
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     _check_generator(generator)
     dt = _dtype_or_default(dtype)
-    shape = parse_size(size, fn="rand")
+    shape = parse_size(sizes, size, fn="rand")
     with _on(device, generator):
         t = paddle.rand(shape, dtype=_compute_float(dt)).astype(dt)
     return _write_out(_finish(t, requires_grad), out)

@@ -212,6 +212,26 @@ type_("torch.nn.modules.module.Module", Module)
 F = "torch.nn.functional."
 
 
+def _cpu_half(fn):
+    """float16/bfloat16 CPU inputs are computed in float32 and the result cast back, as torch's
+    CPU kernels do ("opmath"); Paddle has no CPU half kernels for layer_norm, cross_entropy,
+    log_softmax...  Keyword tensors (weight=) are widened too; gradients flow through the casts.
+    On GPUs (and for other dtypes) Paddle's own kernels run."""
+    from ._opbase import _down, _find_half, _up
+
+    def run(*args, **kwargs):
+        half = _find_half(list(args) + list(kwargs.values()))
+        if half is None:
+            return fn(*args, **kwargs)
+        out = fn(*[_up(a) for a in args], **{k: _up(v) for k, v in kwargs.items()})
+        return out if kwargs.get("dtype") is not None else _down(out, half)
+    run.__name__ = fn.__name__
+    run.__qualname__ = fn.__qualname__
+    run.__doc__ = fn.__doc__
+    run.__wrapped__ = fn
+    return run
+
+
 def _implicit_dim(ndim: int) -> int:
     # torch's legacy rule for softmax(dim=None) (it warns; the answer is this)
     return 0 if ndim in (0, 1, 3) else 1
@@ -222,6 +242,7 @@ def _cast(x, dtype):
 
 
 @adapter(F + "softmax")
+@_cpu_half
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _implicit_dim(input.ndim)
@@ -229,6 +250,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 
 @adapter(F + "log_softmax")
+@_cpu_half
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _implicit_dim(input.ndim)
@@ -265,6 +287,7 @@ def _maybe_inplace(input, out, inplace):
 
 
 @adapter(F + "layer_norm")
+@_cpu_half
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
     if isinstance(normalized_shape, int):  # torch's F.layer_norm refuses it (nn.LayerNorm does not)
         raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
@@ -315,6 +338,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 
 
 @adapter(F + "cross_entropy", note="class dimension 1 as in torch; probabilities as targets")
+@_cpu_half
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     if size_average is not None or reduce is not None:

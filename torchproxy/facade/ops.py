@@ -296,14 +296,15 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     a, b = _operands(input, other)
     if _name(a.dtype) in _INTS:  # Paddle 2.6 has float-only allclose kernels
         a, b = a.astype("float64"), b.astype("float64")
-    return bool(paddle.allclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    # torch takes int tolerances (rtol=0); Paddle's kernel wants float ones
+    return bool(paddle.allclose(a, b, rtol=float(rtol), atol=float(atol), equal_nan=equal_nan))
 
 
 @adapter("torch.isclose")
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     _same_dtype(input, other)
     a, b = _operands(input, other)
-    return paddle.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return paddle.isclose(a, b, rtol=float(rtol), atol=float(atol), equal_nan=equal_nan)
 
 
 @op("torch.equal", method=True)

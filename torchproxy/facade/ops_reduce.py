@@ -199,15 +199,28 @@ def cumprod(input, dim, *, dtype=None):
     return paddle.cumprod(x, dim=wrap_dim(dim, x.ndim))
 
 
+def _dim_or_axis(dim, axis, fn):
+    """torch's argument parser takes ``axis=`` as an alias of ``dim=`` (numpy style)."""
+    if axis is not None:
+        if dim is not None:
+            raise TypeError(f"{fn}() got multiple values for argument 'dim'")
+        return axis
+    if dim is None:
+        raise TypeError(f"{fn}() missing 1 required positional arguments: \"dim\"")
+    return dim
+
+
 @op("torch.softmax", method=True)
-def softmax(input, dim, dtype=None):
+def softmax(input, dim=None, dtype=None, *, axis=None):
+    dim = _dim_or_axis(dim, axis, "softmax")
     x = input if dtype is None else input.astype(_to_dtype(dtype))
     _float_kernel(x, "softmax")
     return paddle.nn.functional.softmax(x, axis=wrap_dim(dim, x.ndim))
 
 
 @op("torch.log_softmax", method=True)
-def log_softmax(input, dim, dtype=None):
+def log_softmax(input, dim=None, dtype=None, *, axis=None):
+    dim = _dim_or_axis(dim, axis, "log_softmax")
     x = input if dtype is None else input.astype(_to_dtype(dtype))
     _float_kernel(x, "log_softmax")
     return paddle.nn.functional.log_softmax(x, axis=wrap_dim(dim, x.ndim))

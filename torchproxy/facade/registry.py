@@ -58,6 +58,7 @@ AREAS = (
     "torchproxy.facade.cpp_extension",  # torch.utils.cpp_extension (JIT-built extensions)
     "torchproxy.facade.serialization",  # torch.save / torch.load (torch's zip format)
     "torchproxy.facade.random",  # Generator streams, generator=, randperm/normal/bernoulli/multinomial
+    "torchproxy.facade.ops_clients",  # names real clients need (Triton tutorials, Liger tests)
 )
 
 

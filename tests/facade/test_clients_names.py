@@ -1,0 +1,218 @@
+"""Names that real clients (Triton's tutorials, Liger-Kernel's tests; tests/clients/) reach for:
+each one differential against real torch (tests/difftest.py)."""
+import numpy as np
+import pytest
+
+from difftest import check
+
+RNG = np.random.default_rng(11)
+F32 = RNG.standard_normal((4, 6)).astype("float32")
+F16 = RNG.standard_normal((4, 6)).astype("float16")
+
+
+# -- size= keyword of the creation functions (Triton 04: torch.randn(size=(10, ))) ----------------
+@pytest.mark.parametrize("fn", ["randn", "rand", "zeros", "ones", "empty"])
+def test_size_keyword(fn):
+    check(f"""
+import torch
+def f():
+    t = torch.{fn}(size=(3, 5), dtype=torch.float32)
+    return tuple(t.shape), t.dtype
+""")
+
+
+@pytest.mark.parametrize("fn", ["randn", "zeros"])
+def test_size_keyword_and_positional_conflict(fn):
+    check(f"""
+import torch
+def f():
+    return torch.{fn}(2, size=(3,))
+""")
+
+
+def test_randn_size_keyword_values_are_normal():
+    check("""
+import torch
+def f():
+    t = torch.randn(size=(20000,))
+    return bool(abs(float(t.mean())) < 0.05), bool(abs(float(t.std()) - 1) < 0.05)
+""")
+
+
+# -- integer tolerances (Triton 03/05: torch.allclose(a, b, atol=1e-2, rtol=0)) ------------------
+@pytest.mark.parametrize("expr", ["torch.allclose(x, y, atol=1e-2, rtol=0)",
+                                  "torch.allclose(x, y, rtol=0, atol=0)",
+                                  "torch.allclose(x, x, 0, 0)",
+                                  "torch.isclose(x, y, rtol=0, atol=1)",
+                                  "x.allclose(y, rtol=1, atol=0)"])
+def test_integer_tolerances(expr):
+    y = F32 + np.float32(5e-3)
+    check(f"""
+import torch
+def f(x, y):
+    return {expr}
+""", F32, y)
+
+
+# -- axis= as an alias of dim= (Triton 02: torch.softmax(x, axis=1)) -----------------------------
+@pytest.mark.parametrize("expr", ["torch.softmax(x, axis=1)", "torch.softmax(x, axis=0)",
+                                  "torch.log_softmax(x, axis=-1)", "x.softmax(axis=1)",
+                                  "torch.softmax(x, 1)", "torch.softmax(x, dim=1)"])
+def test_softmax_axis_alias(expr):
+    check(f"""
+import torch
+def f(x):
+    return {expr}
+""", F32)
+
+
+@pytest.mark.parametrize("expr", ["torch.softmax(x)", "torch.softmax(x, 1, axis=1)"])
+def test_softmax_dim_errors(expr):
+    check(f"""
+import torch
+def f(x):
+    return {expr}
+""", F32)
+
+
+# -- float16 on the CPU: torch computes in float32 and rounds -------------------------------------
+def test_layer_norm_half_forward_backward():
+    x = (RNG.standard_normal((5, 16)) * 0.5 - 2.3).astype("float16")
+    w = RNG.random(16).astype("float16")
+    b = RNG.random(16).astype("float16")
+    dy = (RNG.standard_normal((5, 16)) * 0.1).astype("float16")
+    check("""
+import torch
+def f(x, w, b, dy):
+    x.requires_grad_(True); w.requires_grad_(True); b.requires_grad_(True)
+    y = torch.nn.functional.layer_norm(x, (x.shape[-1],), w, b, 1e-5)
+    y.backward(dy)
+    return y.detach(), x.grad, w.grad, b.grad
+""", x, w, b, dy, rtol=2e-2, atol=2e-2)
+
+
+def test_layer_norm_half_keyword_weight():
+    x = RNG.standard_normal((3, 8)).astype("float16")
+    w = RNG.random(8).astype("float16")
+    check("""
+import torch
+def f(x, w):
+    return torch.nn.functional.layer_norm(x, [8], weight=w, bias=None, eps=1e-5)
+""", x, w)
+
+
+@pytest.mark.parametrize("expr", ["F.log_softmax(x, dim=-1)", "F.softmax(x, dim=0)",
+                                  "F.softmax(x, dim=1, dtype=torch.float32)",
+                                  "F.cross_entropy(x, t)",
+                                  "F.cross_entropy(x, t, reduction='none')",
+                                  "F.cross_entropy(x, t, ignore_index=2, reduction='sum')"])
+def test_functional_half(expr):
+    t = np.array([0, 2, 5, 1], "int64")
+    check(f"""
+import torch
+import torch.nn.functional as F
+def f(x, t):
+    return {expr}
+""", F16, t)
+
+
+def test_cross_entropy_half_backward():
+    t = np.array([0, 2, 5, 1], "int64")
+    check("""
+import torch
+import torch.nn.functional as F
+def f(x, t):
+    x.requires_grad_(True)
+    loss = F.cross_entropy(x, t)
+    loss.backward()
+    return loss.detach(), x.grad
+""", F16, t)
+
+
+# -- boolean mask over the trailing dims (Triton 06: p[:, :, M == 0] = float("-inf")) -------------
+def test_setitem_mask_trailing_dims():
+    p = RNG.standard_normal((2, 3, 4, 4)).astype("float32")
+    check("""
+import torch
+def f(p):
+    M = torch.tril(torch.ones((4, 4)))
+    p[:, :, M == 0] = float("-inf")
+    return p
+""", p)
+
+
+def test_setitem_mask_middle_dim_and_tensor_value():
+    p = RNG.standard_normal((3, 5, 2)).astype("float32")
+    m = np.array([True, False, True, True, False])
+    check("""
+import torch
+def f(p, m):
+    p[:, m, 1] = torch.zeros(())
+    p[0, m] = 7.0
+    return p
+""", p, m)
+
+
+def test_setitem_mask_backward():
+    p = RNG.standard_normal((2, 4, 4)).astype("float32")
+    check("""
+import torch
+def f(p):
+    p.requires_grad_(True)
+    q = p * 2
+    M = torch.tril(torch.ones((4, 4)))
+    q[:, M == 0] = 0.0
+    q.sum().backward()
+    return q.detach(), p.grad
+""", p)
+
+
+def test_setitem_plain_indices_unchanged():
+    p = RNG.standard_normal((3, 4)).astype("float32")
+    check("""
+import torch
+def f(p):
+    p[1] = 0.0
+    p[:, 2] = 1.0
+    p[p > 1.5] = 9.0
+    return p
+""", p)
+
+
+# -- float8 on the CPU (Triton 06: torch.empty_like(q) for float8_e5m2 q) ------------------------
+@pytest.mark.parametrize("dt", ["float8_e5m2", "float8_e4m3fn"])
+def test_empty_like_float8(dt):
+    check(f"""
+import torch
+def f(x):
+    q = x.to(torch.{dt})
+    o = torch.empty_like(q)
+    o2 = torch.empty_like(q, dtype=torch.float16)
+    return tuple(o.shape), o.dtype, tuple(o2.shape), o2.dtype
+""", F32)
+
+
+# -- isposinf / isneginf (Liger's tests) ----------------------------------------------------------
+VALS = np.array([1.0, np.inf, -np.inf, np.nan, 0.0, -3.0], "float32")
+
+
+@pytest.mark.parametrize("fn", ["isposinf", "isneginf"])
+@pytest.mark.parametrize("x", [VALS, VALS.astype("float16"), VALS.astype("float64"),
+                               np.array([1, -2, 3], "int64"), np.array([True, False])],
+                         ids=["f32", "f16", "f64", "i64", "bool"])
+def test_signed_inf(fn, x):
+    check(f"""
+import torch
+def f(x):
+    return torch.{fn}(x), x.{fn}()
+""", x)
+
+
+def test_signed_inf_out():
+    check("""
+import torch
+def f(x):
+    out = torch.empty(6, dtype=torch.bool)
+    r = torch.isposinf(x, out=out)
+    return r is out, out
+""", VALS)

@@ -1,0 +1,64 @@
+"""torch names that real clients reach for (Triton's tutorials, Liger-Kernel's test suite) and
+that fit no other area: boolean-mask assignment over trailing dims, isposinf/isneginf.  Each
+follows torch's semantics; the differential tests are tests/facade/test_clients_names.py, the
+clients themselves tests/clients/."""
+from __future__ import annotations
+
+NAMES = (
+    "torch.Tensor.__setitem__", "torch.Tensor.isneginf", "torch.Tensor.isposinf",
+    "torch.isneginf", "torch.isposinf",
+)
+
+import paddle
+
+from . import dtypes as _dt
+from ._opbase import op
+from .registry import tensor_method
+
+_name = _dt.torch_name
+_HALF = (_dt.DTYPES["float16"], _dt.DTYPES["bfloat16"])
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+# -- x[..., mask, ...] = v ---------------------------------------------------------------------
+def _is_mask(i):
+    return isinstance(i, paddle.Tensor) and i.dtype == paddle.bool and i.ndim >= 1
+
+
+@tensor_method("__setitem__", note="a bool mask next to other indices becomes its nonzero "
+                                   "positions (torch: p[:, :, M == 0] = v)")
+def __setitem__(self, index, value):
+    """torch: a boolean mask of k dims inside an index tuple selects over the k dims it covers
+    (``p[:, :, M == 0] = -inf`` masks the last two dims).  Paddle's __setitem__ broadcasts the
+    mask against the whole tensor instead (and fails); the mask is turned into its k nonzero
+    index vectors (torch's own definition of boolean indexing), which Paddle's advanced
+    indexing assigns through, autograd included.  Every other index goes to Paddle as is."""
+    if isinstance(index, tuple) and len(index) > 1 and any(_is_mask(i) for i in index):
+        parts = []
+        for i in index:
+            if _is_mask(i):
+                parts.extend(t.reshape([-1]) for t in paddle.nonzero(i, as_tuple=True))
+            else:
+                parts.append(i)
+        index = tuple(parts)
+    self[index] = value  # unscoped frame: Paddle's own __setitem__
+
+
+# -- isposinf / isneginf ------------------------------------------------------------------------
+def _signed_inf(input, sign):
+    if _name(input.dtype) in _FLOATS:
+        x = input.astype("float32") if input.dtype in _HALF else input
+        return paddle.isinf(x) & ((x > 0) if sign > 0 else (x < 0))
+    if _name(input.dtype).startswith("complex"):
+        raise RuntimeError(f"isposinf does not support complex inputs.")
+    return paddle.zeros(input.shape, dtype="bool")  # integers and bools are never infinite
+
+
+@op("torch.isposinf", method=True, out=True)
+def isposinf(input):
+    return _signed_inf(input, 1)
+
+
+@op("torch.isneginf", method=True, out=True)
+def isneginf(input):
+    return _signed_inf(input, -1)
