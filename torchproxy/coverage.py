@@ -20,7 +20,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 GAPS = os.path.join(HERE, "facade", "gaps.toml")
 VERIFIED = os.path.join(HERE, "facade", "verified.json")
+POLICY = os.path.join(HERE, "facade", "tensor_policy.json")
 ROOT = os.path.dirname(HERE)
+COVERAGE_MD = os.path.join(ROOT, "docs", "COVERAGE.md")
+OPINFO_STATUS = os.path.join(ROOT, "docs", "results", "opinfo-status.json")
 DEFAULT_SUITES = ("tests/facade", "tests/facade_runtime")
 
 
@@ -67,6 +70,77 @@ def load_verified(path: str | None = None) -> dict:
         return json.load(f)
 
 
+def load_policy(path: str | None = None) -> dict[str, dict[str, str]]:
+    """tensor_policy.json: the pinned install policy of every Tensor name, per Paddle series
+    (``{"torch.Tensor.numel": {"2.6": "dispatched", "3.3": "dispatched"}}``).  ``added``: Paddle
+    lacks the attribute, ours is added as is (free for Paddle's callers); ``dispatched``: Paddle
+    has it, a scope check picks torch's or Paddle's meaning on every call; ``paddle``: not
+    registered on that version (Paddle's own attribute already has torch's meaning)."""
+    path = path or POLICY
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return json.load(f)
+
+
+def paddle_series(version: str | None = None) -> str:
+    """'3.3.1' -> '3.3' (the policy is pinned per series)."""
+    if version is None:
+        import paddle
+        version = paddle.__version__
+    return ".".join(version.split(".")[:2])
+
+
+def policy_here() -> dict[str, str]:
+    """The install policy of every Tensor name declared by an area, on the Paddle loaded here."""
+    from .facade import registry, tensor as _tensor
+    registry.load_table()
+    out = {}
+    for name in _declared_tensor_names():
+        out[name] = (_tensor.policy_of(name.rsplit(".", 1)[1]) if name in registry.TENSOR_TABLE
+                     else "paddle")
+    return out
+
+
+def _declared_tensor_names() -> list[str]:
+    import sys as _sys
+    from .facade import registry
+    names = set(registry.TENSOR_TABLE)
+    for area in registry.AREAS:
+        names |= {n for n in getattr(_sys.modules[area], "NAMES", ())
+                  if n.startswith("torch.Tensor.")}
+    return sorted(names)
+
+
+def pin_policy(path: str | None = None) -> dict:
+    """Record this Paddle series' policy column in tensor_policy.json (other series kept)."""
+    path = path or POLICY
+    data = load_policy(path)
+    series = paddle_series()
+    here = policy_here()
+    for name in set(data) | set(here):
+        col = data.setdefault(name, {})
+        if name in here:
+            col[series] = here[name]
+        else:
+            col.pop(series, None)
+    data = {k: dict(sorted(v.items())) for k, v in sorted(data.items()) if v}
+    with open(path, "w") as f:
+        f.write("{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items())
+                + "\n}\n")
+    return data
+
+
+def load_opinfo_status(path: str | None = None) -> dict:
+    """docs/results/opinfo-status.json (written by tests/opinfo): per torch name and Paddle
+    version, pass / fail of torch's OpInfo variants.  Absent: no OpInfo column."""
+    path = path or OPINFO_STATUS
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return json.load(f).get("names", {})
+
+
 # -- rows ---------------------------------------------------------------------------------------
 def _how(entry) -> str:
     impl = entry.impl
@@ -106,6 +180,148 @@ def rows() -> list[dict]:
                     "how": f"{_tensor.policy_of(attr)}: {_how(e)}", "note": e.note,
                     "verified_on": on(name)})
     return out
+
+
+def category(name: str, entry=None) -> str:
+    """function / method / inplace / property / type / value / module."""
+    if name.startswith("torch.Tensor.") and name != "torch.Tensor.":
+        attr = name.rsplit(".", 1)[1]
+        if entry is not None and isinstance(entry.impl, property):
+            return "property"
+        if attr.endswith("_") and not attr.endswith("__"):
+            return "inplace"
+        return "method"
+    if entry is None:
+        return "function"
+    return {"alias": "function", "adapter": "function"}.get(entry.kind, entry.kind)
+
+
+def _md_how(name, entry) -> str:
+    """``how`` without anything that depends on the Paddle version loaded (values' reprs do)."""
+    if entry is None:
+        return "not registered on every Paddle version (CONDITIONAL in its area)"
+    if entry.kind == "value":
+        return "value"
+    return _how(entry)
+
+
+def md_rows() -> list[dict]:
+    """Rows of docs/COVERAGE.md: every name any area declares (NAMES), the same on every Paddle
+    version (the install policy comes from tensor_policy.json, not from the Paddle loaded)."""
+    import sys as _sys
+    from .facade import registry
+    registry.load_table()
+    verified = load_verified().get("paddle", {})
+    vsets = {v: set(rec.get("verified", ())) for v, rec in verified.items()}
+    policy = load_policy()
+    opinfo = load_opinfo_status()
+    gaps = load_gaps()
+    area_of, conditional = {}, {}
+    for area in registry.AREAS:
+        mod = _sys.modules[area]
+        for n in getattr(mod, "NAMES", ()):
+            area_of[n] = area.rsplit(".", 1)[1]
+        cond = getattr(mod, "CONDITIONAL", ())
+        for n in cond:
+            conditional[n] = cond[n] if isinstance(cond, dict) else ""
+    out = []
+    for name in sorted(set(area_of) | set(registry.TABLE) | set(registry.TENSOR_TABLE)):
+        entry = registry.TABLE.get(name) or registry.TENSOR_TABLE.get(name)
+        if name in conditional:
+            entry = None
+        pol = policy.get(name, {})
+        ops = opinfo.get(name, {})
+        note = conditional.get(name) or (entry.note if entry is not None else "")
+        quals = [g[len(name) + 1:] for g in gaps if g.startswith(name + " (")]
+        if quals:
+            note = (note + "; " if note else "") + "gaps.toml: " + ", ".join(quals)
+        out.append({
+            "name": name, "area": area_of.get(name, "?"), "category": category(name, entry),
+            "policy": ", ".join(f"{s}: {p}" for s, p in sorted(pol.items(), reverse=True)),
+            "how": _md_how(name, entry),
+            "note": note,
+            "verified_on": sorted(v for v, names in vsets.items() if name in names),
+            "opinfo": ", ".join(f"{v}: {e.get('status')}" for v, e in sorted(ops.items(),
+                                                                          reverse=True)),
+        })
+    return out
+
+
+def render_coverage_md() -> str:
+    """docs/COVERAGE.md: generated (``torchproxy coverage --write-md``), checked in, and
+    compared with a fresh rendering by tests/facade_runtime/test_coverage.py."""
+    rs = md_rows()
+    gaps = load_gaps()
+    ver = load_verified()
+    cats: dict[str, int] = {}
+    for r in rs:
+        cats[r["category"]] = cats.get(r["category"], 0) + 1
+    tensor = [r for r in rs if r["category"] in ("method", "inplace", "property")]
+    series = sorted({s for r in tensor for s in load_policy().get(r["name"], {})}, reverse=True)
+    pol_counts = []
+    for s in series:
+        c: dict[str, int] = {}
+        for r in tensor:
+            p = load_policy().get(r["name"], {}).get(s)
+            if p:
+                c[p] = c.get(p, 0) + 1
+        pol_counts.append(f"Paddle {s}: " + ", ".join(f"{n} {k}" for k, n in sorted(c.items())))
+    has_opinfo = any(r["opinfo"] for r in rs)
+    out = ["# torchproxy coverage", "",
+           "Generated by `torchproxy coverage --write-md` from the facade's registry (every area's "
+           "`NAMES`), `torchproxy/facade/gaps.toml`, `torchproxy/facade/verified.json`, "
+           "`torchproxy/facade/tensor_policy.json`"
+           + (" and `docs/results/opinfo-status.json`" if has_opinfo else "")
+           + "; do not edit by hand (tests/facade_runtime/test_coverage.py fails when it is "
+           "stale).", "",
+           f"**{len(rs)} torch names provided**: "
+           + ", ".join(f"{n} {k}" for k, n in sorted(cats.items())) + ".", "",
+           "Tensor names, install policy per Paddle series (`added`: Paddle lacks the attribute, "
+           "ours is added and costs Paddle's callers nothing; `dispatched`: Paddle has it, every "
+           "call pays a scope check; `paddle`: Paddle's own attribute, not registered there):", ""]
+    out += [f"- {line}" for line in pol_counts]
+    out += ["", "Verification (a name is verified on a Paddle version when the suites used it in "
+            "a passing test and in no failing one):", ""]
+    out += [f"- {line}" for line in _verified_legend(report_verified(rs, ver))]
+    head = "| torch name | area | kind | Tensor policy | how | verified on Paddle | caveat |"
+    sep = "|---|---|---|---|---|---|---|"
+    if has_opinfo:
+        head += " OpInfo |"
+        sep += "---|"
+    out += ["", head, sep]
+    for r in rs:
+        line = (f"| `{r['name']}` | {r['area']} | {r['category']} | {r['policy'] or '-'} | "
+                f"`{_md(r['how'])}` | {', '.join(r['verified_on']) or '-'} | {_md(r['note'])} |")
+        if has_opinfo:
+            line += f" {r['opinfo'] or '-'} |"
+        out.append(line)
+    provided = {r["name"] for r in rs}
+    also = sorted(set(gaps) & provided)
+    out += [""] + [f"**WARNING**: `{n}` is provided AND listed in gaps.toml" for n in also]
+    out += ["", f"## Known gaps ({len(gaps)})", "", "| torch name | why |", "|---|---|"]
+    for name, reason in sorted(gaps.items()):
+        out.append(f"| `{name}` | {_md(reason)} |")
+    return "\n".join(out) + "\n"
+
+
+def report_verified(rs, ver) -> dict:
+    """The ``verified`` part of report() for md_rows()."""
+    return {"verified": {v: {"names": sum(1 for r in rs if v in r["verified_on"]),
+                             "recorded": rec.get("recorded"), "commit": rec.get("commit"),
+                             "uncommitted_files": rec.get("uncommitted_files"),
+                             "gpu": rec.get("gpu"), "suites": rec.get("suites"),
+                             "tests_passed": rec.get("passed"),
+                             "tests_failed": rec.get("failed_tests")}
+                         for v, rec in sorted(ver.get("paddle", {}).items())}}
+
+
+def write_coverage_md(path: str | None = None) -> str:
+    path = path or COVERAGE_MD
+    text = render_coverage_md()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
 
 
 def report() -> dict:
