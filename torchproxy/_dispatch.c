@@ -109,11 +109,11 @@ static int decide_slow(PyObject *name) {
 static int caller_scoped(void) {
     if (refresh_rules() < 0)
         return -1;
-    unsigned long gen = g_gen;  /* the rules this decision is made under */
     PyObject *g = PyEval_GetGlobals();  /* borrowed */
     if (g == NULL || !PyDict_Check(g))
         return decide_slow(NULL);
 #if TPX_DICT_TAGS
+    unsigned long gen = g_gen;  /* the rules this decision is made under */
     uint64_t tag = dict_tag(g);
     table_entry *e = &g_table[((uintptr_t)g >> 6) & (TABLE_SIZE - 1)];
     if (e->globals == g && e->tag == tag && e->gen == gen)

@@ -193,8 +193,12 @@ def _py_method(impl, paddle, full):
 {check}        if scoped:
             if _record is not None:
                 _record(full)
-            return impl(self, *args, **kwargs)
-        return paddle(self, *args, **kwargs)
+            if args or kwargs:
+                return impl(self, *args, **kwargs)
+            return impl(self)  # the common x.numel(): a plain call, not CALL_FUNCTION_EX
+        if args or kwargs:
+            return paddle(self, *args, **kwargs)
+        return paddle(self)
     return dispatch
 """,
     "_py_method_added": """
@@ -203,7 +207,9 @@ def _py_method_added(impl, full):
         if _record is not None:
 {check}            if scoped:
                 _record(full)
-        return impl(self, *args, **kwargs)
+        if args or kwargs:
+            return impl(self, *args, **kwargs)
+        return impl(self)
     return dispatch
 """,
     "_py_prop": """
