@@ -36,6 +36,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "__index__, float arguments, autotune without a driver, libdevice; "
                         "torchproxy/integrations/triton_interpreter.py), applied to every backend "
                         "alike, the oracle included")
+    p.add_argument("--shard", default=None, metavar="I/N",
+                   help="run only the I-th of N parts (whole libraries, balanced by case count), "
+                        "e.g. one CI job each; join the parts' OUT folders with --merge")
+    p.add_argument("--merge", nargs="+", default=None, metavar="DIR",
+                   help="merge the OUT folders of shard runs into --out and write the reports")
+    p.add_argument("--isolate", action="store_true",
+                   help="one worker process per cell (slow; default: one per library x backend)")
     p.add_argument("--no-scan", action="store_true",
                    help="skip the static `torchproxy scan` of each library (reports list its missing names)")
 
@@ -69,6 +76,23 @@ def main(args) -> int:
             print(f"--python-for takes LIB=PYTHON, not {item!r}", file=sys.stderr)
             return 2
         python_for[lib] = py
+    shard = None
+    if args.shard:
+        try:
+            i, n = (int(x) for x in args.shard.split("/"))
+            assert n >= 1 and 1 <= i <= n
+            shard = (i, n)
+        except (ValueError, AssertionError):
+            print(f"--shard takes I/N with 1 <= I <= N, e.g. 2/3; not {args.shard!r}", file=sys.stderr)
+            return 2
+    if args.merge:
+        try:
+            paths = reports.merge(args.merge, args.out)
+        except ValueError as e:
+            print(f"merge: {e}", file=sys.stderr)
+            return 2
+        print("\n".join(f"{k}: {v}" for k, v in paths.items()))
+        return 0
     if args.list:
         return _list(spec_mod.load_specs(args.specs, args.libs))
     if args.report_only:
@@ -79,10 +103,18 @@ def main(args) -> int:
                    devices=tuple(args.device) if args.device else None, jobs=args.jobs,
                    timeout=args.timeout, resume=args.resume, python=args.python,
                    specs=args.specs, cases=args.cases, scan=not args.no_scan,
-                   interpreter_fix=not args.no_interpreter_fix, python_for=python_for)
+                   interpreter_fix=not args.no_interpreter_fix, python_for=python_for,
+                   shard=shard, isolate=args.isolate)
     os.makedirs(args.out, exist_ok=True)
-    runner = Runner(opts, Progress())
-    runner.plan()
+    progress = Progress()
+    progress.note(f"planning ({'all libraries' if not args.libs else ', '.join(args.libs)}); "
+                  f"reports go to {args.out}/")
+    runner = Runner(opts, progress)
+    try:
+        runner.plan()
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     code = 0
     try:
         runner.run()

@@ -120,6 +120,50 @@ class Matrix:
         return {lib: sum(1 for (l, _c) in self.rows if l == lib) for lib in self.libs}
 
 
+    def oracle_runs(self, device) -> tuple[int, int]:
+        """(cases real torch ran, cases it applies to) on ``device``, import cases left out:
+        a case the oracle cannot run compares nothing."""
+        ran = total = 0
+        for (l, c, b, d), r in self.cells.items():
+            if b != "torch" or d != device or c == "import" or r["status"] == "n/a":
+                continue
+            total += 1
+            ran += r["status"] in ("runs", "matches") or r.get("outputs") is not None
+        return ran, total
+
+    def summary(self) -> dict:
+        """The numbers a README quotes, from this run (reports/summary.json)."""
+        env = self.meta.get("env", {})
+        per_lib = self.cases_per_lib()
+        out = {
+            "generated_from": "compat_matrix (python -m compat_matrix / torchproxy matrix)",
+            "paddle": env.get("paddle"), "torch": env.get("versions", {}).get("torch"),
+            "triton": env.get("versions", {}).get("triton"), "python": env.get("python"),
+            "wall_s": self.meta.get("wall_s"), "jobs": self.meta.get("options", {}).get("jobs"),
+            "shards": self.meta.get("shards"),
+            "libraries": len(self.libs), "cases": sum(per_lib.values()),
+            "cases_without_import": sum(per_lib.values()) - len(per_lib),
+            "cells": len(self.records), "devices": self.devices, "backends": self.backends,
+            "status_counts": {f"{b}/{d}": dict(self.counts(None, b, d)) for b, d in self.columns},
+            "oracle_runs": {}, "proxy_matches_oracle": {}, "per_library": {},
+        }
+        for d in self.devices:
+            ran, total = self.oracle_runs(d)
+            out["oracle_runs"][d] = {"ran": ran, "of": total,
+                                     "percent": round(100 * ran / total, 1) if total else None}
+        for b, d in self.columns:
+            if b != "torch":
+                ok, total = self.oracle_ok_rate(b, d)
+                out["proxy_matches_oracle"][f"{b}/{d}"] = {"matches": ok, "of": total}
+        for lib in self.libs:
+            row = {"cases": per_lib[lib]}
+            for b, d in self.columns:
+                ok, total = self.pass_rate(lib, b, d)
+                row[f"{b}/{d}"] = [ok, total]
+            out["per_library"][lib] = row
+        return out
+
+
 def write_all(out_dir) -> dict[str, str]:
     from . import html, junit, markdown
     m = Matrix.load(out_dir)
@@ -127,10 +171,59 @@ def write_all(out_dir) -> dict[str, str]:
         "markdown": os.path.join(out_dir, "matrix.md"),
         "junit": os.path.join(out_dir, "junit.xml"),
         "html": os.path.join(out_dir, "matrix.html"),
+        "summary": os.path.join(out_dir, "summary.json"),
     }
-    for key, mod in (("markdown", markdown), ("junit", junit), ("html", html)):
+    renders = {"markdown": markdown.render, "junit": junit.render, "html": html.render,
+               "summary": lambda mm: json.dumps(mm.summary(), indent=1) + "\n"}
+    for key, render in renders.items():
         tmp = paths[key] + ".tmp"
         with open(tmp, "w", encoding="utf-8") as f:
-            f.write(mod.render(m))
+            f.write(render(m))
         os.replace(tmp, paths[key])
     return paths
+
+
+def merge(dirs, out_dir) -> dict[str, str]:
+    """Join the OUT folders of shard runs (``--shard i/n``) into ``out_dir``; write reports."""
+    import shutil
+    out_abs = os.path.abspath(out_dir)
+    if any(os.path.abspath(d) == out_abs for d in dirs):
+        raise ValueError("--out must be a new folder, not one of the merged ones")
+    records, owner, metas = {}, {}, []
+    for d in dirs:
+        path = os.path.join(d, "results.jsonl")
+        if not os.path.exists(path):
+            raise ValueError(f"{d} has no results.jsonl (not a matrix OUT folder)")
+        for key, rec in read_results(path).items():
+            if key in records:
+                raise ValueError(f"cell {'/'.join(key)} is in both {owner[key]} and {d}: "
+                                 "shards must not overlap")
+            records[key], owner[key] = rec, d
+        try:
+            with open(os.path.join(d, "meta.json")) as f:
+                metas.append((d, json.load(f)))
+        except (OSError, json.JSONDecodeError):
+            metas.append((d, {}))
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "results.jsonl"), "w") as f:
+        for key, rec in records.items():
+            f.write(json.dumps({**rec, "shard": os.path.basename(os.path.normpath(owner[key]))},
+                               default=str) + "\n")
+    meta = dict(next((m for _, m in metas if m), {}))
+    meta["libraries"], meta["env_for"] = {}, {}
+    for _, m in metas:
+        meta["libraries"].update(m.get("libraries", {}))
+        meta["env_for"].update(m.get("env_for", {}))
+    meta["shards"] = [{"dir": d, "wall_s": m.get("wall_s"), "libraries": sorted(m.get("libraries", {}))}
+                      for d, m in metas]
+    meta["wall_s"] = max((m.get("wall_s") or 0) for _, m in metas)  # the jobs ran side by side
+    meta["wall_s_total"] = round(sum((m.get("wall_s") or 0) for _, m in metas), 1)
+    with open(os.path.join(out_dir, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1, default=str)
+    for d in dirs:
+        scan = os.path.join(d, "scan")
+        if os.path.isdir(scan):
+            os.makedirs(os.path.join(out_dir, "scan"), exist_ok=True)
+            for fn in os.listdir(scan):
+                shutil.copy(os.path.join(scan, fn), os.path.join(out_dir, "scan", fn))
+    return write_all(out_dir)

@@ -66,11 +66,17 @@ def render(m) -> str:
                                    if m.counts(None, b, d)[s])
         for b, d in m.columns), ""]
 
+    from .html import STATUS_MEANING, oracle_fails
+    lines += ["Statuses: " + "; ".join(f"**{k}**: {v}" for k, v in STATUS_MEANING.items())
+              + ". ⚠ = real torch did not run this case either.", ""]
     lines += ["## All cases", "",
               "| library | case | " + " | ".join(f"{b} ({d})" for b, d in m.columns) + " |",
               "|---|---|" + "---|" * len(m.columns)]
     for lib, case in m.rows:
-        cells = [cell_text(m.cells.get((lib, case, b, d))) for b, d in m.columns]
+        cells = []
+        for b, d in m.columns:
+            r = m.cells.get((lib, case, b, d))
+            cells.append(cell_text(r) + (" ⚠" if r and oracle_fails(m, r) else ""))
         lines.append(f"| {lib} | {case} | " + " | ".join(cells) + " |")
 
     lines += ["", "## Missing torch names (torchproxy, from the tracer)", ""]
@@ -92,8 +98,9 @@ def render(m) -> str:
         if r["status"] in ("matches", "n/a") or not r.get("reason"):
             continue
         detail = _esc((r.get("detail") or "").strip().splitlines()[0] if r.get("detail") else "")
+        mark = " (torch fails too)" if oracle_fails(m, r) else ""
         lines.append(f"- {r['lib']}/{r['case']} [{r['backend']}, {r['device']}] "
-                     f"{r['status']} / {r['reason']}: {detail[:300]}")
+                     f"{r['status']} / {r['reason']}{mark}: {detail[:300]}")
     libs = meta.get("libraries", {})
     if libs:
         lines += ["", "## Install", ""]

@@ -42,6 +42,15 @@ def tuned_double(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     m = offs < n
     tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m) * 2, mask=m)
 
+@triton.jit
+def loop_sum(y_ptr, n):
+    acc = 0.0
+    for i in range(n):                    # compiled Triton: i is an int32 tensor
+        acc += i.to(tl.float32)
+    for j in tl.static_range(3):          # unrolled with Python ints, also compiled
+        acc += j
+    tl.store(y_ptr, acc)
+
 def run_all():
     x = torch.rand(20) + 0.5
     y = torch.empty_like(x)
@@ -59,6 +68,12 @@ def run_all():
         out["autotune_config"] = tuned_double.best_config.kwargs["BLOCK"]
     except Exception as e:
         out["autotune"] = f"{type(e).__name__}: {e}"
+    s = torch.zeros(1)
+    try:
+        loop_sum[(1,)](s, 5)
+        out["loop"] = float(s[0])
+    except Exception as e:
+        out["loop"] = f"{type(e.__cause__ or e).__name__}: {e.__cause__ or e}"
     try:
         unknown_libdevice[(1,)](x, BLOCK=4)
         out["unknown"] = "no error"
@@ -97,6 +112,7 @@ def test_fixes_make_the_interpreter_run_what_compiled_triton_runs(tmp_path):
     assert res["installed"]["float_args"] and res["installed"]["libdevice"], res
     assert res["float_libdevice"] == "ok", res
     assert res["autotune"] == "ok" and res["autotune_config"] == 8, res  # the first config
+    assert res["loop"] == 0 + 1 + 2 + 3 + 4 + 0 + 1 + 2, res
     assert res["unknown"].startswith("NotImplementedError: triton.language.extra.libdevice.j0 "), res
     # the stubs are swapped only while a kernel runs
     assert res["stub_restored"] is True, res
@@ -106,3 +122,6 @@ def test_without_the_fixes_the_interpreter_fails_as_reported(tmp_path):
     res = _run(tmp_path, fix=False)
     assert "'float' object has no attribute 'to'" in res["float_libdevice"], res
     assert "0 active drivers" in res["autotune"], res
+    # Triton 3.6 + numpy 2.4 stops earlier, at range(n) over a tensor (the index fix)
+    assert ("'int' object has no attribute 'to'" in res["loop"]
+            or "only 0-dimensional arrays" in res["loop"]), res

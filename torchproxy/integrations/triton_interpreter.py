@@ -25,6 +25,13 @@ number, and installed only where this Triton needs it.  :func:`ensure_fixes` ins
     exercised, and its errors surface as on a GPU) and reports the same time for all of them:
     interpreter timings say nothing about a GPU, and equal times make the autotuner keep its
     first config, the same one on every backend.
+``loop_index``
+    In compiled Triton the variable of a ``for i in range(n)`` / ``tl.range`` loop is an int32
+    tensor (kernels call ``i.to(tl.int64)``: flash-linear-attention's chunk kernels); the
+    interpreter runs the loop in Python, so ``i`` is a Python int ("'int' object has no
+    attribute 'to'").  The interpreter rewrites each kernel's AST already; the fix adds one
+    rule: the values of ``range`` / ``tl.range`` loops become int32 scalars.  ``tl.static_range``
+    loops keep Python ints, as compiled Triton unrolls them with constants.
 ``libdevice``
     ``triton.language.extra.libdevice`` holds stubs (``def rsqrt(arg0): ...``) that the
     compiler maps to the backend's libdevice (``__nv_rsqrtf``); the interpreter has no such
@@ -41,7 +48,7 @@ import os
 
 import numpy as np
 
-FIXES = ("index", "float_args", "autotune", "libdevice")
+FIXES = ("index", "float_args", "autotune", "loop_index", "libdevice")
 _installed: set[str] = set()
 
 
@@ -160,6 +167,48 @@ def ensure_autotune_fix() -> bool:
     return True
 
 
+# -- loop_index ---------------------------------------------------------------------------------
+def _loop_values(values):
+    """The values of a dynamic loop, as compiled Triton has them: int32 (int64 when large)."""
+    from triton.runtime import interpreter as interp
+    for i in values:
+        yield interp.interpreter_semantic.to_tensor(i, False)
+
+
+def ensure_loop_index_fix() -> bool:
+    if "loop_index" in _installed:
+        return True
+    import ast
+
+    from triton.runtime import interpreter as interp
+    base = getattr(interp, "ASTTransformer", None)
+    rewriter = getattr(interp, "FunctionRewriter", None)
+    if base is None or rewriter is None or "visit_For" in vars(base):
+        return False  # nothing to extend, or this interpreter already handles loops
+
+    def callee(func):
+        if isinstance(func, ast.Name):
+            return func.id
+        if isinstance(func, ast.Attribute):
+            return func.attr
+        return None
+
+    class LoopIndexTransformer(base):
+        def visit_For(self, node):
+            self.generic_visit(node)
+            it = node.iter
+            if isinstance(it, ast.Call) and callee(it.func) == "range":
+                node.iter = ast.Call(func=ast.Name(id="_torchproxy_loop_values", ctx=ast.Load()),
+                                     args=[it], keywords=[])
+            return node
+
+    # the rewritten kernel's globals receive the interpreter module's names it lacks
+    interp._torchproxy_loop_values = _loop_values
+    rewriter.ast_transformer = LoopIndexTransformer()
+    _installed.add("loop_index")
+    return True
+
+
 # -- libdevice ----------------------------------------------------------------------------------
 def _erf(x):
     import math
@@ -265,4 +314,5 @@ def ensure_fixes() -> dict[str, bool]:
     if not enabled_by_env():
         return dict.fromkeys(FIXES, False)
     return {"index": ensure_index_fix(), "float_args": ensure_float_args_fix(),
-            "autotune": ensure_autotune_fix(), "libdevice": ensure_libdevice_fix()}
+            "autotune": ensure_autotune_fix(), "loop_index": ensure_loop_index_fix(),
+            "libdevice": ensure_libdevice_fix()}
