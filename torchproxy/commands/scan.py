@@ -24,6 +24,10 @@ def add_arguments(p) -> None:
                    help="print one Markdown table row of headline numbers per target")
     p.add_argument("--label", action="append", default=[],
                    help="with --summary-md: the row label of each target, in order")
+    p.add_argument("--cpp", action="store_true",
+                   help="print the C++ report: at::/torch::/c10:: names, TORCH_*/AT_*/C10_* macros "
+                        "and torch headers the C++/CUDA sources use, and which of them the "
+                        "installed Paddle's torch-compatible C++ headers provide (Markdown)")
     p.add_argument("--fail-on-missing", action="store_true",
                    help="exit 1 when any torch name is missing (for CI gates)")
 
@@ -41,6 +45,11 @@ def main(args) -> int:
         except FileNotFoundError as e:
             print(f"torchproxy scan: {e}", file=sys.stderr)
             return 2
+    if args.cpp:
+        from torchproxy.scan.cppscan import render_markdown
+        labels = args.label if len(args.label) == len(reports) else args.target
+        print("\n".join(render_markdown(lab, r.cpp_symbols) for lab, r in zip(labels, reports)))
+        return 0
     if args.summary_md:
         labels = args.label if len(args.label) == len(reports) else None
         print(summary_markdown(reports, labels))

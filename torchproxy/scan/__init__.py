@@ -48,6 +48,7 @@ class Report:
     tensor_methods: list[dict]
     errors: list[str]
     exclude: list[str] = field(default_factory=list)
+    cpp_symbols: list[dict] = field(default_factory=list)   # see cppscan.symbol_table
 
     @property
     def summary(self) -> dict:
@@ -87,6 +88,7 @@ class Report:
                                  for h, s in sorted(self.cpp_includes.items())],
                 "registrations": self.registrations,
                 "tensor_methods": self.tensor_methods,
+                "cpp_symbols": self.cpp_symbols,
                 "errors": self.errors}
 
 
@@ -139,6 +141,7 @@ def scan(target: str, classifier: Classifier | None = None, include_cpp: bool = 
         k.rsplit(".", 1)[1] for k in clf.tensor_table}
     uses, regs, calls, errors = [], [], [], []
     includes: dict[str, list[str]] = defaultdict(list)
+    symbols: list = []
     n_py = n_cpp = 0
     for full, rel in _files(root, exclude):
         if full.endswith(".py"):
@@ -153,8 +156,10 @@ def scan(target: str, classifier: Classifier | None = None, include_cpp: bool = 
         elif include_cpp and full.endswith(cppscan.SUFFIXES):
             n_cpp += 1
             with open(full, encoding="utf-8", errors="replace") as f:
-                for inc in cppscan.scan_source(f.read(), rel):
-                    includes[inc.header].append(f"{inc.path}:{inc.line}")
+                text = f.read()
+            for inc in cppscan.scan_source(text, rel):
+                includes[inc.header].append(f"{inc.path}:{inc.line}")
+            symbols += cppscan.scan_symbols(text, rel)
 
     own_ns = frozenset(r.op.split("::")[0] for r in regs)
     grouped: dict[str, NameReport] = {}
@@ -177,6 +182,7 @@ def scan(target: str, classifier: Classifier | None = None, include_cpp: bool = 
         registrations=[{"api": r.api, "op": r.op, "site": f"{r.path}:{r.line}"} for r in regs],
         tensor_methods=_methods(calls, clf),
         errors=errors,
+        cpp_symbols=cppscan.symbol_table(symbols, includes) if (symbols or includes) else [],
     )
 
 

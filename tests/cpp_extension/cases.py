@@ -1,0 +1,72 @@
+"""Cases of the differential C++ extension suite (sources/suite.cpp): ``group -> {case: snippet}``.
+
+Each snippet is the body of ``def case(m, torch, np)`` written for torch: ``m`` is the built
+extension module (its pybind11 functions); its TORCH_LIBRARY operators are reached through
+``torch.ops.tpxlib``.  It runs once under real torch and once
+under torchproxy's facade on Paddle (runner.py), and the results are compared."""
+
+X23 = "torch.tensor([[1.5, -2.0, 3.0], [4.0, -5.5, 6.0]])"
+
+CASES = {
+    "pybind11": {
+        "zeros_options": "return m.make_empty_shape(2, 3)",
+        "ones_double": "return m.make_ones_double(4)",
+        "full_int64": "return m.make_full_int(3, 7)",
+        "arange_default_int64": "return m.make_arange(5)",
+        "arange_float32": "return m.make_arange_float(4)",
+        "zeros_like_options_double": "return m.zeros_like_options(torch.ones(2, 2, dtype=torch.float64))",
+        "empty_like_fill": f"return m.empty_like_fill({X23}, 2.5)",
+        "sizes": "return m.sizes_of(torch.zeros(2, 3, 4))",
+        "strides_contiguous": "return m.strides_of(torch.zeros(2, 3, 4))",
+        "strides_transposed": "return m.strides_of(torch.zeros(2, 3).t())",
+        "meta_float": f"return m.meta({X23})",
+        "meta_transposed": f"return m.meta({X23}.t())",
+        "meta_int32": "return m.meta(torch.zeros(5, dtype=torch.int32))",
+        "dtype_float16": "return m.dtype_name(torch.zeros(1, dtype=torch.float16))",
+        "dtype_bfloat16": "return m.dtype_name(torch.zeros(1, dtype=torch.bfloat16))",
+        "dtype_bool": "return m.dtype_name(torch.zeros(1, dtype=torch.bool))",
+        "dtype_uint8": "return m.dtype_name(torch.zeros(1, dtype=torch.uint8))",
+        "is_cpu": "return m.is_cpu(torch.zeros(1))",
+        "scale_float32": f"return m.scale({X23}, 2.0)",
+        "scale_float64": "return m.scale(torch.arange(6, dtype=torch.float64), -0.5)",
+        "scale_int64": "return m.scale(torch.arange(6), 3.0)",
+        "scale_int32": "return m.scale(torch.arange(6, dtype=torch.int32), 2.0)",
+        "scale_transposed_input": f"return m.scale({X23}.t(), 1.0)",
+        "scale_bad_dtype": "return m.scale(torch.zeros(2, dtype=torch.bool), 1.0)",
+        "strided_sum_contiguous": f"return m.strided_sum({X23})",
+        "strided_sum_transposed": f"return m.strided_sum({X23}.t())",
+        "strided_sum_sliced": "return m.strided_sum(torch.arange(24, dtype=torch.float32).reshape(4, 6)[:, ::2])",
+        "strided_sum_bad_dim": "return m.strided_sum(torch.zeros(3))",
+        "transpose": f"return m.t_transpose({X23})",
+        "permute": "return m.t_permute(torch.arange(24, dtype=torch.float32).reshape(2, 3, 4))",
+        "reshape": f"return m.t_reshape({X23})",
+        "view": "return m.t_view(torch.arange(12, dtype=torch.float32), 3)",
+        "unsqueeze_squeeze": f"return m.t_unsqueeze_squeeze({X23})",
+        "sum": f"return m.t_sum({X23})",
+        "abs": f"return m.t_abs({X23})",
+        "cat": f"return m.t_cat({X23}, {X23} * 2)",
+        "clone_keeps_input": f"x = {X23}\n    y = m.t_clone_modify(x)\n    return x, y",
+        "copy": "return m.t_copy(torch.arange(6, dtype=torch.int64).reshape(2, 3))",
+        "to_double": f"return m.t_to_double({X23})",
+        "index_select": "return m.t_index_select(torch.arange(12, dtype=torch.float32).reshape(4, 3), torch.tensor([3, 0, 2]))",
+        "slice": "return m.t_slice(torch.arange(12, dtype=torch.float32).reshape(6, 2), 1, 4)",
+        "fill_inplace_on_caller": "x = torch.zeros(2, 3)\n    m.fill_inplace(x, 4.25)\n    return x",
+        "vector_of_tensors": f"return m.split_pos_neg({X23})",
+        "check_error_message": f"return m.check_same_shape({X23}, torch.zeros(3))",
+        "check_error_formatting": "return m.check_positive(-3)",
+        "check_ok": "return m.check_positive(2)",
+        "bad_argument_type": "return m.t_abs(3)",
+    },
+    "torch_library": {
+        "op_default": f"return torch.ops.tpxlib.axpb.default({X23}, 2.0, 1.0)",
+        "op_packet_call": f"return torch.ops.tpxlib.axpb({X23}, -1.0, 0.5)",
+        "op_keyword_args": f"return torch.ops.tpxlib.axpb.default({X23}, a=3.0, b=0.0)",
+        "op_overload_int": f"return torch.ops.tpxlib.axpb.int({X23}, 3)",
+        "op_bool_arg": f"return torch.ops.tpxlib.maybe_negate({X23}, True), torch.ops.tpxlib.maybe_negate({X23}, False)",
+        "op_mutating_out": f"out = torch.zeros(2, 3)\n    r = torch.ops.tpxlib.add_into.default({X23}, {X23}, out)\n    return out, r",
+        "op_rowsum_transposed": f"return torch.ops.tpxlib.rowsum({X23}.t())",
+        "op_check_error": "return torch.ops.tpxlib.rowsum(torch.zeros(3))",
+        "op_check_error_dtype": "return torch.ops.tpxlib.axpb(torch.zeros(3, dtype=torch.float64), 1.0, 0.0)",
+        "op_unknown_name": "return hasattr(torch.ops.tpxlib, 'no_such_op')",
+    },
+}
