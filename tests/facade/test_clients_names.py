@@ -216,3 +216,26 @@ def f(x):
     r = torch.isposinf(x, out=out)
     return r is out, out
 """, VALS)
+
+
+# -- deterministic mode (Liger's test/utils.py: require_deterministic) ---------------------------
+def test_deterministic_mode_round_trip():
+    check("""
+import torch
+def f():
+    before = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    on = (torch.are_deterministic_algorithms_enabled(),
+          torch.is_deterministic_algorithms_warn_only_enabled())
+    torch.use_deterministic_algorithms(before)
+    return before, on, torch.are_deterministic_algorithms_enabled(), \\
+        torch.is_deterministic_algorithms_warn_only_enabled()
+""")
+
+
+def test_deterministic_mode_rejects_non_bool():
+    check("""
+import torch
+def f():
+    torch.use_deterministic_algorithms("yes")
+""")

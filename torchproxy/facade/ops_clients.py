@@ -6,14 +6,15 @@ from __future__ import annotations
 
 NAMES = (
     "torch.Tensor.__setitem__", "torch.Tensor.isneginf", "torch.Tensor.isposinf",
-    "torch.isneginf", "torch.isposinf",
+    "torch.are_deterministic_algorithms_enabled", "torch.isneginf", "torch.isposinf",
+    "torch.is_deterministic_algorithms_warn_only_enabled", "torch.use_deterministic_algorithms",
 )
 
 import paddle
 
 from . import dtypes as _dt
 from ._opbase import op
-from .registry import tensor_method
+from .registry import adapter, tensor_method
 
 _name = _dt.torch_name
 _HALF = (_dt.DTYPES["float16"], _dt.DTYPES["bfloat16"])
@@ -62,3 +63,31 @@ def isposinf(input):
 @op("torch.isneginf", method=True, out=True)
 def isneginf(input):
     return _signed_inf(input, -1)
+
+
+# -- deterministic mode (Liger's test helpers toggle it around each test) ------------------------
+_DETERMINISTIC = {"mode": False, "warn_only": False}
+
+
+@adapter("torch.use_deterministic_algorithms",
+         note="records the mode; sets FLAGS_cudnn_deterministic where Paddle has it (GPU "
+              "builds); Paddle raises no error for nondeterministic ops")
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    if not isinstance(mode, bool):
+        raise TypeError(f"use_deterministic_algorithms(): argument 'mode' (position 1) must be "
+                        f"bool, not {type(mode).__name__}")
+    _DETERMINISTIC.update(mode=mode, warn_only=bool(warn_only))
+    try:
+        paddle.set_flags({"FLAGS_cudnn_deterministic": mode})
+    except (ValueError, RuntimeError):  # CPU builds do not define the flag
+        pass
+
+
+@adapter("torch.are_deterministic_algorithms_enabled")
+def are_deterministic_algorithms_enabled():
+    return _DETERMINISTIC["mode"]
+
+
+@adapter("torch.is_deterministic_algorithms_warn_only_enabled")
+def is_deterministic_algorithms_warn_only_enabled():
+    return _DETERMINISTIC["warn_only"]
