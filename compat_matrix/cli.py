@@ -31,6 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "e.g. kernels_tilelang=/opt/venv-tlu/bin/python; repeatable")
     p.add_argument("--specs", action="append", help="spec file or folder (repeatable; default: built-in)")
     p.add_argument("--list", action="store_true", help="list libraries, cases and install commands")
+    p.add_argument("--requirements", action="store_true",
+                   help="print the libraries' pinned requirements (pip install --no-deps -r -), "
+                        "leaving out --python-for libraries (they live in their own environment)")
     p.add_argument("--no-interpreter-fix", action="store_true",
                    help="do not apply torchproxy's fixes to Triton's CPU interpreter (numpy>=2.4 "
                         "__index__, float arguments, autotune without a driver, libdevice; "
@@ -51,7 +54,7 @@ def _list(specs) -> int:
     for s in specs:
         lib = s.library
         print(f"{lib.name}: scope={','.join(lib.scope)} devices={','.join(lib.devices)}")
-        for cmd in lib.install:
+        for cmd in lib.install_lines():
             print(f"    install: {cmd}")
         print("    cases: import, " + ", ".join(c.name for c in s.cases))
     return 0
@@ -95,6 +98,13 @@ def main(args) -> int:
         return 0
     if args.list:
         return _list(spec_mod.load_specs(args.specs, args.libs))
+    if args.requirements:
+        seen = []
+        for s in spec_mod.load_specs(args.specs, args.libs):
+            if s.library.name not in python_for:
+                seen += [r for r in s.library.pip if r not in seen]
+        print("\n".join(seen))
+        return 0
     if args.report_only:
         paths = reports.write_all(args.out)
         print("\n".join(f"{k}: {v}" for k, v in paths.items()))

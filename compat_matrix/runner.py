@@ -34,6 +34,7 @@ from .probe import probe
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IMPORT_CASE = "import"
+SCAN_COST = 20.0  # seconds a `torchproxy scan` of one package takes here (for the schedule)
 
 
 @dataclasses.dataclass
@@ -331,7 +332,7 @@ class Runner:
                 "env_for": {s.library.name: self.info_of(s) for s in self.specs
                             if self.python_of(s) != self.opts.python},
                 "devices": list(self.devices), "backends": list(self.backends),
-                "libraries": {s.library.name: {"install": list(s.library.install),
+                "libraries": {s.library.name: {"install": s.library.install_lines(),
                                                "scope": list(s.library.scope),
                                                "notes": s.library.notes,
                                                "cases": [c.name for c in s.cases]}
@@ -345,8 +346,9 @@ class Runner:
         if self.progress:
             self.progress.start(self.total_cells(), already=[r for r in done.values()])
         queue = [(-u.cost, u.backend != spec_mod.ORACLE, i, "unit", u) for i, u in enumerate(self.units)]
-        if self.opts.scan:
-            queue += [(1e9, 0, i, "scan", s) for i, s in enumerate(self.specs)]  # last
+        if self.opts.scan:  # a static scan takes about as long as a unit of a mid-sized library
+            queue += [(-SCAN_COST * len(s.library.scan), 1, 10_000 + i, "scan", s)
+                      for i, s in enumerate(self.specs) if s.library.scan]
         heapq.heapify(queue)
         qlock = threading.Lock()
         errors = []
@@ -534,7 +536,7 @@ class Runner:
         missing = [m for m in lib.requires if not info["installed"].get(m)]
         if missing:
             return {**rec, "reason": "not_installed",
-                    "detail": f"{', '.join(missing)} not installed; install: " + " && ".join(lib.install)}
+                    "detail": f"{', '.join(missing)} not installed; install: " + " && ".join(lib.install_lines())}
         return None
 
     def _task(self, s, case, backend, device):

@@ -39,7 +39,11 @@ class Library:
     scope: tuple[str, ...]                 # modules that get the facade (torchproxy.enable(scope=))
     requires: tuple[str, ...] = ()         # top-level modules that must be installed
     imports: tuple[str, ...] = ()          # imported by every case before it runs: the "imports" level
-    install: tuple[str, ...] = ()          # shell commands that install it (README, reports)
+    # THE pinned requirements of the library, installed with `pip install --no-deps` (the oracle's
+    # torch is pinned separately: a library's own `torch` requirement would pull CUDA wheels).
+    # ./dev installs them (python -m compat_matrix --requirements); reports show them.
+    pip: tuple[str, ...] = ()
+    install: tuple[str, ...] = ()          # further shell commands that install it (README, reports)
     devices: tuple[str, ...] = DEVICES     # where its cases can run at all
     env: tuple[tuple[str, str], ...] = ()  # extra environment for its workers
     pythonpath: tuple[str, ...] = ()       # extra sys.path entries, relative to the spec file
@@ -49,6 +53,11 @@ class Library:
     # once, e.g. ("torchproxy", "gpu", "torchproxy.integrations.triton:bind").  "*" matches any.
     setup: tuple[tuple[str, str, str], ...] = ()
     notes: str = ""
+
+    def install_lines(self) -> list[str]:
+        """How to install it: the pinned pip line first, then any further commands."""
+        lines = ["pip install --no-deps " + " ".join(self.pip)] if self.pip else []
+        return lines + list(self.install)
 
 
 @dataclasses.dataclass(frozen=True)

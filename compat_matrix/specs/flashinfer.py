@@ -18,9 +18,10 @@ LIBRARY = Library(
     scope=("flashinfer",),
     requires=("flashinfer", "tvm_ffi"),
     imports=("flashinfer", "flashinfer.norm"),
-    install=("pip install --no-deps flashinfer-python-paddle==0.4.1.1 apache-tvm-ffi==0.1.14.post1 "
-             "filelock jinja2 markupsafe requests urllib3 charset-normalizer idna certifi packaging "
-             "typing-extensions",
+    # apache-tvm-ffi is pinned with torchproxy's own test needs (ci/requirements-main-nodeps.txt)
+    pip=("flashinfer-python-paddle==0.4.1.1", "filelock", "jinja2", "markupsafe", "requests",
+         "urllib3", "charset-normalizer", "idna", "certifi", "packaging", "typing-extensions"),
+    install=("pip install --no-deps -r ci/requirements-main-nodeps.txt   # apache-tvm-ffi",
              "bash tests/flashinfer/setup_env.sh   # CPU build: CUDA headers + libcuda stub"),
     scan=("flashinfer",),
     devices=("cpu", "gpu"),

@@ -11,7 +11,9 @@ LIBRARY = Library(
     requires=("tilelang", "kernels"),
     imports=("kernels.tilelang",),
     scan=("kernels.tilelang",),
-    install=("pip install tilelang==0.1.15  # or: tilelang-paddle==0.1.13 apache-tvm-ffi==0.1.14.post1",),
+    # its own environment (./dev: .venv-tlu), --python-for kernels_tilelang=.venv-tlu/bin/python
+    install=("pip install -r ci/requirements-tilelang.txt && "
+             "pip install --no-deps -r ci/requirements-tlu-nodeps.txt",),
     devices=("cpu", "gpu"),
 )
 

@@ -14,7 +14,7 @@ LIBRARY = Library(
     scope=("liger_kernel", "triton"),
     requires=("liger_kernel", "triton"),
     imports=("liger_kernel.transformers.functional",),
-    install=("pip install --no-deps liger-kernel==0.8.5",),
+    pip=("liger-kernel==0.8.5",),
     scan=("liger_kernel",),
     devices=("cpu", "gpu"),
     # on a GPU, torchproxy users bind Triton's runtime (driver, stream) to Paddle once
@@ -148,6 +148,65 @@ def tvd(a, b):
     return _F().liger_tvd(torch.softmax(a, dim=-1), torch.softmax(b, dim=-1))
 
 
+def _grad_of(fn):
+    """A backward case from a forward one: sum of outputs times a fixed cotangent (the last
+    input), then the gradients of every input that asked for one."""
+    def case(*args):
+        *inputs, dy = args
+        y = fn(*inputs)
+        y.backward(dy)
+        return (y,) + tuple(a.grad for a in inputs if getattr(a, "requires_grad", False)
+                            or getattr(a, "stop_gradient", True) is False)
+    case.__name__ = fn.__name__ + "_backward"
+    return case
+
+
+def rms_norm_gemma(x, w, eps):
+    return _F().liger_rms_norm(x, w, eps, offset=1.0, casting_mode="gemma")
+
+
+def rms_norm_none(x, w, eps):
+    return _F().liger_rms_norm(x, w, eps, casting_mode="none")
+
+
+def cross_entropy_smoothing(logits, target):
+    return _F().liger_cross_entropy(logits, target, label_smoothing=0.1)
+
+
+def cross_entropy_softcap(logits, target):
+    return _F().liger_cross_entropy(logits, target, softcap=10.0, reduction="sum")
+
+
+def cross_entropy_ignore(logits, target):
+    t = target.clone()
+    t[::2] = -100
+    return _F().liger_cross_entropy(logits, t)
+
+
+def fused_linear_jsd(x, w, tx, tw):
+    return _F().liger_fused_linear_jsd(x, w, tx, tw)
+
+
+def fused_linear_cross_entropy_backward(x, weight, target):
+    loss = _F().liger_fused_linear_cross_entropy(x, weight, target)
+    loss.backward()
+    return loss, x.grad, weight.grad
+
+
+def jsd_backward(a, b):
+    x, y = _log_softmax_pair(a, b)
+    loss = _F().liger_jsd(x, y)
+    loss.backward()
+    return loss, a.grad
+
+
+def kl_div_backward(a, b):
+    x, y = _log_softmax_pair(a, b)
+    loss = _F().liger_kl_div(x, y)
+    loss.backward()
+    return loss, a.grad
+
+
 def _np():
     import numpy
     return numpy
@@ -224,4 +283,47 @@ CASES = [
     Case("kl_div", kl_div, inputs=[randn(B, H), randn(B, H)]),
     Case("jsd", jsd, inputs=[randn(B, H), randn(B, H)], tol={"float32": (1e-5, 1e-6)}),
     Case("tvd", tvd, inputs=[randn(B, H), randn(B, H)]),
+    # backward passes and options of the same kernels
+    Case("geglu_backward", _grad_of(geglu), inputs=[randn(B, H, grad=True), randn(B, H, grad=True),
+                                                     randn(B, H)], tol={"float32": (1e-4, 1e-5)}),
+    Case("relu_squared_backward", _grad_of(relu_squared), inputs=[randn(B, H, grad=True), randn(B, H)]),
+    Case("dyt_backward", _grad_of(dyt), inputs=[randn(B, H, grad=True), rand(1, low=0.3, high=0.7, grad=True),
+                                                 randn(H, grad=True), randn(H, grad=True), randn(B, H)],
+         tol={"float32": (1e-4, 1e-5)}),
+    Case("poly_norm_backward", _grad_of(poly_norm),
+         inputs=[randn(B, H, grad=True), randn(3, grad=True), randn(1, grad=True), value(1e-6), randn(B, H)],
+         tol={"float32": (1e-4, 1e-5)}),
+    Case("group_norm_backward", _grad_of(group_norm),
+         inputs=[randn(2, 4, 16, grad=True), randn(4, grad=True), randn(4, grad=True), value(4), value(2),
+                 value(1e-6), randn(2, 4, 16)], tol={"float32": (1e-4, 1e-5)}),
+    Case("sparsemax_backward", _grad_of(sparsemax), inputs=[randn(B, H, grad=True), randn(B, H)]),
+    Case("fused_add_rms_norm_fp16", fused_add_rms_norm,
+         inputs=[randn(B, H, dtype="float16"), randn(B, H, dtype="float16"), randn(H, dtype="float16"),
+                 value(1e-6)], tol={"float16": (2e-3, 2e-3)}),
+    Case("cross_entropy_label_smoothing", cross_entropy_smoothing, inputs=[randn(8, 32), randint(0, 32, 8)],
+         tol={"float32": (1e-5, 1e-5)}),
+    Case("cross_entropy_softcap_sum", cross_entropy_softcap, inputs=[randn(8, 32), randint(0, 32, 8)],
+         tol={"float32": (1e-5, 1e-5)}),
+    Case("cross_entropy_ignore_index", cross_entropy_ignore, inputs=[randn(8, 32), randint(0, 32, 8)],
+         tol={"float32": (1e-5, 1e-5)}),
+    Case("fused_linear_cross_entropy_backward", fused_linear_cross_entropy_backward,
+         inputs=[randn(8, 16, grad=True), randn(32, 16, grad=True), randint(0, 32, 8)],
+         tol={"float32": (1e-4, 1e-5)}),
+    Case("fused_linear_jsd", fused_linear_jsd, inputs=[randn(8, 16), randn(32, 16), randn(8, 16), randn(32, 16)],
+         tol={"float32": (1e-4, 1e-5)}),
+    Case("rms_norm_gemma", rms_norm_gemma, inputs=[randn(B, H), randn(H), value(1e-6)],
+         tol={"float32": (1e-5, 1e-6)}),
+    Case("rms_norm_no_casting", rms_norm_none, inputs=[randn(B, H), randn(H), value(1e-6)],
+         tol={"float32": (1e-5, 1e-6)}),
+    Case("swiglu_bf16", swiglu, inputs=[randn(B, H, dtype="bfloat16"), randn(B, H, dtype="bfloat16")]),
+    Case("softmax_3d", softmax, inputs=[randn(2, 3, 40)], reference=_softmax_ref,
+         tol={"float32": (1e-5, 1e-6)}),
+    Case("layer_norm_bf16", layer_norm, inputs=[randn(B, H, dtype="bfloat16"), randn(H, dtype="bfloat16"),
+                                                randn(H, dtype="bfloat16"), value(1e-6)]),
+    Case("rope_bf16", rope, inputs=[randn(1, 2, 8, 16, dtype="bfloat16"), randn(1, 2, 8, 16, dtype="bfloat16"),
+                                    randn(1, 8, 8, dtype="bfloat16"), randn(1, 8, 8, dtype="bfloat16")]),
+    Case("jsd_backward", jsd_backward, inputs=[randn(B, H, grad=True), randn(B, H)],
+         tol={"float32": (1e-5, 1e-6)}),
+    Case("kl_div_backward", kl_div_backward, inputs=[randn(B, H, grad=True), randn(B, H)],
+         tol={"float32": (1e-5, 1e-6)}),
 ]

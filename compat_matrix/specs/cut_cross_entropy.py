@@ -1,0 +1,96 @@
+"""Cut Cross-Entropy (apple/ml-cross-entropy, the ``cut-cross-entropy`` wheel): the linear layer
+and the cross-entropy loss of an LLM head fused in Triton, without materialising the logits.
+
+Why this library: a small, pure-Triton training kernel used in fine-tuning stacks (Unsloth,
+Axolotl) that Paddle users port; its wrapper is a torch.autograd.Function with custom
+forward/backward, reductions, ignore_index and soft-capping.  Forward cases are checked
+against numpy references as well as real torch; the backward needs fp16/bf16 embeddings
+(an assertion of the library), so those cases use fp16.
+"""
+from compat_matrix.spec import Case, Library, randint, randn, value
+
+LIBRARY = Library(
+    name="cut_cross_entropy",
+    scope=("cut_cross_entropy", "triton"),
+    requires=("cut_cross_entropy", "triton"),
+    imports=("cut_cross_entropy",),
+    pip=("cut-cross-entropy==25.1.1",),
+    scan=("cut_cross_entropy",),
+    devices=("cpu", "gpu"),
+    setup=(("torchproxy", "gpu", "torchproxy.integrations.triton:bind"),),
+)
+
+
+def lce(e, c, y, reduction):
+    from cut_cross_entropy import linear_cross_entropy
+    return linear_cross_entropy(e, c, y, reduction=reduction)
+
+
+def lce_ignore(e, c, y):
+    from cut_cross_entropy import linear_cross_entropy
+    y = y.clone()
+    y[::3] = -100  # ignore_index: every third token does not count
+    return linear_cross_entropy(e, c, y, reduction="none")
+
+
+def lce_softcap(e, c, y):
+    from cut_cross_entropy import linear_cross_entropy
+    return linear_cross_entropy(e, c, y, softcap=5.0, reduction="none")
+
+
+def lce_shift(e, c, y):
+    from cut_cross_entropy import linear_cross_entropy
+    return linear_cross_entropy(e, c, y, shift=True, reduction="none")
+
+
+def lce_backward(e, c, y):
+    from cut_cross_entropy import linear_cross_entropy
+    loss = linear_cross_entropy(e, c, y)
+    loss.backward()
+    return loss, e.grad, c.grad
+
+
+def _np():
+    import numpy
+    return numpy
+
+
+def _ce(e, c, y, softcap=None):
+    np = _np()
+    z = e.astype("float64") @ c.astype("float64").T
+    if softcap:
+        z = softcap * np.tanh(z / softcap)
+    lse = np.log(np.exp(z - z.max(-1, keepdims=True)).sum(-1)) + z.max(-1)
+    return lse - z[np.arange(len(y)), y]
+
+
+def _ce_ignore(e, c, y):
+    out = _ce(e, c, y)
+    out[::3] = 0.0
+    return out.astype("float32")
+
+
+TOL = {"float32": (1e-4, 1e-5), "float16": (2e-3, 2e-3)}
+CASES = [
+    Case("mean", lce, inputs=[randn(8, 16), randn(32, 16), randint(0, 32, 8), value("mean")],
+         reference=lambda e, c, y, r: _np().float32(_ce(e, c, y).mean()), tol=TOL),
+    Case("none", lce, inputs=[randn(8, 16), randn(32, 16), randint(0, 32, 8), value("none")],
+         reference=lambda e, c, y, r: _ce(e, c, y).astype("float32"), tol=TOL),
+    Case("sum", lce, inputs=[randn(16, 32), randn(64, 32), randint(0, 64, 16), value("sum")],
+         reference=lambda e, c, y, r: _np().float32(_ce(e, c, y).sum()), tol={"float32": (1e-4, 1e-4)}),
+    Case("ignore_index", lce_ignore, inputs=[randn(9, 16), randn(32, 16), randint(0, 32, 9)],
+         reference=_ce_ignore, tol=TOL),
+    Case("softcap", lce_softcap, inputs=[randn(8, 16), randn(32, 16), randint(0, 32, 8)],
+         reference=lambda e, c, y: _ce(e, c, y, softcap=5.0).astype("float32"), tol=TOL),
+    Case("shift", lce_shift, inputs=[randn(8, 16), randn(32, 16), randint(0, 32, 8)], tol=TOL),
+    Case("mean_bf16", lce, inputs=[randn(8, 16, dtype="bfloat16"), randn(32, 16, dtype="bfloat16"),
+                                   randint(0, 32, 8), value("mean")], tol={"bfloat16": (2e-2, 2e-2)}),
+    Case("none_fp16", lce, inputs=[randn(8, 16, dtype="float16"), randn(32, 16, dtype="float16"),
+                                   randint(0, 32, 8), value("none")], tol={"float16": (2e-3, 2e-3)}),
+    Case("backward_bf16", lce_backward,
+         inputs=[randn(8, 16, dtype="bfloat16", grad=True), randn(32, 16, dtype="bfloat16", grad=True),
+                 randint(0, 32, 8)], tol={"bfloat16": (2e-2, 2e-2), "float32": (1e-2, 1e-2)}),
+    Case("backward_fp16", lce_backward,
+         inputs=[randn(8, 16, dtype="float16", grad=True), randn(32, 16, dtype="float16", grad=True),
+                 randint(0, 32, 8)], tol={"float16": (5e-3, 5e-3), "float32": (1e-3, 1e-3)}),
+]
