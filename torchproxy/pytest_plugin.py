@@ -2,11 +2,14 @@
 
     pytest -p torchproxy.pytest_plugin --torchproxy-scope=liger_kernel,triton tests/
 
-The proxy is enabled with that scope in ``pytest_configure``, i.e. before collection, so the
-library's modules (imported by the test modules) get the facade when they ``import torch``.
-The test modules themselves are not in scope unless named (``--torchproxy-scope=mylib,tests``):
-a test that builds inputs with real torch and hands them to the library is exactly what the
-proxy cannot serve, and the run says so.  Every facade name touched is traced; the terminal
+The proxy is enabled with that scope in ``pytest_load_initial_conftests``, i.e. before pytest
+imports the suite's ``conftest.py`` files and the helpers they import, so those get the facade
+too when they are named in the scope (``--torchproxy-scope=liger_kernel,triton,test`` covers
+``test.conftest`` and ``test.utils``; a rootdir ``conftest.py`` outside a package is
+``conftest``).  That hook runs for plugins given with ``-p`` or installed as entry points; a
+plugin listed in a conftest's ``pytest_plugins`` is enabled at ``pytest_configure`` (later).
+The test modules themselves are not in scope unless named: a test that builds inputs with real
+torch and hands them to the library is exactly what the proxy cannot serve, and the run says so.  Every facade name touched is traced; the terminal
 summary lists the torch names the facade lacks, with the tests that needed them, and
 ``--torchproxy-report=FILE`` writes them as JSON.
 """
@@ -30,15 +33,24 @@ def pytest_addoption(parser):
                     help="write the missing torch names (name -> tests) to this JSON file")
 
 
-def pytest_configure(config):
-    scope = config.getoption("--torchproxy-scope")
-    if not scope:
+def _start(scope, blocked):
+    if not scope or _STATE["trace"] is not None:
         return
     import torchproxy
-    blocked = config.getoption("--torchproxy-blocked") or None
-    torchproxy.enable(None if scope.strip() == "*" else scope, blocked=blocked)
+    torchproxy.enable(None if scope.strip() == "*" else scope, blocked=blocked or None)
     cm = torchproxy.trace()
     _STATE.update(trace_cm=cm, trace=cm.__enter__(), scope=scope)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args):
+    """Before the suite's conftest.py files (and what they import) are loaded."""
+    ns = early_config.known_args_namespace
+    _start(getattr(ns, "torchproxy_scope", None), getattr(ns, "torchproxy_blocked", None))
+
+
+def pytest_configure(config):
+    _start(config.getoption("--torchproxy-scope"), config.getoption("--torchproxy-blocked"))
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -68,3 +68,47 @@ def test_plugin_is_inert_without_scope(tmp_path):
                         "-p", "no:cacheprovider", str(tmp_path / "test_plain.py")],
                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
     assert r.returncode == 0 and "torchproxy" not in r.stdout, r.stdout + r.stderr
+
+
+CONFTEST = '''
+import torch                      # loaded by pytest before any test: must get the facade
+
+CONFTEST_FACADE = getattr(torch, "__torchproxy__", False)
+
+import pytest
+
+
+@pytest.fixture
+def doubled_abs():
+    def f(x):
+        return torch.abs(x) * 2   # a helper in conftest, called with Paddle tensors
+    return f
+'''
+
+CONFTEST_TESTS = '''
+import numpy as np
+import paddle
+
+
+def test_conftest_got_the_facade():
+    import conftest
+    assert conftest.CONFTEST_FACADE is True
+
+
+def test_conftest_helper_on_paddle_tensors(doubled_abs):
+    x = paddle.to_tensor(np.array([-1.5, 2.0], dtype="float32"))
+    np.testing.assert_allclose(doubled_abs(x).numpy(), [3.0, 4.0])
+'''
+
+
+def test_conftest_in_scope_gets_the_facade(tmp_path):
+    # pytest imports conftest.py before pytest_configure: the plugin enables earlier
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    (tmp_path / "test_conf.py").write_text(CONFTEST_TESTS)
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "torchproxy.pytest_plugin",
+                        "--torchproxy-scope=conftest", "-q", "-p", "no:cacheprovider",
+                        str(tmp_path / "test_conf.py")],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+    out = r.stdout + r.stderr
+    assert r.returncode == 0 and "2 passed" in out, out
