@@ -31,8 +31,7 @@ import paddle
 
 from .registry import adapter, module, tensor_method, type_, value
 
-module("torch.utils")
-module("torch.utils.cpp_extension")
+module("torch.utils.cpp_extension")  # torch.utils itself: facade/misc.py
 
 
 def _find_cuda_home():
@@ -502,6 +501,7 @@ def is_ninja_available() -> bool:
 
 
 NAMES = (
+    "torch.utils.cpp_extension", "torch.Tensor.__dlpack__", "torch.Tensor.__dlpack_device__",
     "torch.utils.cpp_extension.CUDA_HOME", "torch.utils.cpp_extension.ROCM_HOME",
     "torch.utils.cpp_extension.get_cxx_compiler", "torch.utils.cpp_extension.check_compiler_is_gcc",
     "torch._C._GLIBCXX_USE_CXX11_ABI", "torch.utils.cpp_extension.include_paths",
