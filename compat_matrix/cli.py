@@ -44,6 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "e.g. one CI job each; join the parts' OUT folders with --merge")
     p.add_argument("--merge", nargs="+", default=None, metavar="DIR",
                    help="merge the OUT folders of shard runs into --out and write the reports")
+    p.add_argument("--publish", default=None, metavar="PATH",
+                   help="also write the results page the README links to (e.g. "
+                        "docs/results/matrix-cpu.md) from OUT's records")
     p.add_argument("--isolate", action="store_true",
                    help="one worker process per cell (slow; default: one per library x backend)")
     p.add_argument("--no-scan", action="store_true",
@@ -107,6 +110,8 @@ def main(args) -> int:
         return 0
     if args.report_only:
         paths = reports.write_all(args.out)
+        if args.publish:
+            paths["published"] = _publish(args)
         print("\n".join(f"{k}: {v}" for k, v in paths.items()))
         return 0
     opts = Options(out=args.out, libs=args.libs, backends=tuple(args.backend),
@@ -133,8 +138,22 @@ def main(args) -> int:
               f"{os.path.join(args.out, 'results.jsonl')}; --resume continues", file=sys.stderr)
         code = 130
     paths = reports.write_all(args.out)
+    if args.publish:
+        paths["published"] = _publish(args)
     print("reports: " + ", ".join(paths.values()), file=sys.stderr)
     return code
+
+
+def _publish(args) -> str:
+    from .reports import Matrix, publish
+    m = Matrix.load(args.out)
+    opts = m.meta.get("options", {})
+    cmd = "python -m compat_matrix --out reports -j {}".format(opts.get("jobs", 2)) + "".join(
+        f" --python-for {k}=..." for k in sorted(opts.get("python_for", {})))
+    os.makedirs(os.path.dirname(os.path.abspath(args.publish)), exist_ok=True)
+    with open(args.publish, "w", encoding="utf-8") as f:
+        f.write(publish.render(m, command="./dev matrix  (= " + cmd + ")"))
+    return args.publish
 
 
 def run(argv=None) -> int:

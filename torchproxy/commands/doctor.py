@@ -112,6 +112,12 @@ def collect(run_gpu_op: bool = True) -> dict:
         tri["version"] = _dist_version("triton", "pytorch-triton")
         tri["interpreter"] = os.environ.get("TRITON_INTERPRET", "0") not in ("", "0")
         try:
+            from ..integrations import triton_interpreter as ti
+            tri["interpreter_fixes"] = {"enabled": ti.enabled_by_env(), "installed": sorted(ti._installed),
+                                        "available": list(ti.FIXES)}
+        except Exception as e:  # noqa: BLE001
+            tri["interpreter_fixes"] = f"unavailable: {type(e).__name__}: {e}"
+        try:
             from ..integrations import triton as binding
             tri["torchproxy_binding"] = binding.bound_mode()
         except Exception as e:  # noqa: BLE001
@@ -122,6 +128,11 @@ def collect(run_gpu_op: bool = True) -> dict:
     report["tvm_ffi"] = {"installed": _installed("tvm_ffi"),
                          "version": _dist_version("apache-tvm-ffi", "tvm-ffi", "tvm_ffi")}
     report["torch"] = {"installed": _installed("torch"), "version": _dist_version("torch")}
+    try:
+        from ..facade.core import TORCH_VERSION
+    except Exception:  # noqa: BLE001 - a broken facade is reported by the suites, not here
+        TORCH_VERSION = None
+    report["facade"] = {"torch_version": TORCH_VERSION}
     from .. import __version__, api
     report["torchproxy"] = {"version": __version__, "enabled": api.is_enabled()}
     return report
@@ -152,13 +163,26 @@ def _fmt(report: dict) -> str:
     out.append("Triton       " + (f"{t['version']}, interpreter "
                                   f"{'ON (TRITON_INTERPRET)' if t['interpreter'] else 'off'}, "
                                   f"torchproxy binding: {t.get('torchproxy_binding') or 'not bound'}"
-                                  if t["installed"] else "not installed"))
+                                  if t["installed"] else "not installed  (pip install \"torchproxy[triton]\")"))
+    if t["installed"] and not t["interpreter"]:
+        out.append("  CPU kernels: set TRITON_INTERPRET=1 before Triton is imported (Triton's interpreter);"
+                   " on a GPU, torchproxy.integrations.triton.bind() once")
+    if t["installed"] and t["interpreter"]:
+        out.append("  interpreter fixes: torchproxy.integrations.triton_interpreter.ensure_fixes() "
+                   "(numpy>=2.4 index, float args, autotune, loop index, libdevice; "
+                   "TORCHPROXY_INTERPRETER_FIX=0 turns it off)")
     for key, label in (("tilelang", "TileLang"), ("tvm_ffi", "tvm-ffi"), ("torch", "real torch")):
         r = report[key]
         out.append(f"{label:12s} " + (f"{r['version'] or 'installed'}" if r["installed"]
                                       else "not installed"))
     tp = report["torchproxy"]
     out.append(f"torchproxy   {tp['version']}, {'enabled' if tp['enabled'] else 'not enabled'}")
+    fv = report.get("facade", {}).get("torch_version")
+    if fv:
+        real = report["torch"].get("version")
+        out.append(f"  facade     torch.__version__ == {fv!r} in scope: the torch API level the facade "
+                   "implements (libraries' version checks pick code paths it provides)"
+                   + (f"; real torch here: {real}" if real else ""))
     for prob in report["problems"]:
         out.append(f"PROBLEM: {prob}")
     return "\n".join(out)
