@@ -268,8 +268,17 @@ static PyObject *method_get_doc(MethodObject *m, void *c) { return Py_NewRef(m->
 static PyObject *method_get_qualname(MethodObject *m, void *c) {
     return PyUnicode_FromFormat("Tensor.%U", m->name);
 }
+static PyObject *pair_or_error(PyObject *impl, PyObject *paddle) {
+    /* (torch implementation, Paddle's original) for dispatched names only, as before */
+    if (paddle == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "__torchproxy_dispatch__: an added name (Paddle "
+                                              "lacks it), not dispatched");
+        return NULL;
+    }
+    return PyTuple_Pack(2, impl, paddle);
+}
 static PyObject *method_get_pair(MethodObject *m, void *c) {
-    return PyTuple_Pack(2, m->impl, m->paddle ? m->paddle : Py_None);
+    return pair_or_error(m->impl, m->paddle);
 }
 static PyObject *method_get_wrapped(MethodObject *m, void *c) {
     /* inspect.signature() follows __wrapped__: Paddle's signature for Paddle's name */
@@ -466,7 +475,7 @@ static PyObject *attr_get_is_method(AttrObject *a, void *c) {
     return PyBool_FromLong(a->kind == ATTR_METHOD);
 }
 static PyObject *attr_get_pair(AttrObject *a, void *c) {
-    return PyTuple_Pack(2, a->impl, a->paddle ? a->paddle : Py_None);
+    return pair_or_error(a->impl, a->paddle);
 }
 
 static PyMemberDef attr_members[] = {

@@ -147,7 +147,8 @@ def make(name: str, impl, paddle_attr):
         out.__qualname__ = f"Tensor.{name}"
         out.__doc__ = doc
         out.__wrapped__ = paddle_attr if paddle_attr is not None else impl
-        out.__torchproxy_dispatch__ = (impl, paddle_attr)
+        if paddle_attr is not None:  # dispatched names only (as the C dispatcher)
+            out.__torchproxy_dispatch__ = (impl, paddle_attr)
     out.__torchproxy_info__ = (name, fget if is_prop else impl, paddle_attr)
     return out
 
