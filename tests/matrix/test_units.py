@@ -1,19 +1,27 @@
 """Spec loading, input generation, comparison and classification (no subprocesses)."""
+import os
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
 
 from compat_matrix import classify, spec, values
-from matrix_testpaths import FIXTURE_SPECS
+from matrix_testpaths import FIXTURE_SPECS, ROOT
 
 
 def test_builtin_specs_load_and_name_their_install():
     specs = spec.load_specs()
     names = {s.library.name for s in specs}
-    assert {"kernels_triton", "liger_kernel", "flag_gems", "kernels_tilelang"} <= names
+    assert {"kernels_triton", "liger_kernel", "flag_gems", "kernels_tilelang", "fla",
+            "cut_cross_entropy"} <= names
     for s in specs:
-        assert s.cases and s.library.scope and s.library.install, s.library.name
+        assert s.cases and s.library.scope and s.library.install_lines(), s.library.name
+        # a library's pins live in its spec only (ci/requirements-* do not repeat them)
+        for req in s.library.pip:
+            if "==" in req:
+                import glob
+                for path in glob.glob(os.path.join(ROOT, "ci", "requirements-*.txt")):
+                    assert req not in open(path).read(), (req, path)
         assert s.module_name == f"compat_matrix.specs.{s.library.name}"
 
 
@@ -194,3 +202,68 @@ def test_compare_arrays_reports_a_0d_mismatch():
     assert msg.startswith("1/1 elements differ") and "max abs error 85.8" in msg
     assert compare_arrays(np.array(1.0, "float32"), np.array(1.0, "float32"), "float32",
                           lambda dt: (1e-5, 1e-6)) is None
+
+
+def test_shards_partition_the_libraries_and_merge_joins_them(fixture_run, tmp_path):
+    """--shard I/N splits whole libraries deterministically; --merge joins the OUT folders."""
+    from compat_matrix import reports, spec
+    from compat_matrix.runner import shard_libraries
+    specs = spec.load_specs()
+    parts = shard_libraries(specs, 3)
+    assert parts == shard_libraries(list(reversed(specs)), 3)  # the same split in every job
+    names = [n for p in parts for n in p]
+    assert sorted(names) == sorted(s.library.name for s in specs) and len(set(names)) == len(names)
+    assert all(parts)
+    # merging: the fixture run split in two folders by case, then joined
+    import json
+    import shutil
+    out, cells = fixture_run
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d in (a, b):
+        d.mkdir()
+        shutil.copy(f"{out}/meta.json", d / "meta.json")
+    with open(f"{out}/results.jsonl") as f:
+        lines = [line for line in f if line.strip()]
+    (a / "results.jsonl").write_text("".join(lines[::2]))
+    (b / "results.jsonl").write_text("".join(lines[1::2]))
+    paths = reports.merge([str(a), str(b)], str(tmp_path / "merged"))
+    def table(text):
+        return text.split("## All cases")[1].split("## Missing torch names in each")[0]
+    assert table(open(paths["markdown"]).read()) == table(open(f"{out}/matrix.md").read())
+    summary = json.load(open(paths["summary"]))
+    assert summary["cells"] == len(cells) and len(summary["shards"]) == 2
+    with pytest.raises(ValueError, match="must not overlap"):
+        reports.merge([str(a), str(a)], str(tmp_path / "twice"))
+
+
+def test_summary_and_published_page_come_from_the_records(fixture_run, tmp_path):
+    import json
+    from compat_matrix.reports import Matrix, publish
+    out, cells = fixture_run
+    s = json.load(open(f"{out}/summary.json"))
+    ran = sum(1 for (c, b), r in cells.items() if b == "torch" and c != "import"
+              and (r["status"] in ("runs", "matches") or r.get("outputs") is not None))
+    applicable = sum(1 for (c, b), r in cells.items() if b == "torch" and c != "import"
+                     and r["status"] != "n/a")
+    assert s["oracle_runs"]["cpu"]["ran"] == ran and s["oracle_runs"]["cpu"]["of"] == applicable
+    assert s["proxy_matches_oracle"]["torchproxy/cpu"] == {"matches": 3, "of": 5}
+    page = publish.render(Matrix.load(out), command="cmd")
+    assert f"Real torch runs **{ran} of {applicable}** CPU cases" in page
+    assert "torchproxy/cpu: matches real torch on **3 of 5**" in page
+    assert "- fakelib/crash [cpu]: imports / crash:" in page  # real torch fails it too
+
+
+def test_html_shows_reason_and_message_in_the_grid(fixture_run):
+    import json
+    import re
+    out, cells = fixture_run
+    page = open(f"{out}/matrix.html").read()
+    data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', page,
+                                re.S).group(1).replace("<\\/", "</"))
+    wrong = data["cells"]["\u0001".join(("fakelib", "wrong", "torchproxy", "cpu"))]
+    assert wrong["msg"].startswith("out: 5/5 elements differ"), wrong
+    crash = data["cells"]["\u0001".join(("fakelib", "crash", "torchproxy", "cpu"))]
+    assert crash["oracle_fails"] is True and crash["msg"].startswith("worker killed by signal SIGABRT")
+    assert data["cells"]["\u0001".join(("fakelib", "scale_add", "torchproxy", "cpu"))]["oracle_fails"] is False
+    assert "What the cells say" in page and "torch fails too" in page
+    assert "<ul id='failures'>" in page and "fakelib/wrong [torchproxy, cpu] fails / wrong_numbers" in page
