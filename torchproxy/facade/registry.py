@@ -59,6 +59,7 @@ AREAS = (
     "torchproxy.facade.serialization",  # torch.save / torch.load (torch's zip format)
     "torchproxy.facade.random",  # Generator streams, generator=, randperm/normal/bernoulli/multinomial
     "torchproxy.facade.ops_clients",  # names real clients need (Triton tutorials, Liger tests)
+    "torchproxy.facade.data",  # torch.utils.data: datasets, samplers, collate, DataLoader with workers
 )
 
 
