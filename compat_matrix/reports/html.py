@@ -285,7 +285,8 @@ def render(m) -> str:
     meta_line = (f"Paddle {env.get('paddle')} · torch {env.get('versions', {}).get('torch')} · "
                  f"triton {env.get('versions', {}).get('triton')} · Python {env.get('python')} · "
                  f"wall time {m.meta.get('wall_s', '?')} s · {len(m.records)} cells"
-                 + (" · CPU: Triton interpreter with Triton 3.9's __index__ fix in every backend"
+                 + (" · CPU: Triton's interpreter with torchproxy's interpreter fixes in every backend "
+                    "(numpy>=2.4 index, float args, autotune, loop index, libdevice), the oracle included"
                     if m.meta.get("options", {}).get("interpreter_fix") else ""))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>torchproxy compatibility matrix</title>

@@ -33,8 +33,9 @@ def render(m) -> str:
                      f"devices {', '.join(m.devices)}; wall time {meta.get('wall_s', '?')} s"
                      + (f" (+{meta['wall_s_previous_runs']} s before resume)"
                         if meta.get("wall_s_previous_runs") else "") + "."
-                     + (" CPU = Triton interpreter, with Triton 3.9's `__index__` fix applied to "
-                        "every backend alike (oracle included)."
+                     + (" CPU = Triton's interpreter, with torchproxy's interpreter fixes (numpy>=2.4 "
+                        "`__index__`, float arguments, autotune without a driver, loop index, "
+                        "libdevice) applied to every backend alike (oracle included)."
                         if meta.get("options", {}).get("interpreter_fix") else ""))
         for lib, py in sorted(meta.get("options", {}).get("python_for", {}).items()):
             e = meta.get("env_for", {}).get(lib, {})
