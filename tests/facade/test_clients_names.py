@@ -239,3 +239,37 @@ import torch
 def f():
     torch.use_deterministic_algorithms("yes")
 """)
+
+
+# -- nonzero of a 0-d tensor (Liger's test helpers) ------------------------------------------------
+@pytest.mark.parametrize("v", [np.array(5.0, "float32"), np.array(0, "int64"), np.array(True)],
+                         ids=["f32-nonzero", "i64-zero", "bool"])
+def test_nonzero_0d(v):
+    check("""
+import torch
+def f(x):
+    return torch.nonzero(x), x.nonzero(), torch.nonzero(x, as_tuple=True)
+""", v)
+
+
+# -- autograd.Function.backward returning a gradient for an input that needs none (Liger) ---------
+def test_function_backward_grad_for_input_without_grad():
+    x = np.arange(6, dtype="float32").reshape(2, 3)
+    check("""
+import torch
+class Mul(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b, scale):
+        ctx.save_for_backward(a, b)
+        ctx.scale = scale
+        return a * b * scale
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        return g * b * ctx.scale, g * a * ctx.scale, None
+def f(a, b):
+    a.requires_grad_(True)
+    y = Mul.apply(a, b, 2.0)
+    y.sum().backward()
+    return y.detach(), a.grad, b.grad
+""", x, x + 1)

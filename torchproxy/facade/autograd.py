@@ -328,7 +328,10 @@ def _companion_pylayer(torch_cls):
         if any(g is not None for g in result[n_inputs:]):
             raise RuntimeError(f"function {torch_cls.__name__}Backward returned an incorrect "
                                f"number of gradients (expected {n_inputs}, got {len(result)})")
-        picked = tuple(result[i] for i in pctx._tensor_positions)
+        # torch ignores a gradient returned for an input that does not require one (Liger's
+        # kernels return them); Paddle's PyLayer refuses anything but None there
+        needs = ctx.needs_input_grad
+        picked = tuple(result[i] if needs[i] else None for i in pctx._tensor_positions)
         return picked[0] if len(picked) == 1 else picked
 
     return type(f"{torch_cls.__name__}_PyLayer", (PyLayer,),

@@ -24,7 +24,7 @@ NAMES = (
     "torch.Tensor.eq", "torch.Tensor.equal", "torch.Tensor.ge", "torch.Tensor.gt",
     "torch.Tensor.le", "torch.Tensor.logical_and", "torch.Tensor.logical_or", "torch.Tensor.lt",
     "torch.Tensor.maximum", "torch.Tensor.minimum", "torch.Tensor.mul", "torch.Tensor.mul_",
-    "torch.Tensor.ne", "torch.Tensor.pow", "torch.Tensor.pow_", "torch.Tensor.remainder",
+    "torch.Tensor.ne", "torch.Tensor.nonzero", "torch.Tensor.pow", "torch.Tensor.pow_", "torch.Tensor.remainder",
     "torch.Tensor.sub", "torch.Tensor.sub_", "torch._assert_async", "torch.abs", "torch.absolute",
     "torch.acos", "torch.add", "torch.addmm", "torch.allclose", "torch.asin", "torch.atan",
     "torch.atan2", "torch.bitwise_and", "torch.bitwise_not", "torch.bitwise_or",
@@ -481,10 +481,12 @@ def einsum(equation, *operands):
     return paddle.einsum(equation, *operands)
 
 
-@adapter("torch.nonzero")
+@op("torch.nonzero", method=True)
 def nonzero(input, *, as_tuple=False):
     if as_tuple:
         return where(input)
+    if input.ndim == 0:  # torch: one row of zero coordinates when the scalar is nonzero
+        return paddle.zeros([1 if bool(input != 0) else 0, 0], dtype="int64")
     return paddle.nonzero(input).astype("int64")
 
 
