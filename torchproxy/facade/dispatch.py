@@ -103,11 +103,6 @@ def caller_module(depth: int = 1):
     return _getframe(depth + 1).f_globals.get("__name__")
 
 
-def caller_in_scope(depth: int = 1) -> bool:
-    """Whether the caller of the function calling this (``depth`` frames up) gets torch."""
-    return _wants(_getframe(depth + 1).f_globals.get("__name__"))
-
-
 # -- building ----------------------------------------------------------------------------------
 def make(name: str, impl, paddle_attr):
     """The attribute for ``paddle.Tensor.<name>``: ``impl`` is the torch implementation (a
