@@ -36,7 +36,12 @@ def pytest_addoption(parser):
 def _start(scope, blocked):
     if not scope or _STATE["trace"] is not None:
         return
-    import torchproxy
+    import warnings
+    with warnings.catch_warnings():
+        # Paddle's import warns about ccache (meant for C++ extension builders) on every run
+        warnings.filterwarnings("ignore", message="No ccache found", category=UserWarning)
+        import torchproxy
+        import paddle  # noqa: F401 - imported here, inside the filter
     torchproxy.enable(None if scope.strip() == "*" else scope, blocked=blocked or None)
     cm = torchproxy.trace()
     _STATE.update(trace_cm=cm, trace=cm.__enter__(), scope=scope)
