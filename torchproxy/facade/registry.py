@@ -60,6 +60,7 @@ AREAS = (
     "torchproxy.facade.random",  # Generator streams, generator=, randperm/normal/bernoulli/multinomial
     "torchproxy.facade.ops_clients",  # names real clients need (Triton tutorials, Liger tests)
     "torchproxy.facade.data",  # torch.utils.data: datasets, samplers, collate, DataLoader with workers
+    "torchproxy.facade.optim",  # torch.optim and lr_scheduler (torch's update formulas)
 )
 
 
