@@ -7,6 +7,8 @@ of Triton's interpreter, not of torch), the real-torch test asserts that very fa
 proxy test is skipped with the reason."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import triton_tutorials as tt
@@ -23,6 +25,11 @@ REAL_TORCH_FAILS = {
 }
 
 _REAL = {}  # case -> None (passed) or the exception real torch raised
+
+# Left out of the default (CI) run to keep it within its time budget; TORCHPROXY_CLIENTS_FULL=1
+# runs them too.  03: a 512x512x512 fp16 matmul autotuned over its configs, ~12 s on real torch
+# and ~40 s on the proxy in the interpreter on a loaded 2-core machine.
+SLOW = {"03-matmul-fp16"}
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +56,8 @@ PARAMS = [pytest.param(c, side, id=f"{c}-{side}") for c in tt.CASES
 
 @pytest.mark.parametrize("case, side", PARAMS)
 def test_tutorial(case, side, src_dir):
+    if case in SLOW and os.environ.get("TORCHPROXY_CLIENTS_FULL") != "1":
+        pytest.skip("slow in the interpreter: TORCHPROXY_CLIENTS_FULL=1 runs it")
     err = _run_real(case, src_dir)
     if side == "real-torch":
         if case in REAL_TORCH_FAILS:
