@@ -5,6 +5,16 @@ code outside the scope.  It is optional: where it cannot be compiled (no C compi
 unsupported interpreter) the install still succeeds and torchproxy uses its pure-Python
 dispatcher (torchproxy/facade/dispatch.py; ``TORCHPROXY_PURE_PYTHON=1`` selects that one too).
 """
+import hashlib
+import os
+
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("torchproxy._cdispatch", ["torchproxy/_dispatch.c"], optional=True)])
+SOURCE = "torchproxy/_dispatch.c"
+# the source's hash goes into the build: torchproxy/facade/dispatch.py refuses a stale build
+# (the source edited since) and says to rebuild, instead of running old code
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), SOURCE), "rb") as f:
+    SHA = hashlib.sha1(f.read()).hexdigest()
+
+setup(ext_modules=[Extension("torchproxy._cdispatch", [SOURCE], optional=True,
+                             define_macros=[("TPX_SOURCE_SHA", f'"{SHA}"')])])

@@ -28,6 +28,10 @@
 #error "torchproxy._cdispatch needs CPython >= 3.10"
 #endif
 
+#ifndef TPX_SOURCE_SHA  /* setup.py passes the sha1 of this file: dispatch.py spots stale builds */
+#define TPX_SOURCE_SHA ""
+#endif
+
 #if PY_VERSION_HEX < 0x030C0000
 #define TPX_DICT_TAGS 1
 #else
@@ -590,7 +594,8 @@ PyMODINIT_FUNC PyInit__cdispatch(void) {
     if (PyModule_AddObject(m, "Method", (PyObject *)&MethodType) < 0 ||
         PyModule_AddObject(m, "Attr", (PyObject *)&AttrType) < 0 ||
         PyModule_AddIntConstant(m, "DICT_TAGS", TPX_DICT_TAGS) < 0 ||
-        PyModule_AddIntConstant(m, "API", 1) < 0) {
+        PyModule_AddIntConstant(m, "API", 1) < 0 ||
+        PyModule_AddStringConstant(m, "SOURCE_SHA", TPX_SOURCE_SHA) < 0) {
         Py_DECREF(m);
         return NULL;
     }

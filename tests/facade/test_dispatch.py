@@ -363,3 +363,19 @@ def test_pure_python_is_selected_by_the_environment(monkeypatch):
     impl = registry.TENSOR_TABLE["torch.Tensor.numel"].impl
     built = fresh.make("numel", impl, tensor_mod.original("numel"))
     assert fresh.info(built)[1:] == (impl, tensor_mod.original("numel"), "python")
+
+
+def test_the_c_dispatcher_is_built_and_current():
+    """No silent fallback: where the environment does not ask for the pure-Python dispatcher,
+    the C one is built from the current torchproxy/_dispatch.c (`pip install -e .` builds
+    it; ./dev does at set-up)."""
+    import os
+    if os.environ.get(dispatch.PURE_PYTHON_ENV, "") not in ("", "0"):
+        pytest.skip(f"{dispatch.PURE_PYTHON_ENV} is set")
+    assert dispatch.c_available(), dispatch.c_error()
+    assert dispatch.backend() == "c"
+    assert not dispatch._source_changed(dispatch._C)
+
+    class Stale:
+        SOURCE_SHA = "0" * 40
+    assert dispatch._source_changed(Stale)  # a build from another source is refused

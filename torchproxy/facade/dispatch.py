@@ -40,6 +40,19 @@ _STATE = _scope.STATE
 _wants = _STATE.wants_facade
 _getframe = sys._getframe
 
+def _source_changed(mod) -> bool:
+    """The extension was built from another _dispatch.c than the one beside this package."""
+    import hashlib
+    built = getattr(mod, "SOURCE_SHA", "")
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "_dispatch.c")
+    try:
+        with open(path, "rb") as f:
+            return bool(built) and hashlib.sha1(f.read()).hexdigest() != built
+    except OSError:  # an install without the source: nothing to compare with
+        return False
+
+
 _C = None
 _C_API = 1  # must equal torchproxy/_dispatch.c's API constant
 _C_ERROR = ""
@@ -49,9 +62,14 @@ else:
     try:
         from .. import _cdispatch as _C
     except ImportError as e:  # not built (no compiler at install time, or a source checkout)
-        _C_ERROR = f"torchproxy._cdispatch is not built ({e}); `pip install -e .` builds it"
+        import importlib.util
+        if importlib.util.find_spec("torchproxy._cdispatch") is None:
+            _C_ERROR = ("torchproxy._cdispatch is not built (`pip install -e .` builds it from "
+                        "torchproxy/_dispatch.c; it needs a C compiler)")
+        else:
+            _C_ERROR = f"torchproxy._cdispatch does not load: {e}"
     else:
-        if getattr(_C, "API", None) != _C_API:
+        if getattr(_C, "API", None) != _C_API or _source_changed(_C):
             _C, _C_ERROR = None, ("torchproxy._cdispatch is a stale build (torchproxy/_dispatch.c "
                                   "changed since); `pip install -e .` rebuilds it")
 
