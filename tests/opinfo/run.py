@@ -1,0 +1,188 @@
+"""The full OpInfo / ModuleInfo run: every variant, every sample, crash-isolated.
+
+    python -m tests.opinfo.run                 # run, compare with the ledger (exit 1 if it is stale)
+    python -m tests.opinfo.run --write         # run, then rewrite the ledger and the reports
+    python -m tests.opinfo.run --match linalg  # only ids containing "linalg" (never --write)
+    python -m tests.opinfo.run --limit 8       # the first 8 samples per dtype (CI's subset)
+
+Each run uses the current interpreter's Paddle (``.venv``: 3.3.1, ``.venv26``: 2.6.2).  The work
+happens in a worker process that prints one JSON line per variant; when Paddle kills it (a
+segfault) or a variant hangs (``--timeout``), the variant is recorded as ``crash`` /
+``timeout`` and a new worker resumes after it.
+
+Writes (with ``--write``), per Paddle version V:
+  tests/opinfo/xfails-paddle3.txt | xfails-paddle26.txt          operator variants that fail
+  tests/opinfo/module-xfails-paddle3.txt | module-xfails-paddle26.txt   modules that fail
+  docs/results/opinfo-V.json      every result (input of the reports and of the status file)
+  docs/results/opinfo-V.md        pass rates per area, kind, failure causes
+  docs/results/opinfo-status.json per torch name, pass/fail per Paddle version (all V present)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+# -- items ------------------------------------------------------------------------------------
+def items(suite: str):
+    """[(suite, id, meta, runner)] in a fixed order."""
+    from . import core, modules
+    out = []
+    if suite in ("ops", "all"):
+        for v in core.all_variants():
+            meta = {"suite": "ops", "op": core.full_name(v.op), "kind": v.kind, "label": v.label,
+                    "area": core.area_of(v.op)}
+            out.append(("ops", v.id, meta, v))
+    if suite in ("modules", "all"):
+        for info in modules.module_db():
+            mid = modules.module_id(info)
+            meta = {"suite": "modules", "op": mid, "kind": "module", "label": modules.torch_path(info),
+                    "area": "nn modules"}
+            out.append(("modules", mid, meta, info))
+    return out
+
+
+def run_item(item, limit=None, only=None):
+    from . import core, modules
+    suite, _, _, obj = item
+    if suite == "ops":
+        return core.run_variant(obj, limit=limit, only=only)
+    return modules.run_module(obj, limit=limit, only=only)
+
+
+def worker(args) -> int:
+    its = items(args.suite)
+    if args.match:
+        its = [i for i in its if args.match in i[1]]
+    for n, it in enumerate(its):
+        if n < args.start:
+            continue
+        print(json.dumps({"begin": n, "id": it[1]}), flush=True)
+        t = time.perf_counter()
+        r = run_item(it, limit=args.limit)
+        d = dict(r._asdict(), **it[2], t=round(time.perf_counter() - t, 3))
+        print(json.dumps({"result": n, **d}), flush=True)
+    print(json.dumps({"done": len(its)}), flush=True)
+    return 0
+
+
+def run_isolated(args) -> tuple[list[dict], float]:
+    results: list[dict] = []
+    start, total = 0, None
+    t0 = time.perf_counter()
+    cmd_base = [sys.executable, "-m", "tests.opinfo.run", "--worker", "--suite", args.suite]
+    if args.match:
+        cmd_base += ["--match", args.match]
+    if args.limit is not None:
+        cmd_base += ["--limit", str(args.limit)]
+    if args.facade_path:
+        cmd_base += ["--facade-path", args.facade_path]
+    while total is None or start < total:
+        p = subprocess.Popen(cmd_base + ["--start", str(start)], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL if not args.verbose else None, text=True)
+        q: queue.Queue = queue.Queue()
+        threading.Thread(target=lambda: [q.put(ln) for ln in p.stdout] + [q.put(None)],
+                         daemon=True).start()
+        current = None
+        while True:
+            try:
+                line = q.get(timeout=args.timeout)
+            except queue.Empty:
+                p.kill()
+                p.wait()
+                results.append({"id": current["id"], "status": "fail", "category": "timeout",
+                                "detail": f"no result after {args.timeout}s", "where": "-",
+                                **_meta(current["id"], args)})
+                start = current["begin"] + 1
+                break
+            if line is None:
+                rc = p.wait()
+                if current is not None:  # died inside a variant
+                    results.append({"id": current["id"], "status": "fail", "category": "crash",
+                                    "detail": f"the process died (exit status {rc})", "where": "-",
+                                    **_meta(current["id"], args)})
+                    start = current["begin"] + 1
+                elif total is None:
+                    raise SystemExit(f"opinfo worker failed before its first variant (exit {rc}); "
+                                     "run with --verbose")
+                break
+            if not line.startswith("{"):
+                continue
+            msg = json.loads(line)
+            if "begin" in msg:
+                current = msg
+            elif "result" in msg:
+                msg.pop("result")
+                results.append(msg)
+                if args.progress and len(results) % 100 == 0:
+                    print(f"[opinfo] {len(results)} done, {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+                current = None
+            elif "done" in msg:
+                total = msg["done"]
+                start = total
+    return results, time.perf_counter() - t0
+
+
+_META_CACHE: dict = {}
+
+
+def _meta(item_id, args):
+    if not _META_CACHE:
+        for it in items(args.suite):
+            _META_CACHE[it[1]] = it[2]
+    return _META_CACHE.get(item_id, {})
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tests.opinfo.run", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--suite", choices=("ops", "modules", "all"), default="all")
+    ap.add_argument("--write", action="store_true", help="rewrite the ledgers and the reports")
+    ap.add_argument("--match", help="only ids containing this text")
+    ap.add_argument("--limit", type=int, help="first N samples per dtype (default: all)")
+    ap.add_argument("--timeout", type=float, default=180, help="seconds one variant may take")
+    ap.add_argument("--facade", help="what facade was measured (default: git HEAD of this checkout)")
+    ap.add_argument("--facade-path", help="import torchproxy from this directory (e.g. an export "
+                    "of an older commit, to measure before/after)")
+    ap.add_argument("--verbose", action="store_true", help="show the worker's stderr")
+    ap.add_argument("--progress", action="store_true")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.facade_path:
+        sys.path.insert(0, os.path.abspath(args.facade_path))
+    if args.worker:
+        return worker(args)
+    if args.write and (args.match or args.limit is not None or args.suite != "all"):
+        ap.error("--write needs the full run (no --match/--limit/--suite)")
+    from . import ledger, report
+    results, seconds = run_isolated(args)
+    ver = ledger.paddle_version()
+    stale = ledger.check(results, partial=bool(args.match) or args.suite != "all",
+                         sampled=args.limit is not None)
+    print(report.summary(results, seconds))
+    if args.write:
+        ledger.write(results)
+        report.write(results, seconds, facade=args.facade or report.facade_label())
+        print(f"[opinfo] wrote the ledgers and docs/results/opinfo-{ver}.md/.json, opinfo-status.json")
+        return 0
+    if stale:
+        print("\n".join(stale))
+        print(f"[opinfo] the ledger is not true ({len(stale)} lines): fix the facade or run "
+              "`python -m tests.opinfo.run --write` and review the diff")
+        return 1
+    print("[opinfo] the ledger matches the run")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
