@@ -74,8 +74,12 @@ else:
                                   "changed since); `pip install -e .` rebuilds it")
 
 if _C is not None:
-    # misses go to wants_facade; the current rules are read from STATE.snapshot[4]
-    _C.configure(_wants, _STATE)
+    # misses go to wants_facade; the current rules are read from STATE.snapshot[4], through
+    # STATE.__dict__ (whose version tag changes with every assignment of the snapshot)
+    try:
+        _C.configure(_wants, _STATE)
+    except (TypeError, AttributeError, RuntimeError) as e:  # scope.py changed shape
+        _C, _C_ERROR = None, f"the C dispatcher cannot follow scope.STATE: {e}"
 
 _backend = "c" if _C is not None else "python"
 _record = None  # while a trace is active: record(full_name); read by the generated closures
