@@ -61,6 +61,7 @@ AREAS = (
     "torchproxy.facade.ops_clients",  # names real clients need (Triton tutorials, Liger tests)
     "torchproxy.facade.data",  # torch.utils.data: datasets, samplers, collate, DataLoader with workers
     "torchproxy.facade.optim",  # torch.optim and lr_scheduler (torch's update formulas)
+    "torchproxy.facade.distributions",  # torch.distributions: log_prob/entropy/sample/kl_divergence
 )
 
 
