@@ -273,3 +273,23 @@ def f(a, b):
     y.sum().backward()
     return y.detach(), a.grad, b.grad
 """, x, x + 1)
+
+
+# -- torch.multiprocessing (Liger's test_swiglu/test_rms_norm import it at the top) ---------------
+def test_multiprocessing_module():
+    check("""
+import torch.multiprocessing as mp
+def f():
+    q = mp.SimpleQueue()
+    q.put([1, 2.5, "x"])
+    return (mp.cpu_count() > 0, q.get(), mp.get_context("fork").get_start_method(),
+            "spawn" in mp.get_all_start_methods(), mp.current_process().name)
+""")
+
+
+def test_multiprocessing_spawn_is_a_named_gap():
+    from difftest import load
+    from torchproxy.errors import NotProvidedError
+    mod = load("import torch.multiprocessing as mp\ndef f():\n    return mp.spawn\n", scoped=True)
+    with pytest.raises(NotProvidedError, match="torch.multiprocessing.spawn"):
+        mod.f()

@@ -6,15 +6,26 @@ from __future__ import annotations
 
 NAMES = (
     "torch.Tensor.__setitem__", "torch.Tensor.isneginf", "torch.Tensor.isposinf",
-    "torch.are_deterministic_algorithms_enabled", "torch.isneginf", "torch.isposinf",
-    "torch.is_deterministic_algorithms_warn_only_enabled", "torch.use_deterministic_algorithms",
+    "torch.are_deterministic_algorithms_enabled",
+    "torch.is_deterministic_algorithms_warn_only_enabled", "torch.isneginf", "torch.isposinf",
+    "torch.multiprocessing", "torch.multiprocessing.Array", "torch.multiprocessing.Barrier",
+    "torch.multiprocessing.Condition", "torch.multiprocessing.Event",
+    "torch.multiprocessing.JoinableQueue", "torch.multiprocessing.Lock",
+    "torch.multiprocessing.Manager", "torch.multiprocessing.Pipe", "torch.multiprocessing.Pool",
+    "torch.multiprocessing.Process", "torch.multiprocessing.Queue", "torch.multiprocessing.RLock",
+    "torch.multiprocessing.Semaphore", "torch.multiprocessing.SimpleQueue",
+    "torch.multiprocessing.Value", "torch.multiprocessing.active_children",
+    "torch.multiprocessing.cpu_count", "torch.multiprocessing.current_process",
+    "torch.multiprocessing.get_all_start_methods", "torch.multiprocessing.get_context",
+    "torch.multiprocessing.get_start_method", "torch.multiprocessing.set_start_method",
+    "torch.use_deterministic_algorithms",
 )
 
 import paddle
 
 from . import dtypes as _dt
 from ._opbase import op
-from .registry import adapter, tensor_method
+from .registry import adapter, module, tensor_method, value
 
 _name = _dt.torch_name
 _HALF = (_dt.DTYPES["float16"], _dt.DTYPES["bfloat16"])
@@ -91,3 +102,21 @@ def are_deterministic_algorithms_enabled():
 @adapter("torch.is_deterministic_algorithms_warn_only_enabled")
 def is_deterministic_algorithms_warn_only_enabled():
     return _DETERMINISTIC["warn_only"]
+
+
+# -- torch.multiprocessing (Liger's test modules import it at the top) ---------------------------
+# torch.multiprocessing is Python's multiprocessing plus shared-memory reductions for tensors.
+# The facade gives the standard library's objects: Paddle tensors cross process boundaries by
+# pickling (copies), not through shared memory; torch.multiprocessing.spawn and the sharing
+# strategies are torch's own (gaps.toml).  Paddle's shared-memory variant,
+# paddle.incubate.multiprocessing, is not used: importing it registers its reductions for every
+# multiprocessing user in the process, scoped or not.
+import multiprocessing as _mp  # noqa: E402
+
+module("torch.multiprocessing",
+       note="Python's multiprocessing: tensors are pickled (copied), not shared")
+for _n in ("Array", "Barrier", "Condition", "Event", "JoinableQueue", "Lock", "Manager", "Pipe",
+           "Pool", "Process", "Queue", "RLock", "Semaphore", "SimpleQueue", "Value",
+           "active_children", "cpu_count", "current_process", "get_all_start_methods",
+           "get_context", "get_start_method", "set_start_method"):
+    value(f"torch.multiprocessing.{_n}", getattr(_mp, _n))
