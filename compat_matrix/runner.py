@@ -328,7 +328,7 @@ class Runner:
         self.oracle_recs = {}     # (lib, case, device) -> the oracle's record
         self.pending = {}         # (lib, case, device) -> [(spec, case, backend, rec)]
         started = time.time()
-        meta = {"started": started, "options": dataclasses.asdict(self.opts), "env": self.env_info,
+        meta = {"started": started, "loadavg_start": _loadavg(), "cpus": os.cpu_count(), "options": dataclasses.asdict(self.opts), "env": self.env_info,
                 "env_for": {s.library.name: self.info_of(s) for s in self.specs
                             if self.python_of(s) != self.opts.python},
                 "devices": list(self.devices), "backends": list(self.backends),
@@ -388,6 +388,7 @@ class Runner:
             raise
         finally:
             meta["finished"] = time.time()
+            meta["loadavg_end"] = _loadavg()
             meta["wall_s"] = round(meta["finished"] - started, 1)
             prev = _read_json(os.path.join(self.out, "meta.json"))
             if self.opts.resume and prev:
@@ -710,6 +711,14 @@ def _kill_group(p: subprocess.Popen):
         os.killpg(p.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _loadavg():
+    """1-minute load average (other jobs on the machine stretch the wall time), or None."""
+    try:
+        return round(os.getloadavg()[0], 1)
+    except (OSError, AttributeError):
+        return None
 
 
 def _read_json(path):

@@ -23,7 +23,10 @@ def render(m, command: str = "") -> str:
               f"{s['libraries']} libraries, {s['cases']} cases ({s['cases_without_import']} without the "
               f"import cases), {s['cells']} cells; wall time {s['wall_s']} s"
               + (f" with {s['jobs']} jobs" if s.get("jobs") else "")
-              + (f" (longest of {len(shards)} shards)" if shards else "") + ".", ""]
+              + (f" (longest of {len(shards)} shards)" if shards else "")
+              + (f" on {meta['cpus']} CPUs, load average {meta.get('loadavg_start')} at the start and "
+                 f"{meta.get('loadavg_end')} at the end (other jobs stretch the wall time)"
+                 if meta.get("cpus") else "") + ".", ""]
     for dev, o in s["oracle_runs"].items():
         lines.append(f"- Real torch runs **{o['ran']} of {o['of']}** {dev.upper()} cases "
                      f"({o['percent']}%); the others fail under real torch too (listed below).")
@@ -47,9 +50,18 @@ def render(m, command: str = "") -> str:
               + _first_line(r) for r in torch_fails] or ["None."]
     differ = [r for r in m.records if r["backend"] != "torch" and r["case"] != "import"
               and r["status"] not in ("matches", "n/a") and not oracle_fails(m, r)]
-    lines += ["", "## Proxy cells that differ from a case real torch runs", ""]
-    lines += [f"- {r['lib']}/{r['case']} [{r['backend']}, {r['device']}]: {r['status']} / "
-              f"{r.get('reason')}: " + _first_line(r) for r in differ] or ["None."]
+    groups: dict = {}
+    for r in differ:  # one line per library x backend x outcome, with its cases
+        key = (r["lib"], r["backend"], r["device"], r["status"], r.get("reason"), _first_line(r))
+        groups.setdefault(key, []).append(r["case"])
+    lines += ["", "## Proxy cells that differ from a case real torch runs", "",
+              "Grouped by library, backend and outcome; the first message of each.", ""]
+    for (lib, backend, dev, status, reason, msg), cases in groups.items():
+        shown = ", ".join(cases[:8]) + (f", ... ({len(cases)} in all)" if len(cases) > 8 else "")
+        lines.append(f"- {lib} [{backend}, {dev}] {status} / {reason}: {msg}  "
+                     f"({len(cases)} case{'s' if len(cases) > 1 else ''}: {shown})")
+    if not groups:
+        lines.append("None.")
     return "\n".join(lines) + "\n"
 
 
