@@ -214,9 +214,22 @@ def random_(self, from_=0, to=None, *, generator=None, **kw):
     if from_ >= to:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} "
                            f">= to={to}")
-    with _drawing(self.place, generator):
-        r = paddle.randint(int(from_), int(to), list(self.shape), dtype="int64")
+    r = _randint_wide(int(from_), int(to), list(self.shape), self.place, generator)
     return _fill(self, r)
+
+
+def _randint_wide(low, high, shape, place, generator):
+    """Integers uniform in [low, high) for any int64 range (Paddle's randint takes int32
+    bounds): up to three 31-bit draws combined, reduced modulo the range."""
+    span = high - low
+    with _drawing(place, generator):
+        if span <= 2 ** 31 and -2 ** 31 <= low and high <= 2 ** 31 - 1:
+            return paddle.randint(low, high, shape, dtype="int64")
+        parts = [paddle.randint(0, 2 ** 31 - 1, shape, dtype="int64").numpy().astype(np.uint64)
+                 for _ in range(3)]
+    bits = (parts[0] << np.uint64(62)) | (parts[1] << np.uint64(31)) | parts[2]
+    vals = (bits % np.uint64(span)).astype(object) + low
+    return paddle.to_tensor(np.array(vals.tolist(), dtype=np.int64), place=place)
 
 
 @tensor_method("bernoulli_")
