@@ -29,6 +29,10 @@ def pytest_addoption(parser):
                     help="comma-separated modules that get the facade ('*' = global mode)")
     group.addoption("--torchproxy-blocked", default=None,
                     help="comma-separated modules that always get real torch")
+    group.addoption("--torchproxy-interpreter-fixes", action="store_true", default=False,
+                    help="apply torchproxy's fixes to Triton's CPU interpreter before the suite "
+                         "loads (torchproxy/integrations/triton_interpreter.py; also without a "
+                         "scope, e.g. for the real-torch run of the same suite)")
     group.addoption("--torchproxy-report", default=None,
                     help="write the missing torch names (name -> tests) to this JSON file")
 
@@ -51,10 +55,19 @@ def _start(scope, blocked):
 def pytest_load_initial_conftests(early_config, parser, args):
     """Before the suite's conftest.py files (and what they import) are loaded."""
     ns = early_config.known_args_namespace
+    if getattr(ns, "torchproxy_interpreter_fixes", False):
+        _interpreter_fixes()
     _start(getattr(ns, "torchproxy_scope", None), getattr(ns, "torchproxy_blocked", None))
 
 
+def _interpreter_fixes():
+    from torchproxy.integrations import triton_interpreter
+    _STATE["interpreter_fixes"] = triton_interpreter.ensure_fixes()
+
+
 def pytest_configure(config):
+    if config.getoption("--torchproxy-interpreter-fixes") and "interpreter_fixes" not in _STATE:
+        _interpreter_fixes()
     _start(config.getoption("--torchproxy-scope"), config.getoption("--torchproxy-blocked"))
 
 

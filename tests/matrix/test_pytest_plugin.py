@@ -112,3 +112,39 @@ def test_conftest_in_scope_gets_the_facade(tmp_path):
                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
     out = r.stdout + r.stderr
     assert r.returncode == 0 and "2 passed" in out, out
+
+
+FLOAT_ARG_TEST = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_eps(x_ptr, eps, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    eps = eps.to(tl.float32)          # a float argument is an fp32 scalar when compiled
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=m) + eps, mask=m)
+
+
+def test_float_argument_in_the_interpreter():
+    x = torch.zeros(5)
+    add_eps[(1,)](x, 0.25, 5, BLOCK=8)
+    assert torch.equal(x, torch.full((5,), 0.25))
+'''
+
+
+def test_interpreter_fixes_option(tmp_path):
+    # real torch, no scope: the option alone applies the fixes before the suite loads
+    (tmp_path / "test_kernel.py").write_text(FLOAT_ARG_TEST)
+    env = dict(os.environ, PYTHONPATH=ROOT, TRITON_INTERPRET="1")
+    env.pop("TORCHPROXY_INTERPRETER_FIX", None)
+    base = [sys.executable, "-m", "pytest", "-p", "torchproxy.pytest_plugin", "-q", "-p",
+            "no:cacheprovider", str(tmp_path / "test_kernel.py")]
+    with_fix = subprocess.run(base + ["--torchproxy-interpreter-fixes"], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=180)
+    assert with_fix.returncode == 0 and "1 passed" in with_fix.stdout, with_fix.stdout + with_fix.stderr
+    without = subprocess.run(base, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+    assert without.returncode == 1 and "'float' object has no attribute 'to'" in without.stdout, \
+        without.stdout[-2000:]
