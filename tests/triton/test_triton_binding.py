@@ -16,6 +16,7 @@ triton = pytest.importorskip("triton")
 
 import torchproxy  # noqa: E402
 from torchproxy.hook import is_facade  # noqa: E402
+from torchproxy import paddle_shims  # noqa: E402
 from torchproxy.integrations import paddle_cuda  # noqa: E402
 from torchproxy.integrations import triton as binding  # noqa: E402
 from torchproxy.integrations.triton_driver import PaddleCudaDriver  # noqa: E402
@@ -48,11 +49,11 @@ def fake_paddle_gpu(monkeypatch):
         calls.append(("props", device))
         return types.SimpleNamespace(major=9, minor=0)
 
-    monkeypatch.setattr(paddle_cuda, "_expected_place", lambda: FakeGpuPlace(1))
-    monkeypatch.setattr(paddle_cuda, "_last_place", [None, 0])
-    monkeypatch.setattr(paddle_cuda.core, "_get_current_stream", get_stream, raising=False)
+    monkeypatch.setattr(paddle_shims, "expected_place", lambda: FakeGpuPlace(1))
+    monkeypatch.setattr(paddle_shims, "_last_place", [None, 0])
+    monkeypatch.setattr(paddle_shims._core, "_get_current_stream", get_stream, raising=False)
     monkeypatch.setattr(paddle.device.cuda, "get_device_properties", props)
-    monkeypatch.setattr(paddle_cuda, "_capability", {})
+    monkeypatch.setattr(paddle_shims, "_capability", {})
     return calls
 
 
@@ -72,11 +73,11 @@ def test_current_device_follows_paddle_set_device(monkeypatch):
     """Cached per expected-place object: a new place (what paddle.set_device installs) is
     seen at once."""
     from paddle.base import framework
-    monkeypatch.setattr(paddle_cuda, "_last_place", [None, 0])
+    monkeypatch.setattr(paddle_shims, "_last_place", [None, 0])
     for idx in (1, 3, 1):
         place = FakeGpuPlace(idx)
         monkeypatch.setattr(framework, "_global_expected_place_", place)
-        monkeypatch.setattr(paddle_cuda, "_expected_place", lambda p=place: p)
+        monkeypatch.setattr(paddle_shims, "expected_place", lambda p=place: p)
         assert paddle_cuda.current_device() == idx
         assert paddle_cuda.current_device() == idx  # the cached answer
 

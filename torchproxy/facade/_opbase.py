@@ -11,7 +11,8 @@ import paddle
 
 from . import dtypes as _dt
 from .tensor import original as _original
-from .creation import _C_ops, _write_out, default_float  # noqa: F401 - shared with op modules
+from ..paddle_shims import kernel_empty, kernel_full  # noqa: F401 - shared with op modules
+from .creation import _write_out, default_float  # noqa: F401 - shared with op modules
 from .registry import adapter as _register_adapter
 from .registry import op as _register_op
 
@@ -250,7 +251,7 @@ _EMPTY_RESULT = {"isnan": paddle.bool, "isinf": paddle.bool, "isfinite": paddle.
 
 
 def _empty_like_dtype(x, dtype):
-    return _C_ops.empty(list(x.shape), dtype, x.place)
+    return kernel_empty(list(x.shape), dtype, x.place)
 
 
 def _reduced_shape(shape, axis, keepdim):
@@ -364,7 +365,7 @@ def _scalar_tensor(v, dt, like):
 def _full(shape, value, dtype, like):
     """paddle.full on ``like``'s device: scalars must live where the tensor operand lives (the
     default place is the current GPU, which a CPU operand cannot be combined with)."""
-    return _C_ops.full(shape, value, dtype, like.place)
+    return kernel_full(shape, value, dtype, like.place)
 
 
 def _operands(a, b, like=None):

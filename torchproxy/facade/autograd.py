@@ -30,9 +30,9 @@ import threading
 import paddle
 from paddle.autograd import PyLayer
 
+from ..paddle_shims import set_grad_enabled as _set_grad_enabled
 from .registry import adapter, module, type_
 
-_dy = paddle.base.dygraph.base
 
 module("torch.autograd")
 module("torch.autograd.function")
@@ -54,12 +54,12 @@ class _GradMode:
     _bare_decorator_ok = True
 
     def __enter__(self):
-        self._prev = _dy.is_grad_enabled()
-        _dy._set_grad_enabled(self._mode)
+        self._prev = paddle.is_grad_enabled()
+        _set_grad_enabled(self._mode)
         return None
 
     def __exit__(self, *exc):
-        _dy._set_grad_enabled(self._prev)
+        _set_grad_enabled(self._prev)
         return False
 
     def __call__(self, fn):
@@ -97,10 +97,10 @@ class inference_mode(_GradMode):
         self.mode = bool(mode)
 
     def __enter__(self):
-        self._prev = _dy.is_grad_enabled()
+        self._prev = paddle.is_grad_enabled()
         self._prev_inference = getattr(_inference, "on", False)
         if self.mode:
-            _dy._set_grad_enabled(False)
+            _set_grad_enabled(False)
         _inference.on = self.mode
 
     def __exit__(self, *exc):
@@ -120,9 +120,9 @@ class set_grad_enabled(_GradMode):
     _bare_decorator_ok = False
 
     def __init__(self, mode: bool):
-        self._prev = _dy.is_grad_enabled()
+        self._prev = paddle.is_grad_enabled()
         self.mode = bool(mode)
-        _dy._set_grad_enabled(self.mode)
+        _set_grad_enabled(self.mode)
 
     def __enter__(self):
         return None
@@ -130,7 +130,7 @@ class set_grad_enabled(_GradMode):
     def __call__(self, fn):
         # as a decorator the mode applies inside the function only: undo the constructor's
         # switch now, as torch does
-        _dy._set_grad_enabled(self._prev)
+        _set_grad_enabled(self._prev)
         return super().__call__(fn)
 
     def clone(self):
@@ -146,7 +146,7 @@ for _name, _cls in (("no_grad", no_grad), ("enable_grad", enable_grad),
 
 @adapter("torch.is_grad_enabled")
 def is_grad_enabled() -> bool:
-    return bool(_dy.is_grad_enabled())
+    return bool(paddle.is_grad_enabled())
 
 
 @adapter("torch.is_inference_mode_enabled",

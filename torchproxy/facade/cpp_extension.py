@@ -29,6 +29,7 @@ import sys
 
 import paddle
 
+from ..paddle_shims import core_library_dir
 from .registry import adapter, module, tensor_method, type_, value
 
 module("torch.utils.cpp_extension")  # torch.utils itself: facade/misc.py
@@ -485,7 +486,7 @@ def get_default_build_root() -> str:
 
 
 value("torch.utils.cpp_extension.TORCH_LIB_PATH",
-      os.path.dirname(getattr(paddle.base.core, "__file__", "") or paddle.__file__),
+      os.path.dirname(core_library_dir() or paddle.__file__),
       note="Paddle's base directory (libpaddle.so), not libtorch's lib/")
 
 
@@ -511,7 +512,6 @@ NAMES = (
     "torch.utils.cpp_extension.get_default_build_root", "torch.utils.cpp_extension.TORCH_LIB_PATH",
     "torch.utils.cpp_extension.verify_ninja_availability",
     "torch.utils.cpp_extension.is_ninja_available",
-    "torch.utils.cpp_extension", "torch.Tensor.__dlpack__", "torch.Tensor.__dlpack_device__",
 )
 
 

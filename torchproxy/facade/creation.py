@@ -1,7 +1,7 @@
 """Tensor creation with torch signatures: varargs or tuple sizes, ``dtype=``, ``device=``,
 ``requires_grad=``, torch's dtype inference, and torch's default device (the CPU).
 
-The hot ones (``empty``, ``empty_like``, ``zeros``...) call Paddle's ``_C_ops`` directly: the
+The hot ones (``empty``, ``empty_like``, ``zeros``...) call Paddle's kernels directly (paddle_shims): the
 public ``paddle.empty`` spends most of its 4-5 us in Python argument checking that the facade
 has already done.
 """
@@ -25,8 +25,10 @@ import math
 
 import numpy as np
 import paddle
-from paddle import _C_ops
 
+from ..paddle_shims import (copy_to, default_cpu_generator, expected_place, kernel_empty,
+                            kernel_empty_like, kernel_full, new_generator, same_place,
+                            set_expected_place, tensor_from_numpy_zero_copy)
 from . import dtypes as _dt
 from .device import to_place
 from .registry import adapter, type_, value
@@ -127,7 +129,7 @@ def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False, memory_format=None):
     _check_memory_format(memory_format)
     shape = parse_size(sizes, size, fn="empty")
-    t = _C_ops.empty(shape, _dtype_or_default(dtype), to_place(device))
+    t = kernel_empty(shape, _dtype_or_default(dtype), to_place(device))
     return _write_out(_finish(t, requires_grad), out)
 
 
@@ -140,13 +142,13 @@ def _like(x, dtype, device):
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
     if dtype is None and device is None and not requires_grad and input.dtype not in _FLOAT8:
-        return _C_ops.empty_like(input, input.dtype, input.place)  # the hot path
+        return kernel_empty_like(input, input.dtype, input.place)  # the hot path
     _check_memory_format(memory_format)
     dt, place = _like(input, dtype, device)
     if dt in _FLOAT8 or input.dtype in _FLOAT8:
         # Paddle's CPU empty_like has no float8 kernel (its empty has one)
-        return _finish(_C_ops.empty(list(input.shape), dt, place), requires_grad)
-    return _finish(_C_ops.empty_like(input, dt, place), requires_grad)
+        return _finish(kernel_empty(list(input.shape), dt, place), requires_grad)
+    return _finish(kernel_empty_like(input, dt, place), requires_grad)
 
 
 @adapter("torch.empty_strided")
@@ -158,12 +160,12 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
         raise RuntimeError(f"mismatch in length of strides and shape")
     # the storage a strided tensor needs: 1 + sum((size-1)*stride), 0 when any size is 0
     n = 0 if 0 in shape else 1 + sum((d - 1) * s for d, s in zip(shape, stride))
-    base = _C_ops.empty([n], _dtype_or_default(dtype), to_place(device))
+    base = kernel_empty([n], _dtype_or_default(dtype), to_place(device))
     return _finish(paddle.as_strided(base, shape, stride), requires_grad)
 
 
 def _full(shape, fill, dtype, device, requires_grad, out):
-    t = _C_ops.full(shape, fill, dtype, to_place(device))
+    t = kernel_full(shape, fill, dtype, to_place(device))
     return _write_out(_finish(t, requires_grad), out)
 
 
@@ -206,7 +208,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
 
 def _full_like(x, fill, dtype, device, requires_grad):
     dt, place = _like(x, dtype, device)
-    return _finish(_C_ops.full(list(x.shape), fill, dt, place), requires_grad)
+    return _finish(kernel_full(list(x.shape), fill, dt, place), requires_grad)
 
 
 @adapter("torch.zeros_like")
@@ -371,15 +373,15 @@ class _on:
         self.generator = generator
 
     def __enter__(self):
-        self.saved = paddle.framework._current_expected_place()
-        paddle.framework._set_expected_place(self.place)
+        self.saved = expected_place()
+        set_expected_place(self.place)
         if self.generator is not None:
             from .random import generator_scope
             self.scope = generator_scope(self.generator, self.place)
             try:
                 self.scope.__enter__()
             except BaseException:
-                paddle.framework._set_expected_place(self.saved)
+                set_expected_place(self.saved)
                 raise
 
     def __exit__(self, *exc):
@@ -387,7 +389,7 @@ class _on:
             if self.generator is not None:
                 self.scope.__exit__(*exc)
         finally:
-            paddle.framework._set_expected_place(self.saved)
+            set_expected_place(self.saved)
 
 
 @adapter("torch.manual_seed")
@@ -397,7 +399,7 @@ def manual_seed(seed):
     paddle.seed(int(seed))
     gen = Generator.__new__(Generator)
     gen.device = _CPU_DEVICE()
-    gen._gen = paddle.base.core.default_cpu_generator()
+    gen._gen = default_cpu_generator()
     return gen
 
 
@@ -457,7 +459,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         if dtype is not None:
             t = t.astype(_to_dtype(dtype))
         if device is not None:
-            t = t._copy_to(to_place(device), True)
+            t = copy_to(t, to_place(device), True)
         return _finish(t, requires_grad)
     if isinstance(data, np.ndarray):
         arr, dt = data, _dt.to_paddle(str(data.dtype))
@@ -479,8 +481,8 @@ def as_tensor(data, dtype=None, device=None):
             t = t.astype(_to_dtype(dtype))
         if device is not None:
             place = to_place(device)
-            if not t.place._equals(place):
-                t = t._copy_to(place, True)
+            if not same_place(t.place, place):
+                t = copy_to(t, place, True)
         return t
     if isinstance(data, np.ndarray) and dtype is None and device is None:
         return from_numpy(data)
@@ -497,7 +499,7 @@ def from_numpy(ndarray):
         # Paddle's zero-copy path needs a writable C-contiguous array; torch shares strided
         # arrays too (gaps.toml: from_numpy)
         return paddle.to_tensor(ndarray, place=paddle.CPUPlace())  # torch: a CPU tensor
-    return paddle.base.core.eager.Tensor(ndarray, paddle.CPUPlace(), False, True, "", True)
+    return tensor_from_numpy_zero_copy(ndarray)
 
 
 # added for FlashInfer: its sampling.py annotates `generator: Optional[torch.Generator]` at
@@ -507,10 +509,9 @@ class Generator:
     """torch.Generator: an independent Paddle generator (seed and state)."""
 
     def __init__(self, device="cpu"):
-        from paddle.base import core
         from .device import device as _device
         self.device = _device(device) if isinstance(device, str) else device
-        self._gen = core.Generator()
+        self._gen = new_generator()
         self._gen.manual_seed(67280421310721)  # torch.Generator()'s default seed
 
     def manual_seed(self, seed: int) -> "Generator":

@@ -40,9 +40,15 @@ NAMES = (
 import paddle
 
 from ..errors import NotProvidedError
+from ..paddle_shims import (DriverEvent, compiled_cuda_archs, cuda_current_device_id,
+                            cuda_device_count, cuda_device_properties, cuda_empty_cache,
+                            cuda_event, cuda_event_can_time, default_cuda_generator,
+                            device_synchronize, expected_place, external_stream_factory,
+                            is_cuda_graph_capturing, nvtx, reset_peak_memory,
+                            set_cuda_current_device_id, set_expected_place)
+from ..paddle_shims import current_stream as current_stream_object
 from .registry import TABLE, adapter, module, type_, value
 
-core = paddle.base.core
 
 module("torch.cuda")
 
@@ -55,7 +61,7 @@ def _compiled() -> bool:
 
 @adapter("torch.cuda.device_count")
 def device_count() -> int:
-    return core.get_cuda_device_count() if _compiled() else 0
+    return cuda_device_count() if _compiled() else 0
 
 
 @adapter("torch.cuda.is_available")
@@ -93,11 +99,11 @@ def init() -> None:
 @adapter("torch.cuda.current_device")
 def current_device() -> int:
     _lazy_init()
-    place = paddle.framework._current_expected_place()
+    place = expected_place()
     if isinstance(place, paddle.CUDAPlace):
         return place.get_device_id()
     # Paddle's place is the CPU: the CUDA runtime's current device is the answer
-    return core.get_cuda_current_device_id()
+    return cuda_current_device_id()
 
 
 def _index(device, optional: bool = False) -> int:
@@ -145,9 +151,7 @@ def _index(device, optional: bool = False) -> int:
 def _switch_to(idx: int) -> None:
     """Make GPU ``idx`` current: the CUDA runtime's device (cudaSetDevice, what torch's
     set_device does, and what Triton's launches run on) and Paddle's place."""
-    set_runtime = getattr(core, "set_cuda_current_device_id", None)  # GPU builds
-    if set_runtime is not None:
-        set_runtime(idx)
+    set_cuda_current_device_id(idx)  # GPU builds (a no-op on others)
     paddle.set_device(f"gpu:{idx}")
 
 
@@ -175,17 +179,15 @@ class _DeviceGuard:
         if not _compiled():
             raise RuntimeError("PyTorch was compiled without CUDA support")
         _lazy_init()
-        self.prev_place = paddle.framework._current_expected_place()
-        self.prev_runtime = core.get_cuda_current_device_id()
+        self.prev_place = expected_place()
+        self.prev_runtime = cuda_current_device_id()
         _switch_to(self.idx)
 
     def __exit__(self, *exc):
         if self.prev_place is not None:
             # restore the exact place object (CPU or another GPU), as torch restores the index
-            set_runtime = getattr(core, "set_cuda_current_device_id", None)
-            if set_runtime is not None:
-                set_runtime(self.prev_runtime)
-            paddle.framework._set_expected_place(self.prev_place)
+            set_cuda_current_device_id(self.prev_runtime)
+            set_expected_place(self.prev_place)
             self.prev_place = None
         return False
 
@@ -244,7 +246,7 @@ def get_device_properties(device=None) -> _CudaDeviceProperties:
     idx = _index(device, optional=True)
     if not 0 <= idx < device_count():
         raise AssertionError("Invalid device id")
-    return _CudaDeviceProperties(core.get_device_properties(idx))
+    return _CudaDeviceProperties(cuda_device_properties(idx))
 
 
 @adapter("torch.cuda.get_device_capability")
@@ -364,7 +366,7 @@ class ExternalStream(Stream):
     def __init__(self, stream_ptr, device=None, **kwargs):
         if kwargs:
             raise TypeError(f"torch.cuda.ExternalStream() got unexpected arguments {sorted(kwargs)}")
-        wrap = getattr(paddle.device, "get_stream_from_external", None)
+        wrap = external_stream_factory()
         if wrap is None:
             raise NotImplementedError(
                 f"torch.cuda.ExternalStream: Paddle {paddle.__version__} cannot wrap an external "
@@ -380,7 +382,7 @@ type_("torch.cuda.ExternalStream", ExternalStream,
 @adapter("torch.cuda.current_stream", note="Paddle's current stream on that device")
 def current_stream(device=None) -> Stream:
     _lazy_init()
-    return _wrap_stream_base(core._get_current_stream(_index(device, optional=True)))
+    return _wrap_stream_base(current_stream_object(_index(device, optional=True)))
 
 
 @adapter("torch.cuda.default_stream",
@@ -394,7 +396,7 @@ def default_stream(device=None) -> Stream:
     # stream is set, so we remember the one seen before our first set_stream/stream() per device.
     base = _DEFAULT.get(idx)
     if base is None:
-        base = _DEFAULT.setdefault(idx, core._get_current_stream(idx))
+        base = _DEFAULT.setdefault(idx, current_stream_object(idx))
     return _wrap_stream_base(base)
 
 
@@ -442,7 +444,7 @@ def stream(stream) -> StreamContext:
 @adapter("torch.cuda.synchronize")
 def synchronize(device=None) -> None:
     _lazy_init()
-    core._device_synchronize(_index(device, optional=True))
+    device_synchronize(_index(device, optional=True))
 
 
 # -- events -------------------------------------------------------------------------------------
@@ -461,12 +463,11 @@ class Event:
                  interprocess: bool = False):
         _lazy_init()
         self.enable_timing = bool(enable_timing)
-        if enable_timing and not hasattr(core.CUDAEvent, "elapsed_time"):
-            from ..integrations.cuda_events import DriverEvent
+        if enable_timing and not cuda_event_can_time():
             self._base = None
             self._driver = DriverEvent(current_device(), True, bool(blocking))
         else:
-            self._base = core.CUDAEvent(bool(enable_timing), bool(blocking), bool(interprocess))
+            self._base = cuda_event(enable_timing, blocking, interprocess)
             self._driver = None
 
     def record(self, stream=None) -> None:
@@ -539,13 +540,10 @@ def max_memory_reserved(device=None) -> int:
 def reset_peak_memory_stats(device=None) -> None:
     _lazy_init()
     idx = _index(device, optional=True)
-    reset = getattr(core, "device_memory_stat_reset_peak_value", None)
-    if reset is None:
+    if not reset_peak_memory(idx):
         raise RuntimeError(
             f"torch.cuda.reset_peak_memory_stats needs Paddle >= 3.0; Paddle {paddle.__version__} "
             "cannot reset its peak memory counters")
-    reset("Allocated", idx)
-    reset("Reserved", idx)
 
 
 @adapter("torch.cuda.reset_max_memory_allocated")
@@ -556,7 +554,7 @@ def reset_max_memory_allocated(device=None) -> None:
 @adapter("torch.cuda.empty_cache")
 def empty_cache() -> None:
     if _compiled():
-        core.cuda_empty_cache()
+        cuda_empty_cache()
 
 
 @adapter("torch.cuda.get_arch_list",
@@ -565,7 +563,7 @@ def empty_cache() -> None:
 def get_arch_list() -> list:
     if not is_available():
         return []  # torch's answer without CUDA
-    archs = getattr(paddle.version, "compiled_cuda_archs", None)
+    archs = compiled_cuda_archs()
     if not archs:  # 2.6 has no record; a build that recorded none cannot tell either
         raise NotImplementedError(f"torch.cuda.get_arch_list: Paddle {paddle.__version__} does "
                                   "not record the CUDA archs it was compiled for")
@@ -576,13 +574,13 @@ def get_arch_list() -> list:
 @adapter("torch.cuda.manual_seed")
 def manual_seed(seed: int) -> None:
     if is_available():
-        core.default_cuda_generator(current_device()).manual_seed(int(seed))
+        default_cuda_generator(current_device()).manual_seed(int(seed))
 
 
 @adapter("torch.cuda.manual_seed_all")
 def manual_seed_all(seed: int) -> None:
     for i in range(device_count()):
-        core.default_cuda_generator(i).manual_seed(int(seed))
+        default_cuda_generator(i).manual_seed(int(seed))
 
 
 @adapter("torch.cuda.is_current_stream_capturing",
@@ -590,7 +588,7 @@ def manual_seed_all(seed: int) -> None:
 def is_current_stream_capturing() -> bool:
     if not _compiled():
         raise RuntimeError("Tried to instantiate dummy base class _cuda_isCurrentStreamCapturing")
-    return bool(core.is_cuda_graph_capturing())
+    return is_cuda_graph_capturing()
 
 
 # -- torch.cuda.nvtx on Paddle's NVTX bindings (GPU builds) ------------------------------------
@@ -598,7 +596,7 @@ module("torch.cuda.nvtx")
 
 
 def _nvtx(name: str):
-    fn = getattr(core, name, None)
+    fn = nvtx(name)
     if fn is None:  # CPU builds of Paddle, like torch's CPU build, have no NVTX
         raise RuntimeError("NVTX functions not installed. Are you sure you have a CUDA build?")
     return fn

@@ -17,6 +17,7 @@ NAMES = (
 
 import paddle
 
+from ..paddle_shims import expected_place, generic_place
 from .registry import adapter, tensor_method, type_
 
 # torch's list (the RuntimeError text names them all, as torch's does)
@@ -124,9 +125,7 @@ def device_of_place(place) -> device:
     if kind is not None:
         return CPU if kind == "cpu" else _cuda(place.gpu_device_id())
     if not hasattr(place, "is_gpu_place"):  # paddle.CPUPlace() etc.: make a generic Place
-        generic = paddle.base.core.Place()
-        generic.set_place(place)
-        place = generic
+        place = generic_place(place)
     if place.is_gpu_place():
         _KIND_OF_TYPE[place._type()] = "cuda"
         return _cuda(place.gpu_device_id())
@@ -144,7 +143,7 @@ def current_cuda_index() -> int:
     if not _has_cuda():
         # torch's CPU build raises AssertionError from torch.cuda._lazy_init
         raise AssertionError("Torch not compiled with CUDA enabled")
-    p = paddle.framework._current_expected_place()
+    p = expected_place()
     # added for Triton: Paddle 2.6's CUDAPlace/CPUPlace (what this returns there) have no
     # is_gpu_place(); only 3.x's places and the generic core.Place do.
     if isinstance(p, paddle.CUDAPlace):

@@ -33,6 +33,7 @@ NAMES = (
 import paddle
 
 from ..errors import NotProvidedError
+from ..paddle_shims import paddle_dtype
 from .registry import adapter, type_, value
 
 DTYPE_TYPE = type(paddle.float32)
@@ -64,7 +65,7 @@ NOT_PROVIDED = {
 DTYPES: dict[str, object] = {}   # torch name -> Paddle dtype (what this Paddle has)
 MISSING_ON_THIS_PADDLE: dict[str, str] = {}
 for _torch, _pd in _NAMES.items():
-    _obj = getattr(paddle, _pd, None)
+    _obj = paddle_dtype(_pd)
     if _obj is None or type(_obj) is not DTYPE_TYPE:
         MISSING_ON_THIS_PADDLE[_torch] = f"Paddle {paddle.__version__} has no paddle.{_pd}"
         continue

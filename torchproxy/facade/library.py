@@ -36,6 +36,7 @@ import sys
 import paddle
 
 from ..errors import NotProvidedError
+from ..paddle_shims import compat_get_operation, torch_compat
 from .registry import adapter, module, type_, value
 
 module("torch.library")
@@ -364,8 +365,7 @@ value("torch.ops", _TORCH_OPS,
 
 
 # -- operators registered in C++ (TORCH_LIBRARY) -----------------------------------------------
-_COMPAT = getattr(getattr(paddle.base, "core", None), "torch_compat", None) \
-    if hasattr(paddle, "base") else None
+_COMPAT = torch_compat()
 _CPP: dict[str, "CppOpDef | None"] = {}   # "ns::name[.overload]" -> op (None: not registered)
 _PADDLE_PREFIX = re.compile(r"^\(\w+\) Error in operator '[^']*': (?:Function call failed: )?")
 _PADDLE_SUFFIX = re.compile(r"\s*\(at /paddle/[^)]*\)\s*$")
@@ -383,7 +383,7 @@ class _Unconvertible:
 
 
 def _registered(qualname: str) -> bool:
-    fn = _COMPAT._get_operation(qualname)
+    fn = compat_get_operation(qualname)
     try:
         fn(_Unconvertible())
     except Exception as e:  # argument count/type mismatch = the operator exists
@@ -409,7 +409,7 @@ class CppOpDef(CustomOpDef):
 
     def __init__(self, ns, name, overload=""):
         qual = f"{ns}::{name}" + (f".{overload}" if overload else "")
-        self._call = _COMPAT._get_operation(qual)
+        self._call = compat_get_operation(qual)
         self._overload_name = overload or "default"
 
         def kernel(*args, **kwargs):

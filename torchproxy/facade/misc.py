@@ -19,6 +19,7 @@ import math
 import numpy as np
 import paddle
 
+from ..paddle_shims import is_compiled_with_nccl
 from .registry import adapter, module, type_
 
 module("torch.testing")
@@ -258,7 +259,7 @@ def dist_is_initialized() -> bool:
 
 @adapter("torch.distributed.is_nccl_available")
 def is_nccl_available() -> bool:
-    return bool(paddle.base.core.is_compiled_with_nccl())
+    return is_compiled_with_nccl()
 
 
 @adapter("torch.distributed.get_world_size")

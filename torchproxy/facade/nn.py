@@ -33,7 +33,7 @@ NAMES = (
 
 import paddle
 import paddle.nn.functional as PF
-from paddle.base.framework import EagerParamBase
+from ..paddle_shims import EagerParamBase
 
 from .registry import adapter, module, type_
 

@@ -27,9 +27,10 @@ import paddle
 
 from . import dtypes as _dt
 from ._opbase import (CummaxResult, CumminResult, KthResult, MaxResult, MedianResult, MinResult,
-                      ModeResult, SortResult, TopkResult, _C_ops, _FLOATS, _INTS, _dims,
+                      ModeResult, SortResult, TopkResult, kernel_empty, _FLOATS, _INTS, _dims,
                       _float_input, _float_kernel, _full, _name, _prod, _reduced_shape,
                       _register_adapter, _to_dtype, _write_out, adapter, op, wrap_dim)
+from ..paddle_shims import ARGSORT_HAS_STABLE
 from .registry import module, type_
 
 
@@ -140,7 +141,7 @@ def _extreme(torch_name, paddle_fn):
         axis = _dims(dim, input.ndim)
         if input.size == 0:
             _check_empty_reduce(input, axis, torch_name)
-            return _write_out(_C_ops.empty(_reduced_shape(input.shape, axis, keepdim),
+            return _write_out(kernel_empty(_reduced_shape(input.shape, axis, keepdim),
                                            input.dtype, input.place), out)
         return _write_out(paddle_fn(input, axis=axis, keepdim=keepdim), out)
     fn.__name__ = torch_name
@@ -241,24 +242,13 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 def sort(input, dim=-1, descending=False, stable=False):
     d = wrap_dim(dim, input.ndim)
     idx = paddle.argsort(input, axis=d, descending=descending, stable=True) \
-        if _has_stable_argsort() else paddle.argsort(input, axis=d, descending=descending)
+        if ARGSORT_HAS_STABLE else paddle.argsort(input, axis=d, descending=descending)
     return SortResult(paddle.take_along_axis(input, idx, d), idx.astype("int64"))
 
 
 @op("torch.argsort", method=True)
 def argsort(input, dim=-1, descending=False, stable=False):
     return sort(input, dim, descending, stable).indices
-
-
-def _has_stable_argsort():
-    import inspect
-    global _STABLE
-    if _STABLE is None:
-        _STABLE = "stable" in inspect.signature(paddle.argsort).parameters
-    return _STABLE
-
-
-_STABLE = None
 
 
 @op("torch.topk", method=True)

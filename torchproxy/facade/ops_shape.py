@@ -22,6 +22,7 @@ NAMES = (
 
 import paddle
 
+from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST
 from . import dtypes as _dt
 from ._opbase import (_dims, _full, _name, _prod, _register_adapter, _write_out, adapter, op,
                       builtins_sum, wrap_dim)
@@ -196,19 +197,8 @@ def narrow(input, dim, start, length):
 @op("torch.gather", method=True)
 def gather(input, dim, index, *, sparse_grad=False):
     return paddle.take_along_axis(input, index, wrap_dim(dim, input.ndim),
-                                  broadcast=False) if _tal_has_broadcast() else \
+                                  broadcast=False) if TAKE_ALONG_AXIS_HAS_BROADCAST else \
         paddle.take_along_axis(input, index, wrap_dim(dim, input.ndim))
-
-
-_TAL = None
-
-
-def _tal_has_broadcast():
-    global _TAL
-    if _TAL is None:
-        import inspect
-        _TAL = "broadcast" in inspect.signature(paddle.take_along_axis).parameters
-    return _TAL
 
 
 @op("torch.index_select", method=True)

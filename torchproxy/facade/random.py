@@ -21,6 +21,8 @@ import math
 import numpy as np
 import paddle
 
+from ..paddle_shims import (default_cpu_generator, default_cuda_generator, expected_place,
+                            set_expected_place)
 from . import dtypes as _dt
 from .device import to_place
 from .registry import adapter, module, tensor_method, value
@@ -42,11 +44,10 @@ _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 
 def _default_generator_for(place):
-    from paddle.base import core
     if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower():
-        return core.default_cpu_generator()
+        return default_cpu_generator()
     idx = place.gpu_device_id() if hasattr(place, "gpu_device_id") else place.get_device_id()
-    return core.default_cuda_generator(idx)
+    return default_cuda_generator(idx)
 
 
 def _device_type(place) -> str:
@@ -85,11 +86,11 @@ class _on_place:
         self.place = place
 
     def __enter__(self):
-        self.saved = paddle.framework._current_expected_place()
-        paddle.framework._set_expected_place(self.place)
+        self.saved = expected_place()
+        set_expected_place(self.place)
 
     def __exit__(self, *exc):
-        paddle.framework._set_expected_place(self.saved)
+        set_expected_place(self.saved)
 
 
 @contextlib.contextmanager
@@ -368,10 +369,9 @@ def poisson(input, generator=None):
 def _default():
     from .creation import Generator
     from .device import device as _device
-    from paddle.base import core
     g = Generator.__new__(Generator)
     g.device = _device("cpu")
-    g._gen = core.default_cpu_generator()
+    g._gen = default_cpu_generator()
     return g
 
 
@@ -420,12 +420,11 @@ def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="device
     if not enabled:
         yield
         return
-    from paddle.base import core
-    saved = [(core.default_cpu_generator(), core.default_cpu_generator().get_state())]
+    saved = [(default_cpu_generator(), default_cpu_generator().get_state())]
     if paddle.is_compiled_with_cuda():
         ids = range(paddle.device.cuda.device_count()) if devices is None else devices
         for i in ids:
-            g = core.default_cuda_generator(int(i))
+            g = default_cuda_generator(int(i))
             saved.append((g, g.get_state()))
     try:
         yield

@@ -36,9 +36,10 @@ import paddle
 from . import cuda as _cuda
 from .core import TORCH_VERSION
 from ..errors import NotProvidedError
+from ..paddle_shims import (autocast_state, cublas_switch, current_stream_handle, hip_version,
+                            xpu_device_count)
 from .registry import adapter, module, type_, value
 
-core = paddle.base.core
 
 # -- torch.version ------------------------------------------------------------------------------
 module("torch.version")
@@ -55,8 +56,7 @@ def _cuda_version():
 def _hip_version():
     if not paddle.is_compiled_with_rocm():
         return None
-    hip = getattr(paddle.version, "hip", None)  # Paddle >= 3.0
-    v = hip() if callable(hip) else None
+    v = hip_version()  # Paddle >= 3.0
     # a ROCm build whose Paddle cannot tell the HIP version still must not look like CUDA
     return str(v) if v not in (None, "False", "") else "unknown"
 
@@ -74,7 +74,7 @@ module("torch._C")
 def _cuda_getCurrentRawStream(device_index: int) -> int:
     # on every Triton launch: straight to Paddle's stream of that device, no wrapper object
     _cuda._lazy_init()
-    return int(core._get_current_stream(device_index).cuda_stream)
+    return int(current_stream_handle(device_index))
 
 
 @adapter("torch._C._cuda_getDevice")
@@ -93,8 +93,7 @@ class _Switch:
     here, and there is no GPU math for it to affect."""
 
     def __init__(self, getter: str, setter: str, default: bool):
-        self.get = getattr(core, getter, None)
-        self.set = getattr(core, setter, None)
+        self.get, self.set = cublas_switch(getter, setter)
         self.value = default
 
     def read(self) -> bool:
@@ -339,9 +338,7 @@ def is_tracing() -> bool:
 
 
 # -- torch.amp.custom_fwd / custom_bwd on Paddle's autocast -------------------------------------
-def _amp_state():
-    tracer = paddle.base.framework._dygraph_tracer()
-    return tracer._amp_level != core.AmpLevel.O0, str(tracer._amp_dtype)
+_amp_state = autocast_state
 
 
 _AUTOCAST_DEFAULT_DTYPE = {"cuda": "float16", "cpu": "bfloat16"}  # torch's defaults per device
@@ -459,7 +456,7 @@ module("torch.xpu")
 
 @adapter("torch.xpu.is_available")
 def xpu_is_available() -> bool:
-    return paddle.is_compiled_with_xpu() and core.get_xpu_device_count() > 0
+    return paddle.is_compiled_with_xpu() and xpu_device_count() > 0
 
 
 module("torch.mps")

@@ -39,6 +39,7 @@ import numpy as np
 import paddle
 
 from ..errors import NotProvidedError
+from ..paddle_shims import byte_offset, copy_to
 from . import dtypes as _dt
 from .registry import adapter, module, type_
 
@@ -285,7 +286,7 @@ def _view(storage, dtype, offset, size, stride, requires_grad, metadata):
 def _on_place(t, place):
     if isinstance(place, paddle.CPUPlace):
         return t.cpu()
-    return t._copy_to(place, True)
+    return copy_to(t, place, True)
 
 
 def _contiguous(size):
@@ -684,7 +685,7 @@ class _Pickler(pickle._Pickler):
         key = (alloc._ptr, dtype, location)
         base = alloc._flat  # 1-D over the allocation, in t's dtype
         size = _ITEMSIZE[dtype]
-        offset = t._offset() // size
+        offset = byte_offset(t) // size
         shape, stride = list(t.shape), [int(s) for s in t.get_strides()]
         st = self._by_alloc.get(key)
         if st is None:
@@ -697,7 +698,7 @@ class _Pickler(pickle._Pickler):
         return st, offset, shape, stride, False
 
     def _save_tensor(self, t):
-        from paddle.base.framework import EagerParamBase
+        from ..paddle_shims import EagerParamBase
         dtype = _dt.torch_name(t.dtype)
         if dtype not in _ITEMSIZE or dtype == "uint16":
             raise NotProvidedError(f"torch.save of a {dtype} tensor")

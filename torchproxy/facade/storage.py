@@ -37,6 +37,7 @@ NAMES = (
 
 import paddle
 
+from ..paddle_shims import byte_offset, place_guard, share_buffer
 from .registry import tensor_method, type_
 
 
@@ -52,7 +53,7 @@ def _itemsize(dtype) -> int:
 
 def _empty(shape, dtype, place):
     """paddle.empty on ``place`` (allocation only: no kernel runs, so it works everywhere)."""
-    with paddle.base.framework._dygraph_place_guard(place):
+    with place_guard(place):
         return paddle.empty(shape, dtype=dtype)
 
 
@@ -85,7 +86,7 @@ class UntypedStorage:
     @classmethod
     def of_tensor(cls, x) -> "UntypedStorage":
         itemsize = _itemsize(x.dtype)
-        offset = x._offset()
+        offset = byte_offset(x)
         ptr = x.data_ptr() - offset
         holder_size = getattr(x, "_holder_size", None)
         if holder_size is not None:
@@ -185,7 +186,7 @@ def untyped_storage(self) -> UntypedStorage:
 @tensor_method("storage_offset")
 def storage_offset(self) -> int:
     """Offset of the first element from the allocation's start, in elements."""
-    return self._offset() // _itemsize(self.dtype)
+    return byte_offset(self) // _itemsize(self.dtype)
 
 
 @tensor_method("set_")
@@ -194,13 +195,13 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
 
     The tensor becomes a view of ``source``'s memory, keeping its own dtype."""
     if source is None:
-        _empty([0], self.dtype, self.place)._share_underline_tensor_to(self)
+        share_buffer(_empty([0], self.dtype, self.place), self)
         return self
     if isinstance(source, paddle.Tensor):
         if source.dtype != self.dtype:
             raise RuntimeError(f"Could not set tensor of type {self.dtype} to a tensor of "
                                f"type {source.dtype}")
-        source._share_underline_tensor_to(self)
+        share_buffer(source, self)
         return self
     if not isinstance(source, UntypedStorage):
         raise TypeError(f"set_(): source must be a Tensor or an UntypedStorage, got "
@@ -215,7 +216,7 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
     start = int(storage_offset) * itemsize
     end = start + _extent_bytes(size, stride, itemsize)
     if any(n == 0 for n in size):  # no bytes to alias: an empty tensor of that shape
-        _empty(size, self.dtype, source._place)._share_underline_tensor_to(self)
+        share_buffer(_empty(size, self.dtype, source._place), self)
         return self
     if end > source.nbytes():
         # torch would grow a resizable storage; a Paddle allocation cannot grow
@@ -226,7 +227,7 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
         # Paddle 2.6's dtype view crashes the process (SIGFPE) for some pairs: refuse clearly
         raise NotImplementedError(f"torchproxy: set_(): viewing a {flat.dtype} storage as "
                                   f"{self.dtype} is not supported")
-    paddle.as_strided(flat, size, stride, start)._share_underline_tensor_to(self)
+    share_buffer(paddle.as_strided(flat, size, stride, start), self)
     return self
 
 

@@ -44,9 +44,11 @@ CONDITIONAL = ("torch.Tensor.data_ptr",)
 
 import paddle
 
+from ..paddle_shims import (AS_STRIDED_NEEDS_CONTIGUOUS, DATA_PTR_NONE_FOR_EMPTY, HAS_VIEW_DTYPE,
+                            byte_offset, copy_to, same_place)
 from . import dtypes as _dt
 from . import ops
-from .creation import _C_ops, _finish, _from_numpy_as, _scalar_dtype, parse_size, tensor
+from .creation import kernel_full, _finish, _from_numpy_as, _scalar_dtype, parse_size, tensor
 from .device import CPU, device, device_of_place, to_place
 from .registry import tensor_method
 from .tensor import original as _original
@@ -55,7 +57,6 @@ _shape = _original("shape").__get__  # Paddle's getter, not the scope dispatcher
 
 _name = _dt.torch_name
 _to_dtype = _dt.to_paddle
-_IS_PADDLE_2 = paddle.__version__.startswith("2.")
 
 
 def _shape_args(args, fn):
@@ -210,11 +211,11 @@ def view(self, *shape, dtype=None):
         raise RuntimeError("view size is not compatible with input tensor's size and stride "
                            "(at least one dimension spans across two contiguous subspaces). "
                            "Use .reshape(...) instead.")
-    if _IS_PADDLE_2:
+    if AS_STRIDED_NEEDS_CONTIGUOUS:
         raise RuntimeError("torchproxy: view() of a non-contiguous tensor needs Paddle >= 3.0 "
                            "(Paddle 2.6's as_strided accepts contiguous inputs only); use "
                            ".reshape(...)")
-    return paddle.as_strided(self, new, strides, self._offset())
+    return paddle.as_strided(self, new, strides, byte_offset(self))
 
 
 def _is_dtype(obj):
@@ -225,7 +226,7 @@ def _view_dtype(self, dtype):
     dt = _to_dtype(dtype)
     if dt == self.dtype:
         return self
-    if not hasattr(paddle.Tensor, "view") or _IS_PADDLE_2:
+    if not HAS_VIEW_DTYPE:
         raise RuntimeError("torchproxy: view(dtype) needs Paddle >= 3.0")
     return paddle.Tensor.view(self, dt)
 
@@ -342,7 +343,7 @@ def to(self, *args, **kwargs):
     if dev is not None:
         place = to_place(dev)
         if device_of_place(place) != device_of_place(self.place):
-            out = self._copy_to(place, not non_blocking)
+            out = copy_to(self, place, not non_blocking)
             copy = False
     if dt is not None:
         out = _cast(out, _to_dtype(dt), copy)
@@ -399,7 +400,7 @@ def cuda(self, device=None, non_blocking=False, memory_format=None):
 def cpu(self, memory_format=None):
     if self.place.is_cpu_place():
         return self
-    return self._copy_to(paddle.CPUPlace(), True)
+    return copy_to(self, paddle.CPUPlace(), True)
 
 
 # -- new_* -------------------------------------------------------------------------------------
@@ -410,7 +411,7 @@ def _new_args(self, dtype, device):
 
 def _new_full(self, size, fill, dtype, device, requires_grad, fn):
     dt, place = _new_args(self, dtype, device)
-    return _finish(_C_ops.full(parse_size(size, fn=fn), fill, dt, place), requires_grad)
+    return _finish(kernel_full(parse_size(size, fn=fn), fill, dt, place), requires_grad)
 
 
 @tensor_method("new_zeros")
@@ -481,8 +482,8 @@ def copy_(self, src, non_blocking=False):
     shape = list(self.shape)
     if list(src.shape) != shape:
         src = paddle.broadcast_to(src, shape)
-    if not src.place._equals(self.place):
-        src = src._copy_to(self.place, not non_blocking)
+    if not same_place(src.place, self.place):
+        src = copy_to(src, self.place, not non_blocking)
     paddle.assign(src, output=self)
     return self
 
@@ -519,7 +520,7 @@ def is_floating_point(self) -> bool:
                                  "float8_e4m3fn", "float8_e5m2")
 
 
-if _IS_PADDLE_2:
+if DATA_PTR_NONE_FOR_EMPTY:
     # Paddle 2.6 returns None for a 0-size tensor's data_ptr(); torch returns 0.  Registered
     # on 2.6 only, where it differs: on 3.x Paddle's own data_ptr() is torch's.
     @tensor_method("data_ptr")

@@ -1,0 +1,476 @@
+"""The one Paddle layer: every Paddle-version difference and every private Paddle API that
+torchproxy uses, each with why it is needed and the condition under which it can go.
+
+Supporting a new Paddle release means reading this file.  Outside it, torchproxy calls Paddle's
+public API only: tests/test_paddle_shims.py greps the tree for private Paddle API (``_C_ops``,
+``paddle.base``, ``core.``, ``_offset()``, ``place._type()``...) and version checks, with an
+explicit allow list (each entry with its reason).
+
+Each shim is grouped with its removal condition ("remove when Paddle 2.6 support is dropped",
+"keep while ...").  Shims that name a C++ binding only some builds have (the CUDA ones on CPU
+builds) read it at call time, so a test can stand in for it, and say what they do without it.
+
+Supported: Paddle 2.6.2 and 3.0 to 3.3.1 (``torchproxy/_paddle_check.py`` enforces the floor).
+"""
+from __future__ import annotations
+
+import ctypes
+import inspect
+import threading
+
+import paddle
+from paddle import _C_ops
+from paddle.base import core as _core
+from paddle.base import framework as _framework
+
+# ================================================================================================
+# Versions
+# ================================================================================================
+VERSION: str = paddle.__version__
+# develop builds report "0.0.0": newer than any release
+SERIES: tuple = (99, 0) if VERSION.startswith("0.0") else \
+    tuple(int(p) for p in VERSION.split(".")[:2])
+
+# Paddle 2.6: the only Paddle GPU build for sm_90 at 2.6.2, and the oldest supported series.
+# Remove (and every use, each named below) when Paddle 2.6 support is dropped.
+IS_PADDLE_2: bool = SERIES[0] == 2
+
+
+# ================================================================================================
+# Fast kernels without Paddle's Python wrapper (private: paddle._C_ops)
+# Why: paddle.empty / full / empty_like validate and convert their arguments in Python (a few
+# microseconds per call: bench/facade_calls.py); torch.empty & co. sit on kernel wrappers' hot
+# paths.  Same signatures on 2.6 and 3.x: (shape list, dtype, place) / (tensor, dtype, place).
+# Keep while the public functions cost measurably more; re-check on each Paddle release.
+# ================================================================================================
+kernel_empty = _C_ops.empty
+kernel_empty_like = _C_ops.empty_like
+kernel_full = _C_ops.full
+
+
+# ================================================================================================
+# Tensor and place internals (private methods; no public equivalent on 2.6 or 3.x)
+# ================================================================================================
+def byte_offset(t) -> int:
+    """A view's offset in BYTES from the start of its allocation (``Tensor._offset()``);
+    torch's ``storage_offset()`` is this over the item size.  Keep while Paddle has no public
+    storage offset."""
+    return t._offset()
+
+
+def copy_to(t, place, blocking: bool = True):
+    """``t`` copied to ``place`` (``Tensor._copy_to``: one call on 2.6 and 3.x; the public
+    ``Tensor.to`` is 3.x only and parses its arguments).  Remove when 2.6 support is dropped
+    (then ``t.to(place, blocking=...)``)."""
+    return t._copy_to(place, blocking)
+
+
+def same_place(a, b) -> bool:
+    """Two places are the same device (``Place._equals``; ``==`` compares identity for some
+    place types on 2.6).  Remove when 2.6 support is dropped and ``==`` is checked on 3.x."""
+    return a._equals(b)
+
+
+def share_buffer(src, dst) -> None:
+    """Make ``dst`` the same DenseTensor as ``src`` (no copy): torch's ``set_`` / storage
+    views (``Tensor._share_underline_tensor_to``).  Keep while Paddle has no public set_."""
+    src._share_underline_tensor_to(dst)
+
+
+def place_type(place) -> int:
+    """Paddle's AllocationType number of a place (``Place._type()``, one pybind call instead of
+    up to three ``is_*_place()``).  facade/device.py calls ``place._type()`` inline on the
+    ``Tensor.device`` hot path (allow-listed); the numbers are learnt at run time there, never
+    assumed, so a renumbering only loses the fast path."""
+    return place._type()
+
+
+def generic_place(place):
+    """A generic ``core.Place`` for ``paddle.CPUPlace()`` & co. (2.6's and 3.x's typed places
+    lack ``is_gpu_place()``...).  Keep while typed places lack the is_*_place() queries."""
+    generic = _core.Place()
+    generic.set_place(place)
+    return generic
+
+
+def tensor_from_numpy_zero_copy(ndarray):
+    """A CPU tensor sharing ``ndarray``'s memory (the eager Tensor constructor with
+    zero_copy=True; ``paddle.to_tensor`` always copies).  ``ndarray`` must be C-contiguous and
+    writable.  Keep while Paddle has no public zero-copy from_numpy."""
+    return _core.eager.Tensor(ndarray, paddle.CPUPlace(), False, True, "", True)
+
+
+# The class of Paddle's parameters (torch.nn.Parameter's counterpart): paddle.base.framework's
+# EagerParamBase on 2.6 and 3.x (paddle.Tensor subclasses it is not).  Keep while no public name.
+EagerParamBase = _framework.EagerParamBase
+
+
+# ================================================================================================
+# The expected place (Paddle's default device; paddle.framework's private accessors)
+# Why: Paddle's random and creation ops take no place argument; torch's take device=.
+# paddle.device.set_device/get_device are public but parse strings and build new place objects
+# on every call.  Keep while Paddle's ops lack a place argument.
+# ================================================================================================
+expected_place = _framework._current_expected_place
+set_expected_place = _framework._set_expected_place
+place_guard = _framework._dygraph_place_guard
+
+
+def expected_place_object():
+    """The expected-place object itself (no copy): ``paddle.set_device`` replaces it, so its
+    identity tells a cache whether the device changed (Triton asks on every launch)."""
+    return _framework._global_expected_place_
+
+
+# ================================================================================================
+# Autograd and AMP state (private; the public paddle.set_grad_enabled is a context manager)
+# ================================================================================================
+# The one grad flag (paddle.base.dygraph.base._set_grad_enabled, 2.6 and 3.x): torch's
+# no_grad/enable_grad/set_grad_enabled toggle it directly.  Keep while Paddle has no public setter.
+set_grad_enabled = paddle.base.dygraph.base._set_grad_enabled
+
+
+def autocast_state() -> tuple:
+    """(autocast on?, its dtype name) from Paddle's tracer (torch.is_autocast_enabled,
+    torch.amp.custom_fwd).  Keep while Paddle has no public query."""
+    tracer = _framework._dygraph_tracer()
+    return tracer._amp_level != _core.AmpLevel.O0, str(tracer._amp_dtype)
+
+
+# ================================================================================================
+# Random generators (private core bindings; paddle.seed seeds them all, nothing exposes one)
+# ================================================================================================
+def default_cpu_generator():
+    return _core.default_cpu_generator()
+
+
+def default_cuda_generator(index: int):
+    return _core.default_cuda_generator(int(index))
+
+
+def new_generator():
+    """An independent Paddle generator (``core.Generator``), for torch.Generator()."""
+    return _core.Generator()
+
+
+# ================================================================================================
+# Build and runtime queries (core bindings; several exist on GPU builds only)
+# ================================================================================================
+def is_compiled_with_nccl() -> bool:
+    return bool(_core.is_compiled_with_nccl())
+
+
+def xpu_device_count() -> int:
+    return _core.get_xpu_device_count()
+
+
+def core_library_dir() -> str | None:
+    """The directory of Paddle's C++ core library (cpp_extension's link path)."""
+    return getattr(_core, "__file__", None)
+
+
+def cublas_switch(getter: str, setter: str):
+    """(get, set) of a cuBLAS/cuDNN switch (``core.get_cublas_switch``...); (None, None) on
+    builds without it (CPU builds of 2.6)."""
+    return getattr(_core, getter, None), getattr(_core, setter, None)
+
+
+def hip_version():
+    """Paddle's HIP version on ROCm builds, else None (``paddle.version.hip`` is 3.x only).
+    Remove the fallback when 2.6 support is dropped."""
+    hip = getattr(paddle.version, "hip", None)
+    return hip() if callable(hip) else None
+
+
+def compiled_cuda_archs():
+    """The CUDA archs Paddle was compiled for (``paddle.version.compiled_cuda_archs``, 3.x);
+    None on 2.6.  Remove the fallback when 2.6 support is dropped."""
+    archs = getattr(paddle.version, "compiled_cuda_archs", None)
+    return archs() if callable(archs) else archs
+
+
+def compat_get_operation(qualname: str):
+    """The TORCH_LIBRARY operator ``"ns::op[.overload]"`` from Paddle's torch-compatible
+    registry (``core.torch_compat._get_operation``, Paddle >= 3.3); raises when unknown."""
+    return _core.torch_compat._get_operation(qualname)
+
+
+def torch_compat():
+    """Paddle's torch-compatible operator registry (``core.torch_compat``, Paddle >= 3.3: the
+    TORCH_LIBRARY operators of loaded libraries); None before.  Remove the fallback when
+    Paddle < 3.3 support is dropped."""
+    return getattr(_core, "torch_compat", None)
+
+
+# ================================================================================================
+# CUDA runtime (core bindings; Paddle's paddle.device.cuda wrappers build Python objects per call)
+# Each reads the binding at call time: CPU builds lack them (and tests stand in for them).
+# ================================================================================================
+def cuda_device_count() -> int:
+    return _core.get_cuda_device_count()
+
+
+def cuda_current_device_id() -> int:
+    return _core.get_cuda_current_device_id()
+
+
+def set_cuda_current_device_id(index: int) -> bool:
+    """cudaSetDevice through Paddle (GPU builds); False where the build has no such binding."""
+    fn = getattr(_core, "set_cuda_current_device_id", None)
+    if fn is None:
+        return False
+    fn(int(index))
+    return True
+
+
+def cuda_device_properties(index: int):
+    return _core.get_device_properties(index)
+
+
+def current_stream(index: int):
+    """Paddle's current CUDA stream object of device ``index`` (``core._get_current_stream``):
+    the one ``paddle.device.stream_guard`` set, else the device context's."""
+    return _core._get_current_stream(index)
+
+
+def device_synchronize(index: int) -> None:
+    _core._device_synchronize(index)
+
+
+def cuda_event(enable_timing: bool, blocking: bool, interprocess: bool):
+    """Paddle's CUDA event (``core.CUDAEvent``; the same constructor on 2.6 and 3.x)."""
+    return _core.CUDAEvent(bool(enable_timing), bool(blocking), bool(interprocess))
+
+
+def cuda_event_can_time() -> bool:
+    """Paddle 2.6's CUDAEvent has no elapsed_time (torch.cuda.Event then uses DriverEvent
+    below).  Remove, with DriverEvent, when 2.6 support is dropped."""
+    return hasattr(_core.CUDAEvent, "elapsed_time")
+
+
+def cuda_empty_cache() -> None:
+    _core.cuda_empty_cache()
+
+
+def reset_peak_memory(index: int) -> bool:
+    """Reset Paddle's peak allocated/reserved counters of a device; False where the build has
+    no such binding (Paddle < 3.0).  Remove the fallback when 2.6 support is dropped."""
+    reset = getattr(_core, "device_memory_stat_reset_peak_value", None)
+    if reset is None:
+        return False
+    for stat in ("Allocated", "Reserved"):
+        reset(stat, int(index))
+    return True
+
+
+def is_cuda_graph_capturing() -> bool:
+    return bool(_core.is_cuda_graph_capturing())
+
+
+def nvtx(name: str):
+    """``core.nvprof_nvtx_push`` / ``nvprof_nvtx_pop`` (GPU builds), else None."""
+    return getattr(_core, name, None)
+
+
+# ================================================================================================
+# The few fast CUDA functions a kernel launcher needs (Triton asks on every launch: device,
+# stream; once per device: capability).  Formerly torchproxy/integrations/paddle_cuda.py, which
+# re-exports them.
+# ================================================================================================
+_CUDAPlace = _core.CUDAPlace
+_capability: dict = {}
+_last_place = [None, 0]  # (Paddle's expected-place object, its device index)
+
+
+def has_cuda() -> bool:
+    """A CUDA build of Paddle that sees at least one GPU."""
+    return paddle.is_compiled_with_cuda() and paddle.device.cuda.device_count() > 0
+
+
+def current_device() -> int:
+    """Paddle's current GPU: the expected place when it is a GPU (``paddle.set_device``),
+    else the CUDA runtime's current device."""
+    # paddle.set_device replaces the expected-place object, so the object's identity says
+    # whether the cached answer still holds (one global read)
+    place = _framework._global_expected_place_
+    if place is not None and place is _last_place[0]:
+        return _last_place[1]
+    idx = gpu_index(expected_place())
+    if idx is None:  # the expected place is not a GPU: the CUDA runtime's own current device
+        return _core.get_cuda_current_device_id()
+    _last_place[0], _last_place[1] = _framework._global_expected_place_, idx
+    return idx
+
+
+def gpu_index(place):
+    """The GPU index of a place, or None when it is not a GPU place.  Paddle 2.6's CUDAPlace
+    has only get_device_id() (remove that branch when 2.6 support is dropped)."""
+    if isinstance(place, _CUDAPlace):
+        return place.get_device_id()
+    if getattr(place, "is_gpu_place", None) is not None and place.is_gpu_place():
+        return place.gpu_device_id()  # a generic core.Place (or any 3.x place)
+    return None
+
+
+def set_device(index: int) -> None:
+    paddle.device.set_device(f"gpu:{int(index)}")
+
+
+def current_stream_handle(device: int) -> int:
+    """The raw ``cudaStream_t`` (an int) Paddle launches its own kernels on, for ``device``."""
+    return _core._get_current_stream(device).cuda_stream
+
+
+def capability(device: int) -> tuple:
+    cap = _capability.get(device)
+    if cap is None:
+        prop = paddle.device.cuda.get_device_properties(device)
+        cap = _capability[device] = (prop.major, prop.minor)
+    return cap
+
+
+def synchronize(device: int | None = None) -> None:
+    _core._device_synchronize(current_device() if device is None else device)
+
+
+def empty(numel: int, dtype: str = "uint8", device: int | None = None):
+    """Uninitialised 1-D Paddle GPU tensor.  Allocation only: no Paddle kernel runs, so it
+    works even where Paddle's build has no kernels for the GPU's architecture."""
+    place = paddle.CUDAPlace(current_device() if device is None else device)
+    with _framework._dygraph_place_guard(place):
+        return paddle.empty([int(numel)], dtype=dtype)
+
+
+# ================================================================================================
+# CUDA events through the driver API (libcuda), for Paddle 2.6 whose CUDAEvent cannot time.
+# torch.cuda.Event(enable_timing=True).elapsed_time is what triton.testing.do_bench and every
+# kernel benchmark call.  The driver library ships with the GPU driver (libcuda.so.1); events
+# are created in the current context and recorded on the raw stream handle.  Formerly
+# torchproxy/integrations/cuda_events.py (which re-exports them).
+# Remove when Paddle 2.6 support is dropped (3.x's CUDAEvent has elapsed_time).
+# ================================================================================================
+_lib = None
+_lib_lock = threading.Lock()
+
+CU_EVENT_DEFAULT = 0x0
+CU_EVENT_BLOCKING_SYNC = 0x1
+CU_EVENT_DISABLE_TIMING = 0x2
+CUDA_ERROR_NOT_READY = 600
+
+
+class CudaDriverError(RuntimeError):
+    pass
+
+
+def _driver():
+    global _lib
+    if _lib is None:
+        with _lib_lock:
+            if _lib is None:
+                try:
+                    lib = ctypes.CDLL("libcuda.so.1")
+                except OSError as e:
+                    raise CudaDriverError(
+                        f"the CUDA driver library libcuda.so.1 is not loadable: {e}") from e
+                _check(lib, lib.cuInit(0), "cuInit")
+                _lib = lib
+    return _lib
+
+
+def _check(lib, code: int, what: str) -> None:
+    if code != 0:
+        name = ctypes.c_char_p()
+        lib.cuGetErrorName(code, ctypes.byref(name))
+        raise CudaDriverError(f"{what} failed: {name.value.decode() if name.value else code}")
+
+
+def _ensure_context(device_index: int) -> None:
+    """Make the device's primary context current if no context is (what cudart does)."""
+    lib = _driver()
+    ctx = ctypes.c_void_p()
+    _check(lib, lib.cuCtxGetCurrent(ctypes.byref(ctx)), "cuCtxGetCurrent")
+    if not ctx.value:
+        dev = ctypes.c_int()
+        _check(lib, lib.cuDeviceGet(ctypes.byref(dev), device_index), "cuDeviceGet")
+        _check(lib, lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev),
+               "cuDevicePrimaryCtxRetain")
+        _check(lib, lib.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+
+
+class DriverEvent:
+    """One CUevent: record(stream_handle), query, synchronize, elapsed_ms(end), wait_by(stream)."""
+
+    def __init__(self, device_index: int, enable_timing: bool, blocking: bool):
+        lib = _driver()
+        _ensure_context(device_index)
+        flags = (0 if enable_timing else CU_EVENT_DISABLE_TIMING) | (
+            CU_EVENT_BLOCKING_SYNC if blocking else 0)
+        self._event = ctypes.c_void_p()
+        _check(lib, lib.cuEventCreate(ctypes.byref(self._event), flags), "cuEventCreate")
+        self._lib = lib
+
+    def record(self, stream_handle: int) -> None:
+        _check(self._lib, self._lib.cuEventRecord(self._event, ctypes.c_void_p(stream_handle)),
+               "cuEventRecord")
+
+    def query(self) -> bool:
+        code = self._lib.cuEventQuery(self._event)
+        if code == CUDA_ERROR_NOT_READY:
+            return False
+        _check(self._lib, code, "cuEventQuery")
+        return True
+
+    def synchronize(self) -> None:
+        _check(self._lib, self._lib.cuEventSynchronize(self._event), "cuEventSynchronize")
+
+    def elapsed_ms(self, end: "DriverEvent") -> float:
+        ms = ctypes.c_float()
+        _check(self._lib, self._lib.cuEventElapsedTime(ctypes.byref(ms), self._event, end._event),
+               "cuEventElapsedTime")
+        return float(ms.value)
+
+    def wait_by(self, stream_handle: int) -> None:
+        _check(self._lib, self._lib.cuStreamWaitEvent(ctypes.c_void_p(stream_handle),
+                                                      self._event, 0), "cuStreamWaitEvent")
+
+    def __del__(self):
+        lib, ev = getattr(self, "_lib", None), getattr(self, "_event", None)
+        if lib is not None and ev is not None and ev.value:
+            lib.cuEventDestroy_v2(ev)
+
+
+# ================================================================================================
+# Behaviour that differs between Paddle versions (feature flags; the facade branches on these)
+# ================================================================================================
+# Paddle 2.6's as_strided accepts contiguous inputs only: view() of a non-contiguous tensor
+# raises there (gaps.toml).  Remove when 2.6 support is dropped.
+AS_STRIDED_NEEDS_CONTIGUOUS: bool = IS_PADDLE_2
+
+# Tensor.view(dtype) (a reinterpreting view) exists from Paddle 3.0.  Remove when 2.6 support
+# is dropped.
+HAS_VIEW_DTYPE: bool = hasattr(paddle.Tensor, "view") and not IS_PADDLE_2
+
+# Paddle 2.6 returns None for a 0-size tensor's data_ptr() (torch: 0): the facade registers
+# Tensor.data_ptr there only.  Remove when 2.6 support is dropped.
+DATA_PTR_NONE_FOR_EMPTY: bool = IS_PADDLE_2
+
+# paddle.argsort(stable=) (3.x); 2.6's argsort is stable without the argument.  Remove when
+# 2.6 support is dropped.
+ARGSORT_HAS_STABLE: bool = "stable" in inspect.signature(paddle.argsort).parameters
+
+# paddle.take_along_axis(broadcast=) (3.x; False gives torch.gather's no-broadcast rule); 2.6
+# never broadcasts.  Remove when 2.6 support is dropped.
+TAKE_ALONG_AXIS_HAS_BROADCAST: bool = \
+    "broadcast" in inspect.signature(paddle.take_along_axis).parameters
+
+
+def paddle_dtype(name: str):
+    """``paddle.<name>`` when this Paddle has that dtype (float8_e4m3fn, uint32... are 3.x
+    only), else None."""
+    return getattr(paddle, name, None)
+
+
+def external_stream_factory():
+    """``paddle.device.get_stream_from_external`` (Paddle >= 3.0), else None: Paddle 2.6
+    cannot wrap an external cudaStream_t.  Remove the fallback when 2.6 support is dropped."""
+    return getattr(paddle.device, "get_stream_from_external", None)
