@@ -47,6 +47,21 @@ DISTS = {
                     "torch.tensor([[0.1, 0.2], [1.0, -1.0], [3.0, 0.0]])"),
     "float64": ("D.Normal(torch.tensor([0.0, 1.0], dtype=torch.float64), 2.0)",
                 "torch.tensor([0.5, 0.25], dtype=torch.float64)"),
+    "cauchy": ("D.Cauchy(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 0.5]))",
+               "torch.tensor([0.3, -2.0])"),
+    "halfnormal": ("D.HalfNormal(torch.tensor([1.0, 2.5]))", "torch.tensor([0.3, 4.0])"),
+    "lognormal": ("D.LogNormal(torch.tensor([0.0, 1.0]), torch.tensor([0.5, 0.25]))",
+                  "torch.tensor([0.7, 3.0])"),
+    "chi2": ("D.Chi2(torch.tensor([1.0, 4.0]))", "torch.tensor([0.5, 3.5])"),
+    "studentt": ("D.StudentT(torch.tensor([0.5, 1.5, 5.0]), torch.tensor([0.0, 1.0, -1.0]), "
+                 "torch.tensor([1.0, 2.0, 0.5]))", "torch.tensor([0.2, 3.0, -1.0])"),
+    "geometric_p": ("D.Geometric(probs=torch.tensor([0.2, 0.9, 1.0]))", "torch.tensor([3.0, 0.0, 0.0])"),
+    "geometric_l": ("D.Geometric(logits=torch.tensor([-1.0, 2.0]))", "torch.tensor([2.0, 5.0])"),
+    "binomial": ("D.Binomial(torch.tensor([5.0, 10.0]), probs=torch.tensor([0.3, 0.5]))",
+                 "torch.tensor([2.0, 10.0])"),
+    "binomial_l": ("D.Binomial(6, logits=torch.tensor([[0.5], [-1.0]]))", "torch.tensor([0.0, 3.0, 6.0])"),
+    "multinomial": ("D.Multinomial(5, probs=torch.tensor([0.2, 0.3, 0.5]))",
+                    "torch.tensor([[1.0, 1.0, 3.0], [0.0, 5.0, 0.0]])"),
 }
 
 
@@ -78,7 +93,8 @@ def test_log_prob_entropy_moments_shapes_match_torch(name):
 """), rtol=2e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("name", ["normal", "uniform", "exponential", "laplace"])
+@pytest.mark.parametrize("name", ["normal", "uniform", "exponential", "laplace", "cauchy",
+                                  "halfnormal", "lognormal"])
 def test_cdf_icdf_match_torch(name):
     ctor, values = DISTS[name]
     check(_run(f"""
@@ -113,6 +129,13 @@ KL = [
      "D.MultivariateNormal(torch.tensor([1.0, -1.0]), scale_tril=torch.tensor([[1.0, 0.0], [0.4, 0.9]]))"),
     ("D.Independent(D.Normal(torch.zeros(2, 3), torch.ones(2, 3)), 1)",
      "D.Independent(D.Normal(torch.ones(2, 3), torch.ones(2, 3) * 2), 1)"),
+    ("D.Cauchy(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]))", "D.Cauchy(1.0, 0.5)"),
+    ("D.HalfNormal(torch.tensor([1.0, 2.0]))", "D.HalfNormal(torch.tensor([0.5, 3.0]))"),
+    ("D.LogNormal(torch.tensor([0.0, 1.0]), 0.5)", "D.LogNormal(torch.tensor([0.5, 0.0]), 2.0)"),
+    ("D.Chi2(torch.tensor([2.0, 5.0]))", "D.Chi2(torch.tensor([3.0, 1.0]))"),
+    ("D.Geometric(probs=torch.tensor([0.2, 0.7]))", "D.Geometric(probs=torch.tensor([0.5, 0.1]))"),
+    ("D.Binomial(torch.tensor([5.0, 8.0]), probs=torch.tensor([0.2, 0.7]))",
+     "D.Binomial(torch.tensor([5.0, 5.0]), probs=torch.tensor([0.5, 0.1]))"),
 ]
 
 
@@ -124,7 +147,8 @@ def test_kl_divergence_matches_torch(p, q):
 
 
 @pytest.mark.parametrize("name", ["normal", "gamma", "beta", "dirichlet", "mvn_cov", "bernoulli_l",
-                                  "categorical_l", "laplace", "poisson", "exponential"])
+                                  "categorical_l", "laplace", "poisson", "exponential", "cauchy",
+                                  "lognormal", "studentt", "binomial", "geometric_p"])
 def test_log_prob_gradients_match_torch(name):
     ctor, values = DISTS[name]
     # every float tensor built in the constructor requires grad
@@ -178,6 +202,13 @@ MOMENT_CASES = {
             "covariance_matrix=torch.tensor([[2.0, 0.3], [0.3, 0.5]]))", None),
     "categorical": ("D.Categorical(probs=torch.tensor([0.1, 0.6, 0.3]))",
                     (1.2, 0.36)),
+    "halfnormal": ("D.HalfNormal(torch.tensor([1.0, 2.5]))", None),
+    "lognormal": ("D.LogNormal(torch.tensor([0.0, 1.0]), torch.tensor([0.5, 0.25]))", None),
+    "chi2": ("D.Chi2(torch.tensor([1.0, 4.0]))", None),
+    "studentt": ("D.StudentT(torch.tensor([5.0, 9.0]), torch.tensor([0.0, 1.0]), 2.0)", None),
+    "geometric": ("D.Geometric(probs=torch.tensor([0.2, 0.9]))", None),
+    "binomial": ("D.Binomial(torch.tensor([5.0, 10.0]), probs=torch.tensor([0.3, 0.5]))", None),
+    "multinomial": ("D.Multinomial(5, probs=torch.tensor([0.2, 0.3, 0.5]))", None),
 }
 
 
@@ -225,6 +256,12 @@ def f():
     "D.kl_divergence(D.Categorical(probs=torch.tensor([0.5, 0.5])), D.Normal(0.0, 1.0))",
     "D.Independent(D.Normal(torch.zeros(2), torch.ones(2)), 2)",
     "D.Normal(torch.zeros(3), 1.0).log_prob(torch.zeros(2))",
+    "D.HalfNormal(1.0).log_prob(torch.tensor([-1.0]))", "D.Geometric(probs=torch.tensor([0.0]))",
+    "D.Binomial(5, probs=torch.tensor([0.5])).log_prob(torch.tensor([6.0]))",
+    "D.Binomial(torch.tensor([2.0, 3.0]), probs=torch.tensor([0.5, 0.5])).entropy()",
+    "D.Multinomial(3, probs=torch.tensor([0.5, 0.5])).log_prob(torch.tensor([3.0, 1.0]))",
+    "D.StudentT(torch.tensor([-1.0]))", "D.LogNormal(0.0, 1.0).log_prob(torch.tensor([-1.0]))",
+    "D.kl_divergence(D.Binomial(2, probs=torch.tensor([0.5])), D.Binomial(3, probs=torch.tensor([0.5])))",
 ])
 def test_validation_errors_like_torch(call):
     check(_run(f"    return {call}"))

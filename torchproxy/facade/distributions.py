@@ -41,6 +41,9 @@ NAMES = (
     "torch.distributions.constraints.lower_cholesky",
     "torch.distributions.constraints.Constraint",
     "torch.distributions.distribution", "torch.distributions.distribution.Distribution",
+    "torch.distributions.Cauchy", "torch.distributions.HalfNormal", "torch.distributions.LogNormal",
+    "torch.distributions.Chi2", "torch.distributions.StudentT", "torch.distributions.Geometric",
+    "torch.distributions.Binomial", "torch.distributions.Multinomial",
 )
 
 module("torch.distributions")
@@ -1068,6 +1071,419 @@ class Independent(Distribution):
         return f"Independent({self.base_dist!r}, {self.reinterpreted_batch_ndims})"
 
 
+# -- more distributions (Cauchy, HalfNormal, LogNormal, Chi2, StudentT, Geometric, Binomial,
+#    Multinomial) --------------------------------------------------------------------------------
+class Cauchy(Distribution):
+    arg_constraints = {"loc": real, "scale": positive}
+    support = real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = _broadcast_all(loc, scale)
+        super().__init__(self.loc.shape, validate_args=validate_args)
+
+    @property
+    def mean(self):
+        return paddle.full(list(self._extended_shape()), float("nan"), dtype=self.loc.dtype)
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return paddle.full(list(self._extended_shape()), float("inf"), dtype=self.loc.dtype)
+
+    def rsample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        u = _rand(shape, self.loc.dtype)
+        return self.loc + self.scale * paddle.tan(math.pi * (u - 0.5))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return (-math.log(math.pi) - paddle.log(self.scale)
+                - paddle.log1p(((value - self.loc) / self.scale) ** 2))
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return paddle.atan((value - self.loc) / self.scale) / math.pi + 0.5
+
+    def icdf(self, value):
+        return paddle.tan(math.pi * (value - 0.5)) * self.scale + self.loc
+
+    def entropy(self):
+        return math.log(4 * math.pi) + paddle.log(self.scale)
+
+
+class HalfNormal(Distribution):
+    arg_constraints = {"scale": positive}
+    support = nonnegative
+    has_rsample = True
+
+    def __init__(self, scale, validate_args=None):
+        (self.scale,) = _broadcast_all(scale)
+        self.base_dist = Normal(paddle.zeros_like(self.scale), self.scale,
+                                validate_args=validate_args)
+        super().__init__(self.scale.shape, validate_args=validate_args)
+
+    @property
+    def mean(self):
+        return self.scale * math.sqrt(2 / math.pi)
+
+    @property
+    def mode(self):
+        return paddle.zeros_like(self.scale)
+
+    @property
+    def variance(self):
+        return self.scale ** 2 * (1 - 2 / math.pi)
+
+    def rsample(self, sample_shape=()):
+        return self.base_dist.rsample(sample_shape).abs()
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        lp = self.base_dist.log_prob(value) + math.log(2)
+        return paddle.where(value >= 0, lp, paddle.full_like(lp, -float("inf")))
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 2 * self.base_dist.cdf(value) - 1
+
+    def icdf(self, prob):
+        return self.base_dist.icdf((prob + 1) / 2)
+
+    def entropy(self):
+        return self.base_dist.entropy() - math.log(2)
+
+
+class LogNormal(Distribution):
+    arg_constraints = {"loc": real, "scale": positive}
+    support = positive
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.base_dist = Normal(loc, scale, validate_args=validate_args)
+        self.loc, self.scale = self.base_dist.loc, self.base_dist.scale
+        super().__init__(self.base_dist.batch_shape, validate_args=validate_args)
+
+    @property
+    def mean(self):
+        return paddle.exp(self.loc + self.scale ** 2 / 2)
+
+    @property
+    def mode(self):
+        return paddle.exp(self.loc - self.scale ** 2)
+
+    @property
+    def variance(self):
+        s2 = self.scale ** 2
+        return paddle.expm1(s2) * paddle.exp(2 * self.loc + s2)
+
+    def rsample(self, sample_shape=()):
+        return paddle.exp(self.base_dist.rsample(sample_shape))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        x = paddle.log(value)
+        return self.base_dist.log_prob(x) - x
+
+    def cdf(self, value):
+        return self.base_dist.cdf(paddle.log(value))
+
+    def icdf(self, value):
+        return paddle.exp(self.base_dist.icdf(value))
+
+    def entropy(self):
+        return self.base_dist.entropy() + self.loc
+
+
+class Chi2(Gamma):
+    arg_constraints = {"df": positive}
+
+    def __init__(self, df, validate_args=None):
+        (df,) = _broadcast_all(df)
+        self.df = df
+        super().__init__(0.5 * df, paddle.full_like(df, 0.5), validate_args=validate_args)
+
+
+class StudentT(Distribution):
+    arg_constraints = {"df": positive, "loc": real, "scale": positive}
+    support = real
+    has_rsample = True
+
+    def __init__(self, df, loc=0.0, scale=1.0, validate_args=None):
+        self.df, self.loc, self.scale = _broadcast_all(df, loc, scale)
+        super().__init__(self.df.shape, validate_args=validate_args)
+
+    @property
+    def mean(self):
+        m = self.loc.clone()
+        return paddle.where(self.df <= 1, paddle.full_like(m, float("nan")), m)
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        df = self.df
+        v = self.scale ** 2 * df / (df - 2)
+        v = paddle.where(df <= 2, paddle.full_like(v, float("inf")), v)
+        return paddle.where(df <= 1, paddle.full_like(v, float("nan")), v)
+
+    def sample(self, sample_shape=()):
+        shape = list(self._extended_shape(sample_shape))
+        with paddle.no_grad():
+            x = _randn(shape, self.df.dtype)
+            df = paddle.broadcast_to(self.df, shape)
+            z = 2 * _standard_gamma(0.5 * df)          # Chi2(df)
+            return self.loc + self.scale * x * paddle.rsqrt(z / df)
+
+    def rsample(self, sample_shape=()):
+        raise NotProvidedError("torch.distributions.StudentT.rsample (it needs a "
+                               "reparameterised gamma sampler; sample() works)")
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        y = (value - self.loc) / self.scale
+        Z = (paddle.log(self.scale) + 0.5 * paddle.log(self.df) + 0.5 * math.log(math.pi)
+             + paddle.lgamma(0.5 * self.df) - paddle.lgamma(0.5 * (self.df + 1.0)))
+        return -0.5 * (self.df + 1.0) * paddle.log1p(y ** 2.0 / self.df) - Z
+
+    def entropy(self):
+        df = self.df
+        lbeta = (paddle.lgamma(0.5 * df) + math.lgamma(0.5) - paddle.lgamma(0.5 * (df + 1)))
+        return (paddle.log(self.scale) + 0.5 * (df + 1)
+                * (paddle.digamma(0.5 * (df + 1)) - paddle.digamma(0.5 * df))
+                + 0.5 * paddle.log(df) + lbeta)
+
+
+class Geometric(Distribution):
+    arg_constraints = {"probs": unit_interval, "logits": real}
+    support = nonnegative_integer
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            (self.probs,) = _broadcast_all(probs)
+            shape = self.probs.shape
+        else:
+            (self.logits,) = _broadcast_all(logits)
+            shape = self.logits.shape
+        super().__init__(shape, validate_args=validate_args)
+        if self._validate_args and probs is not None and not bool(paddle.all(self.probs > 0)):
+            raise ValueError(f"Expected parameter probs (Tensor of shape {tuple(shape)}) of "
+                             f"distribution {self!r} to satisfy the constraint "
+                             f"HalfOpenInterval(lower_bound=0.0, upper_bound=1.0), but found "
+                             f"invalid values:\n{self.probs}")
+
+    def __getattr__(self, name):
+        if name == "logits":
+            return _probs_to_logits(self.__dict__["probs"], is_binary=True)
+        if name == "probs" and "logits" in self.__dict__:
+            return PF.sigmoid(self.__dict__["logits"])
+        raise AttributeError(name)
+
+    @property
+    def mean(self):
+        return 1.0 / self.probs - 1.0
+
+    @property
+    def mode(self):
+        return paddle.zeros_like(self.probs)
+
+    @property
+    def variance(self):
+        return (1.0 / self.probs - 1.0) / self.probs
+
+    def sample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        tiny = float(paddle.finfo(self.probs.dtype).tiny)
+        with paddle.no_grad():
+            u = _rand(shape, self.probs.dtype).clip(min=tiny)
+            return (paddle.log(u) / paddle.log1p(-self.probs)).floor()
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        value, probs = _broadcast_all(value, self.probs)
+        probs = paddle.where((probs == 1) & (value == 0), paddle.zeros_like(probs), probs)
+        return value * paddle.log1p(-probs) + paddle.log(self.probs)
+
+    def entropy(self):
+        return PF.binary_cross_entropy_with_logits(self.logits, self.probs,
+                                                   reduction="none") / self.probs
+
+
+def _clamp_by_zero(x):
+    return (x.clip(min=0) + x - x.clip(max=0)) / 2
+
+
+class Binomial(Distribution):
+    arg_constraints = {"total_count": nonnegative_integer, "probs": unit_interval,
+                       "logits": real}
+    has_enumerate_support = True
+
+    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            self.total_count, self.probs = _broadcast_all(total_count, probs)
+            self.total_count = self.total_count.astype(self.probs.dtype)
+            shape = self.probs.shape
+        else:
+            self.total_count, self.logits = _broadcast_all(total_count, logits)
+            self.total_count = self.total_count.astype(self.logits.dtype)
+            shape = self.logits.shape
+        super().__init__(shape, validate_args=validate_args)
+
+    def __getattr__(self, name):
+        if name == "logits":
+            return _probs_to_logits(self.__dict__["probs"], is_binary=True)
+        if name == "probs" and "logits" in self.__dict__:
+            return PF.sigmoid(self.__dict__["logits"])
+        raise AttributeError(name)
+
+    @property
+    def support(self):
+        return _IntegerInterval(0, self.total_count)
+
+    @property
+    def mean(self):
+        return self.total_count * self.probs
+
+    @property
+    def mode(self):
+        return paddle.minimum(((self.total_count + 1) * self.probs).floor(), self.total_count)
+
+    @property
+    def variance(self):
+        return self.total_count * self.probs * (1 - self.probs)
+
+    def sample(self, sample_shape=()):
+        shape = list(self._extended_shape(sample_shape))
+        with paddle.no_grad():
+            n = paddle.broadcast_to(self.total_count, shape)
+            p = paddle.broadcast_to(self.probs, shape)
+            n_max = int(n.max()) if n.size else 0
+            if n_max == 0:
+                return paddle.zeros(shape, dtype=p.dtype)
+            # a sum of n Bernoulli draws (trials past an element's own count do not count)
+            u = _rand(shape + [n_max], p.dtype)
+            trials = paddle.arange(n_max, dtype=p.dtype)
+            hits = (u < p.unsqueeze(-1)) & (trials < n.unsqueeze(-1))
+            return hits.astype(p.dtype).sum(-1)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        n, logits = self.total_count, self.logits
+        log_factorial_n = paddle.lgamma(n + 1)
+        log_factorial_k = paddle.lgamma(value + 1)
+        log_factorial_nmk = paddle.lgamma(n - value + 1)
+        normalize_term = (n * _clamp_by_zero(logits)
+                          + n * paddle.log1p(paddle.exp(-logits.abs())) - log_factorial_n)
+        return value * logits - log_factorial_k - log_factorial_nmk - normalize_term
+
+    def entropy(self):
+        total = int(self.total_count.max())
+        if not int(self.total_count.min()) == total:
+            raise NotImplementedError("Inhomogeneous total count not supported by `entropy`.")
+        lp = self.log_prob(self.enumerate_support(False))
+        return -(paddle.exp(lp) * lp).sum(0)
+
+    def enumerate_support(self, expand=True):
+        total = int(self.total_count.max())
+        if not int(self.total_count.min()) == total:
+            raise NotImplementedError("Inhomogeneous total count not supported by "
+                                      "`enumerate_support`.")
+        values = paddle.arange(1 + total, dtype=self.probs.dtype)
+        values = values.reshape([-1] + [1] * len(self._batch_shape))
+        if expand:
+            values = paddle.broadcast_to(values, [1 + total] + list(self._batch_shape))
+        return values
+
+
+class _MultinomialSupport(Constraint):
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, x):
+        return paddle.all(x >= 0, axis=-1) & (x.sum(-1) <= self.upper_bound)
+
+    def __repr__(self):
+        return f"Multinomial(upper_bound={self.upper_bound})"
+
+
+class Multinomial(Distribution):
+    arg_constraints = {"probs": simplex, "logits": real_vector}
+
+    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
+        if not isinstance(total_count, int):
+            raise NotImplementedError("inhomogeneous total_count is not supported")
+        self.total_count = total_count
+        self._categorical = Categorical(probs=probs, logits=logits)
+        self._binomial = Binomial(total_count=total_count, probs=self.probs)
+        super().__init__(self._categorical.batch_shape,
+                         self._categorical.param_shape[-1:], validate_args=validate_args)
+
+    @property
+    def support(self):
+        return _MultinomialSupport(self.total_count)
+
+    @property
+    def probs(self):
+        return self._categorical.probs
+
+    @property
+    def logits(self):
+        return self._categorical.logits
+
+    @property
+    def mean(self):
+        return self.probs * self.total_count
+
+    @property
+    def variance(self):
+        return self.total_count * self.probs * (1 - self.probs)
+
+    def sample(self, sample_shape=()):
+        k = self._categorical._num_events
+        idx = self._categorical.sample((self.total_count,) + tuple(sample_shape))
+        counts = PF.one_hot(idx, k).astype(self.probs.dtype).sum(0)
+        return counts
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = _broadcast_all(self.logits, value)
+        log_factorial_n = paddle.lgamma(value.sum(-1) + 1)
+        log_factorial_xs = paddle.lgamma(value + 1).sum(-1)
+        logits = paddle.where((value == 0) & paddle.isinf(logits) & (logits < 0),
+                              paddle.zeros_like(logits), logits)
+        log_powers = (logits * value).sum(-1)
+        return log_factorial_n - log_factorial_xs + log_powers
+
+    def entropy(self):
+        n = float(self.total_count)
+        term1 = n * self._categorical.entropy() - math.lgamma(n + 1)
+        support = self._binomial.enumerate_support(expand=False)[1:]
+        binomial_probs = paddle.exp(self._binomial.log_prob(support))
+        weights = paddle.lgamma(support + 1)
+        return term1 + (binomial_probs * weights).sum([0, -1])
+
+
 # -- KL divergence -----------------------------------------------------------------------------
 _KL_REGISTRY: dict = {}
 
@@ -1216,6 +1632,35 @@ def _kl_independent_independent(p, q):
     return _sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
 
 
+@register_kl(Cauchy, Cauchy)
+def _kl_cauchy_cauchy(p, q):
+    t1 = paddle.log((p.scale + q.scale) ** 2 + (p.loc - q.loc) ** 2)
+    t2 = paddle.log(4 * p.scale * q.scale)
+    return t1 - t2
+
+
+@register_kl(HalfNormal, HalfNormal)
+@register_kl(LogNormal, LogNormal)
+def _kl_same_transform(p, q):
+    return _kl_normal_normal(p.base_dist, q.base_dist)
+
+
+@register_kl(Geometric, Geometric)
+def _kl_geometric_geometric(p, q):
+    return -p.entropy() - paddle.log1p(-q.probs) / p.probs - q.logits
+
+
+@register_kl(Binomial, Binomial)
+def _kl_binomial_binomial(p, q):
+    if bool((p.total_count < q.total_count).any()):
+        raise NotImplementedError("KL between Binomials where q.total_count > p.total_count "
+                                  "is not implemented")
+    kl = p.total_count * (p.probs * (p.logits - q.logits) + paddle.log1p(-p.probs)
+                          - paddle.log1p(-q.probs))
+    inf_idxs = p.total_count > q.total_count
+    return paddle.where(inf_idxs, paddle.full_like(kl, float("inf")), kl)
+
+
 D = "torch.distributions."
 for _cls in (Distribution, Normal, Bernoulli, Categorical, Uniform, Beta, Gamma, Dirichlet,
              MultivariateNormal, Exponential, Laplace, Poisson, OneHotCategorical, Independent):
@@ -1224,6 +1669,10 @@ for _cls in (Distribution, Normal, Bernoulli, Categorical, Uniform, Beta, Gamma,
                                                                                Dirichlet) else
           "samples from Paddle's generators" if _cls is not Distribution else "")
 type_(D + "distribution.Distribution", Distribution)
+for _cls in (Cauchy, HalfNormal, LogNormal, Chi2, StudentT, Geometric, Binomial, Multinomial):
+    type_(D + _cls.__name__, _cls,
+          note="rsample raises: no reparameterised gamma sampler" if _cls in (Chi2, StudentT)
+          else "samples from Paddle's generators")
 for _prefix in (D, D + "kl."):
     adapter(_prefix + "kl_divergence")(kl_divergence)
     adapter(_prefix + "register_kl")(register_kl)
