@@ -97,6 +97,9 @@ class Module(paddle.nn.Layer):
     # Paddle's own Layer code calls these methods with its keywords (include_sublayers=,
     # persistable=...): the overrides accept both spellings.
     def register_buffer(self, name, tensor, persistent: bool = True, persistable=None):
+        if tensor is not None and not isinstance(tensor, paddle.Tensor):
+            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer "
+                            f"'{name}' (torch Tensor or None required)")
         super().register_buffer(name, tensor,
                                 persistable=persistent if persistable is None else persistable)
 
@@ -132,6 +135,101 @@ class Module(paddle.nn.Layer):
 
     def named_modules(self, memo=None, prefix: str = "", remove_duplicate: bool = True):
         return super().named_sublayers(prefix=prefix, include_self=True)
+
+    # -- torch's mode switches and state_dict (Paddle 2.6's train() takes no mode) ------------
+    def train(self, mode: bool = True):
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for m in [self] + list(paddle.nn.Layer.sublayers(self)):
+            m.training = mode
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    @property
+    def _modules(self):
+        return self._sub_layers
+
+    def children(self):
+        return iter(self._sub_layers.values())
+
+    def named_children(self):
+        return iter(self._sub_layers.items())
+
+    def apply(self, fn):
+        for m in self.children():
+            m.apply(fn) if isinstance(m, Module) else fn(m)
+        fn(self)
+        return self
+
+    def get_submodule(self, target: str):
+        m = self
+        for part in target.split(".") if target else ():
+            if part not in m._sub_layers:
+                raise AttributeError(f"{type(m).__name__} has no attribute `{part}`")
+            m = m._sub_layers[part]
+        return m
+
+    def get_parameter(self, target: str):
+        mod, _, name = target.rpartition(".")
+        m = self.get_submodule(mod)
+        if name not in m._parameters:
+            raise AttributeError(f"{type(m).__name__} has no parameter `{name}`")
+        return m._parameters[name]
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True,
+                      include_sublayers=None):
+        if include_sublayers is not None:
+            recurse = include_sublayers
+        return super().named_buffers(prefix=prefix, include_sublayers=recurse)
+
+    def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False,
+                   **kwargs):
+        """torch's ``state_dict(destination=None, prefix='', keep_vars=False)``: parameters and
+        persistent buffers by dotted name (Paddle's callers' keywords get Paddle's answer)."""
+        if args or kwargs:
+            return super().state_dict(*args, **kwargs)
+        import collections
+        out = collections.OrderedDict() if destination is None else destination
+        for k, v in super().state_dict().items():
+            out[prefix + k] = v if keep_vars else v.detach()
+        return out
+
+    def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
+        """torch's rules: keys must match when ``strict``, shapes always; values are copied into
+        the existing parameters and buffers (cast to their dtype).  Returns torch's
+        ``_IncompatibleKeys(missing_keys, unexpected_keys)``."""
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        own = super().state_dict()
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        errors = []
+        if strict:
+            if unexpected:
+                errors.append("Unexpected key(s) in state_dict: "
+                              + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+            if missing:
+                errors.append("Missing key(s) in state_dict: "
+                              + ", ".join(f'"{k}"' for k in missing) + ". ")
+        for k, v in state_dict.items():
+            if k not in own:
+                continue
+            t = own[k]
+            v = v if isinstance(v, paddle.Tensor) else paddle.to_tensor(v)
+            if list(v.shape) != list(t.shape):
+                errors.append(f"size mismatch for {k}: copying a param with shape "
+                              f"{list(v.shape)} from checkpoint, the shape in current model is "
+                              f"{list(t.shape)}.")
+                continue
+            if not errors:
+                with paddle.no_grad():
+                    paddle.assign(v.detach().astype(t.dtype), output=t)
+        if errors:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                               + "\n\t".join(errors))
+        return _IncompatibleKeys(missing, unexpected)
 
     def zero_grad(self, set_to_none: bool = True):
         for p in super().parameters():
@@ -187,6 +285,17 @@ class Module(paddle.nn.Layer):
 
     def extra_repr(self) -> str:
         return ""
+
+
+import collections as _collections  # noqa: E402
+
+
+class _IncompatibleKeys(_collections.namedtuple("IncompatibleKeys",
+                                                ["missing_keys", "unexpected_keys"])):
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
 
 
 def _paddle_place(device):
@@ -292,6 +401,9 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
     if isinstance(normalized_shape, int):  # torch's F.layer_norm refuses it (nn.LayerNorm does not)
         raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
                         "of ints, not int")
+    if len(normalized_shape) > 1:  # Paddle wants 1-D scale/bias: the flattened ones
+        weight = weight.reshape([-1]) if weight is not None else None
+        bias = bias.reshape([-1]) if bias is not None else None
     return PF.layer_norm(input, list(normalized_shape), weight=weight, bias=bias, epsilon=eps)
 
 
@@ -302,6 +414,8 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     axes = list(range(input.ndim - len(normalized_shape), input.ndim))
     if eps is None:
         eps = float(paddle.finfo(input.dtype).eps)
+    if 0 in list(input.shape):  # Paddle 2.6 refuses to reduce an empty tensor
+        return input * weight if weight is not None else input.clone()
     out = input * paddle.rsqrt(paddle.mean(input * input, axis=axes, keepdim=True) + eps)
     return out * weight if weight is not None else out
 
@@ -341,50 +455,72 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 @_cpu_half
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
-    if size_average is not None or reduce is not None:
-        raise NotImplementedError("torchproxy: cross_entropy(size_average=, reduce=) (deprecated "
-                                  "in torch) is not provided; use reduction=")
+    """torch's cross_entropy: log_softmax over the class dim (1, or 0 for a 1-D input), then
+    nll_loss for class-index targets (weights, ignore_index, label smoothing as torch mixes
+    them) or the weighted sum over classes for probability targets."""
+    from .nn_functional import legacy_reduction
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     axis = 1 if input.ndim >= 2 else 0
-    soft = target.dtype == input.dtype and target.shape == input.shape
-    if soft:
-        return PF.cross_entropy(input, target, weight=weight, reduction=reduction, soft_label=True,
-                                axis=axis, label_smoothing=label_smoothing)
-    if label_smoothing:
-        return _smoothed_cross_entropy(input, target, weight, ignore_index, reduction,
-                                       label_smoothing, axis)
-    label = target.unsqueeze(axis)
-    out = PF.cross_entropy(input, label, weight=weight, ignore_index=ignore_index,
-                           reduction=reduction, axis=axis, label_smoothing=label_smoothing)
-    if reduction == "none":
-        out = out.squeeze(axis)
-    return out
-
-
-def _smoothed_cross_entropy(input, target, weight, ignore_index, reduction, eps, axis):
-    """torch's label smoothing for class-index targets (Paddle's kernel wants float labels):
-    (1 - eps) * nll + eps * mean over classes of -log p, ignored targets left out."""
-    if weight is not None:
-        raise NotImplementedError("torchproxy: cross_entropy(weight=, label_smoothing=) with "
-                                  "class-index targets is not provided")
-    logp = PF.log_softmax(input, axis=axis)
     n_classes = input.shape[axis]
+    logp = PF.log_softmax(input, axis=axis)
+    wshape = [1] * input.ndim
+    wshape[axis] = n_classes
+    if paddle.is_floating_point(target):  # class probabilities
+        if list(target.shape) != list(input.shape):
+            raise RuntimeError(f"Expected target size {list(input.shape)}, got "
+                               f"{list(target.shape)}")
+        if label_smoothing:
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        prod = logp * target
+        if weight is not None:
+            prod = prod * weight.reshape(wshape)
+        loss = -prod.sum(axis=axis)
+        if reduction == "mean":
+            return loss.sum() / (math.prod(input.shape) // n_classes)
+        return mse_reduce(loss, reduction)
+    nll = nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+    if not label_smoothing:
+        return nll
     valid = target != ignore_index
-    safe = paddle.where(valid, target, paddle.zeros_like(target))
-    picked = paddle.take_along_axis(logp, safe.unsqueeze(axis), axis=axis).squeeze(axis)
-    loss = -(1 - eps) * picked - eps * logp.sum(axis=axis) / n_classes
-    loss = loss * valid.astype(loss.dtype)
+    smooth = -(logp * weight.reshape(wshape)).sum(axis=axis) if weight is not None \
+        else -logp.sum(axis=axis)
+    smooth = smooth * valid.astype(smooth.dtype)
+    if reduction == "none":
+        s = smooth
+    elif reduction == "sum":
+        s = smooth.sum()
+    else:
+        if weight is not None:
+            safe = paddle.where(valid, target, paddle.zeros_like(target))
+            denom = (paddle.gather(weight, safe.reshape([-1])).reshape(safe.shape)
+                     * valid.astype(weight.dtype)).sum()
+        else:
+            denom = valid.astype(smooth.dtype).sum()
+        s = smooth.sum() / denom
+    return (1 - label_smoothing) * nll + (label_smoothing / n_classes) * s
+
+
+def mse_reduce(loss, reduction):
     if reduction == "none":
         return loss
     if reduction == "sum":
         return loss.sum()
-    return loss.sum() / valid.astype(loss.dtype).sum()
+    if reduction == "mean":
+        return loss.mean()
+    raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
 @adapter(F + "mse_loss")
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
-    if size_average is not None or reduce is not None or weight is not None:
-        raise NotImplementedError("torchproxy: mse_loss(size_average=, reduce=, weight=) is not provided")
-    return PF.mse_loss(input, target, reduction=reduction)
+    from .nn_functional import legacy_reduction
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    input, target = paddle.broadcast_tensors([input, target])
+    loss = (input - target) ** 2
+    if weight is not None:
+        loss = loss * weight
+    return mse_reduce(loss, reduction)
 
 
 @adapter(F + "pad", note="constant mode for any rank (negative pads crop); other modes as Paddle's "
@@ -538,11 +674,10 @@ class CrossEntropyLoss(Module):
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
                  reduction="mean", label_smoothing=0.0):
         super().__init__()
-        if size_average is not None or reduce is not None:
-            raise NotImplementedError("torchproxy: CrossEntropyLoss(size_average=, reduce=) "
-                                      "(deprecated in torch) is not provided; use reduction=")
-        self.weight = weight
-        self.ignore_index, self.reduction, self.label_smoothing = ignore_index, reduction, label_smoothing
+        from .nn_functional import legacy_reduction
+        self.register_buffer("weight", weight)  # torch's _WeightedLoss: a buffer
+        self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
+        self.reduction = legacy_reduction(size_average, reduce, reduction)
 
     def forward(self, input, target):
         return cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
@@ -612,14 +747,16 @@ for _cls in (Linear, LayerNorm, Embedding, Dropout, CrossEntropyLoss, ReLU, SiLU
 @adapter(F + "kl_div")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
-        raise NotImplementedError("torchproxy: kl_div(size_average=, reduce=) is not provided")
+        from .nn_functional import legacy_reduction
+        reduction = legacy_reduction(size_average, reduce, reduction)
     if log_target:
         loss = paddle.exp(target) * (target - input)
     else:
-        # xlogy: 0 where target == 0, as torch
-        safe = paddle.where(target > 0, target, paddle.ones_like(target))
-        loss = paddle.where(target > 0, target * (paddle.log(safe) - input),
-                            paddle.zeros_like(input))
+        # torch: xlogy(target, target) - target * input (0 * log 0 = 0, log of a negative
+        # target: nan)
+        safe = paddle.where(target == 0, paddle.ones_like(target), target)
+        loss = paddle.where(target == 0, paddle.zeros_like(target), target * paddle.log(safe)) \
+            - target * input
     if reduction == "none":
         return loss
     if reduction == "sum":
@@ -636,10 +773,9 @@ class KLDivLoss(Module):
 
     def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
         super().__init__()
-        if size_average is not None or reduce is not None:
-            raise NotImplementedError("torchproxy: KLDivLoss(size_average=, reduce=) "
-                                      "(deprecated in torch) is not provided; use reduction=")
-        self.reduction, self.log_target = reduction, log_target
+        from .nn_functional import legacy_reduction
+        self.reduction = legacy_reduction(size_average, reduce, reduction)
+        self.log_target = log_target
 
     def forward(self, input, target):
         return kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
@@ -663,24 +799,99 @@ def _conv_padding(padding):
     return padding.upper() if isinstance(padding, str) else padding  # "same"/"valid"
 
 
+def _convnd(input, weight, bias, stride, padding, dilation, groups, nd):
+    """torch's conv{nd}d on Paddle's kernels: unbatched inputs, padding='same' (asymmetric
+    when the total is odd: the extra zero on the right, as torch) and 'valid'."""
+    from .nn_functional import _ntuple
+    fn = {1: PF.conv1d, 2: PF.conv2d, 3: PF.conv3d}[nd]
+    fmt = {1: "NCL", 2: "NCHW", 3: "NCDHW"}[nd]
+    if input.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to "
+                           f"conv{nd}d, but got input of size: {list(input.shape)}")
+    unb = input.ndim == nd + 1
+    x = input.unsqueeze(0) if unb else input
+    if x.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, "
+                           f"expected input{list(x.shape)} to have {weight.shape[1] * groups} "
+                           f"channels, but got {x.shape[1]} channels instead")
+    stride, dilation = list(_ntuple(stride, nd)), list(_ntuple(dilation, nd))
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = [0] * nd
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            pairs = []
+            for d, k in zip(dilation, weight.shape[2:]):
+                total = d * (k - 1)
+                pairs.append((total // 2, total - total // 2))
+            if all(a == b for a, b in pairs):
+                padding = [a for a, _ in pairs]
+            else:
+                flat = []
+                for a, b in pairs:
+                    flat += [a, b]
+                x = PF.pad(x, flat, mode="constant", value=0.0, data_format=fmt)
+                padding = [0] * nd
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        padding = list(_ntuple(padding, nd))
+    out = fn(x, weight, bias=bias, stride=stride, padding=padding, dilation=dilation,
+             groups=groups, data_format=fmt)
+    return out.squeeze(0) if unb else out
+
+
 @adapter(F + "conv1d")
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    return PF.conv1d(input, weight, bias=bias, stride=stride, padding=_conv_padding(padding),
-                     dilation=dilation, groups=groups)
+    return _convnd(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
 @adapter(F + "conv2d", note="torch's weight layout [out, in/groups, kh, kw] is Paddle's too")
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    return PF.conv2d(input, weight, bias=bias, stride=stride, padding=_conv_padding(padding),
-                     dilation=dilation, groups=groups)
+    return _convnd(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
 @adapter(F + "nll_loss")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
-    if size_average is not None or reduce is not None:
-        raise NotImplementedError("torchproxy: nll_loss(size_average=, reduce=) is not provided")
-    return PF.nll_loss(input, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+    """torch's nll_loss: class dim 1 (or 0 for a 1-D input), weights, ignore_index; 'mean'
+    divides by the summed weights of the targets counted."""
+    from .nn_functional import legacy_reduction
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if input.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    if input.ndim == 1:
+        if target.ndim != 0:
+            raise ValueError(f"Expected input batch_size ({1}) to match target batch_size "
+                             f"({target.shape[0] if target.ndim else 0}).")
+        x, t = input.unsqueeze(0), target.unsqueeze(0)
+    else:
+        if target.shape[0] != input.shape[0]:
+            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                             f"batch_size ({target.shape[0]}).")
+        x, t = input, target
+    c = x.shape[1]
+    valid = t != ignore_index
+    safe = paddle.where(valid, t, paddle.zeros_like(t))
+    picked = -paddle.take_along_axis(x, safe.unsqueeze(1), axis=1).squeeze(1)
+    w = paddle.gather(weight, safe.reshape([-1])).reshape(safe.shape) if weight is not None \
+        else paddle.ones(safe.shape, dtype=x.dtype)
+    w = w * valid.astype(w.dtype)
+    loss = picked * w
+    if input.ndim == 1:
+        loss, w = loss.squeeze(0), w.squeeze(0)
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        # all targets ignored: torch's value is nan (0 / 0) and its gradient zero
+        total = w.sum()
+        empty = total == 0
+        safe = paddle.where(empty, paddle.ones_like(total), total)
+        return paddle.where(empty, paddle.full_like(total, float("nan")), loss.sum() / safe)
+    raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
 @adapter(F + "cosine_similarity")

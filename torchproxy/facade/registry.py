@@ -53,6 +53,10 @@ AREAS = (
     "torchproxy.facade.autograd",   # autograd.Function, no_grad, enable_grad, inference_mode
     "torchproxy.facade.library",    # torch.library, torch.ops
     "torchproxy.facade.nn",         # torch.nn.Module/Parameter, torch.nn.functional
+    "torchproxy.facade.nn_functional",  # torch.nn.functional: losses, pooling, norms, attention
+    "torchproxy.facade.nn_init",    # torch.nn.init
+    "torchproxy.facade.nn_modules",  # torch.nn module classes (conv, pool, norm, RNN, ...)
+    "torchproxy.facade.nn_utils",   # torch.nn.utils, torch.nn.utils.rnn
     "torchproxy.facade.misc",       # torch.testing, torch.utils.dlpack, ...
     "torchproxy.facade.storage",    # untyped_storage, storage_offset, set_ (Triton interpreter)
     "torchproxy.facade.cpp_extension",  # torch.utils.cpp_extension (JIT-built extensions)

@@ -1,0 +1,1283 @@
+"""``torch.nn.functional`` beyond the kernel libraries' basics (facade/nn.py): activations,
+losses, pooling, normalisation, convolutions (3-d, transposed), attention, with torch's
+signatures and semantics, written with Paddle ops (code here gets Paddle semantics).
+
+Where torch and Paddle differ in a kernel's definition (pooling windows with ceil_mode, the
+average pool's divisor, loss reductions), the computation is written out here from torch's
+definition rather than delegated, so the result is torch's on every supported Paddle version.
+"""
+from __future__ import annotations
+
+NAMES = (
+    "torch.nn.functional.adaptive_avg_pool1d", "torch.nn.functional.adaptive_avg_pool2d",
+    "torch.nn.functional.adaptive_avg_pool3d", "torch.nn.functional.adaptive_max_pool1d",
+    "torch.nn.functional.adaptive_max_pool1d_with_indices",
+    "torch.nn.functional.adaptive_max_pool2d",
+    "torch.nn.functional.adaptive_max_pool2d_with_indices",
+    "torch.nn.functional.adaptive_max_pool3d",
+    "torch.nn.functional.adaptive_max_pool3d_with_indices", "torch.nn.functional.alpha_dropout",
+    "torch.nn.functional.avg_pool1d", "torch.nn.functional.avg_pool2d",
+    "torch.nn.functional.avg_pool3d", "torch.nn.functional.batch_norm",
+    "torch.nn.functional.bilinear", "torch.nn.functional.binary_cross_entropy",
+    "torch.nn.functional.binary_cross_entropy_with_logits", "torch.nn.functional.celu",
+    "torch.nn.functional.celu_", "torch.nn.functional.conv3d",
+    "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d",
+    "torch.nn.functional.conv_transpose3d", "torch.nn.functional.cosine_embedding_loss",
+    "torch.nn.functional.dropout1d", "torch.nn.functional.dropout2d",
+    "torch.nn.functional.dropout3d", "torch.nn.functional.elu", "torch.nn.functional.elu_",
+    "torch.nn.functional.feature_alpha_dropout", "torch.nn.functional.gaussian_nll_loss",
+    "torch.nn.functional.glu", "torch.nn.functional.group_norm",
+    "torch.nn.functional.gumbel_softmax", "torch.nn.functional.hardshrink",
+    "torch.nn.functional.hardsigmoid", "torch.nn.functional.hardswish",
+    "torch.nn.functional.hardtanh", "torch.nn.functional.hardtanh_",
+    "torch.nn.functional.hinge_embedding_loss", "torch.nn.functional.huber_loss",
+    "torch.nn.functional.instance_norm", "torch.nn.functional.l1_loss",
+    "torch.nn.functional.leaky_relu", "torch.nn.functional.leaky_relu_",
+    "torch.nn.functional.local_response_norm", "torch.nn.functional.lp_pool1d",
+    "torch.nn.functional.lp_pool2d", "torch.nn.functional.lp_pool3d",
+    "torch.nn.functional.margin_ranking_loss", "torch.nn.functional.max_pool1d",
+    "torch.nn.functional.max_pool1d_with_indices", "torch.nn.functional.max_pool2d",
+    "torch.nn.functional.max_pool2d_with_indices", "torch.nn.functional.max_pool3d",
+    "torch.nn.functional.max_pool3d_with_indices", "torch.nn.functional.mish",
+    "torch.nn.functional.multi_head_attention_forward", "torch.nn.functional.multi_margin_loss",
+    "torch.nn.functional.multilabel_margin_loss",
+    "torch.nn.functional.multilabel_soft_margin_loss", "torch.nn.functional.one_hot",
+    "torch.nn.functional.pairwise_distance", "torch.nn.functional.pdist",
+    "torch.nn.functional.pixel_shuffle", "torch.nn.functional.pixel_unshuffle",
+    "torch.nn.functional.poisson_nll_loss", "torch.nn.functional.prelu",
+    "torch.nn.functional.relu6", "torch.nn.functional.relu_", "torch.nn.functional.rrelu",
+    "torch.nn.functional.rrelu_", "torch.nn.functional.scaled_dot_product_attention",
+    "torch.nn.functional.selu", "torch.nn.functional.selu_",
+    "torch.nn.functional.smooth_l1_loss", "torch.nn.functional.soft_margin_loss",
+    "torch.nn.functional.softmin", "torch.nn.functional.softshrink",
+    "torch.nn.functional.softsign", "torch.nn.functional.tanhshrink",
+    "torch.nn.functional.threshold", "torch.nn.functional.threshold_",
+    "torch.nn.functional.triplet_margin_loss",
+    "torch.nn.functional.triplet_margin_with_distance_loss", "torch.nn.functional.unfold",
+    "torch.nn.functional.fold", "torch.nn.attention", "torch.nn.attention.SDPBackend",
+    "torch.nn.attention.sdpa_kernel",
+)
+
+import contextlib
+import enum
+import itertools
+import math
+import numbers
+
+import paddle
+import paddle.nn.functional as PF
+
+from .registry import adapter, module, type_
+
+F = "torch.nn.functional."
+
+
+def _t(x, like):
+    """A Python scalar as a 0-d tensor of ``like``'s dtype."""
+    return paddle.full([], x, dtype=like.dtype)
+
+
+def _inplace(input, out, inplace):
+    if not inplace:
+        return out
+    paddle.assign(out, input)
+    return input
+
+
+def _ntuple(v, n):
+    if isinstance(v, (list, tuple)):
+        if len(v) == 1 and n > 1:
+            return tuple(int(v[0]) for _ in range(n))
+        if len(v) != n:
+            raise RuntimeError(f"expected {n} values, got {len(v)}: {v}")
+        return tuple(int(i) for i in v)
+    return (int(v),) * n
+
+
+def _reduce(loss, reduction):
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def legacy_reduction(size_average, reduce, reduction="mean"):
+    """torch's _Reduction.legacy_get_string: the deprecated size_average=/reduce= pair."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if size_average and reduce:
+        return "mean"
+    return "sum" if reduce else "none"
+
+
+# -- activations --------------------------------------------------------------------------------
+def _act(name, fn, inplace_name=None):
+    adapter(F + name)(fn)
+    if inplace_name:
+        def ip(input, *args, **kwargs):
+            kwargs.pop("inplace", None)
+            return _inplace(input, fn(input, *args, **kwargs), True)
+        ip.__name__ = inplace_name
+        adapter(F + inplace_name)(ip)
+    return fn
+
+
+def relu_(input):
+    return _inplace(input, PF.relu(input), True)
+
+
+adapter(F + "relu_")(relu_)
+
+
+def relu6(input, inplace=False):
+    return _inplace(input, paddle.clip(input, 0.0, 6.0), inplace)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    out = paddle.where(input > 0, input, alpha * (paddle.exp(paddle.minimum(input, _t(0, input))) - 1))
+    return _inplace(input, out, inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    out = paddle.where(input > 0, input,
+                       alpha * (paddle.exp(paddle.minimum(input, _t(0, input)) / alpha) - 1))
+    return _inplace(input, out, inplace)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):
+    return _inplace(input, _SELU_SCALE * elu(input, _SELU_ALPHA), inplace)
+
+
+def glu(input, dim=-1):
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    if input.shape[dim] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} "
+                           f"is size {input.shape[dim]}")
+    a, b = paddle.chunk(input, 2, axis=dim)
+    return a * PF.sigmoid(b)
+
+
+def hardshrink(input, lambd=0.5):
+    return paddle.where(paddle.abs(input) > lambd, input, paddle.zeros_like(input))
+
+
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return paddle.where(input > lambd, input - lambd,
+                        paddle.where(input < -lambd, input + lambd, paddle.zeros_like(input)))
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _inplace(input, paddle.clip(input, min_val, max_val), inplace)
+
+
+def hardswish(input, inplace=False):
+    return _inplace(input, input * paddle.clip(input + 3, 0.0, 6.0) / 6, inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    return _inplace(input, paddle.clip(input / 6 + 0.5, 0.0, 1.0), inplace)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _inplace(input, paddle.where(input > 0, input, input * negative_slope), inplace)
+
+
+def prelu(input, weight):
+    w = weight
+    if int(weight.numel()) == 1:
+        w = weight.reshape([])
+    else:
+        if input.ndim < 2:
+            w = weight.reshape([-1]) if input.ndim == 1 else weight
+        else:
+            w = weight.reshape([1, -1] + [1] * (input.ndim - 2))
+    return paddle.where(input > 0, input, input * w)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    if training:
+        a = paddle.uniform(input.shape, dtype=input.dtype, min=lower, max=upper)
+        out = paddle.where(input >= 0, input, input * a)
+    else:
+        out = leaky_relu(input, (lower + upper) / 2)
+    return _inplace(input, out, inplace)
+
+
+def mish(input, inplace=False):
+    return _inplace(input, input * paddle.tanh(PF.softplus(input)), inplace)
+
+
+def softsign(input):
+    return input / (1 + paddle.abs(input))
+
+
+def tanhshrink(input):
+    return input - paddle.tanh(input)
+
+
+def threshold(input, threshold, value, inplace=False):
+    return _inplace(input, paddle.where(input > threshold, input, _t(value, input)), inplace)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    from .nn import softmax
+    return softmax(-input if dtype is None else -input.astype(_pd(dtype)), dim)
+
+
+def gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1):
+    g = -paddle.log(paddle.empty_like(logits).exponential_())
+    y = PF.softmax((logits + g) / tau, axis=dim)
+    if hard:
+        idx = y.argmax(axis=dim, keepdim=True)
+        y_hard = paddle.zeros_like(y)
+        y_hard = paddle.put_along_axis(y_hard, idx, 1.0, axis=dim)
+        return y_hard - y.detach() + y
+    return y
+
+
+def _pd(dtype):
+    from .runtime import paddle_dtype_of
+    return paddle_dtype_of(dtype)
+
+
+for _name, _fn, _ip in (("relu6", relu6, None), ("elu", elu, "elu_"), ("celu", celu, "celu_"),
+                        ("selu", selu, "selu_"), ("glu", glu, None), ("hardshrink", hardshrink, None),
+                        ("softshrink", softshrink, None), ("hardtanh", hardtanh, "hardtanh_"),
+                        ("hardswish", hardswish, None), ("hardsigmoid", hardsigmoid, None),
+                        ("leaky_relu", leaky_relu, "leaky_relu_"), ("prelu", prelu, None),
+                        ("rrelu", rrelu, "rrelu_"), ("mish", mish, None), ("softsign", softsign, None),
+                        ("tanhshrink", tanhshrink, None), ("threshold", threshold, "threshold_"),
+                        ("softmin", softmin, None), ("gumbel_softmax", gumbel_softmax, None)):
+    _act(_name, _fn, _ip)
+
+
+# -- losses ---------------------------------------------------------------------------------------
+def _check_same_size(input, target, name):
+    if list(input.shape) != list(target.shape):
+        raise ValueError(f"Using a target size ({list(target.shape)}) that is different to the "
+                         f"input size ({list(input.shape)}) is deprecated. Please ensure they "
+                         "have the same size.")
+
+
+@adapter(F + "l1_loss")
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    input, target = paddle.broadcast_tensors([input, target])
+    loss = paddle.abs(input - target)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+@adapter(F + "smooth_l1_loss")
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0,
+                   weight=None):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    input, target = paddle.broadcast_tensors([input, target])
+    d = paddle.abs(input - target)
+    if beta == 0:
+        loss = d
+    else:
+        loss = paddle.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+@adapter(F + "huber_loss")
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, target = paddle.broadcast_tensors([input, target])
+    d = paddle.abs(input - target)
+    loss = paddle.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+@adapter(F + "binary_cross_entropy")
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if list(target.shape) != list(input.shape):
+        raise ValueError(f"Using a target size ({list(target.shape)}) that is different to the "
+                         f"input size ({list(input.shape)}) is deprecated. Please ensure they "
+                         "have the same size.")
+    # torch clamps each log at -100
+    lo = _t(-100.0, input)
+    loss = -(target * paddle.maximum(paddle.log(input), lo)
+             + (1 - target) * paddle.maximum(paddle.log(1 - input), lo))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+@adapter(F + "binary_cross_entropy_with_logits")
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if list(target.shape) != list(input.shape):
+        raise ValueError(f"Target size ({list(target.shape)}) must be the same as input size "
+                         f"({list(input.shape)})")
+    # torch: (1 - t) * x + (1 + (pw - 1) * t) * log(1 + exp(-x))  (log-sum-exp stable form)
+    log_sig_neg = PF.softplus(-input)  # log(1 + exp(-x))
+    if pos_weight is not None:
+        lw = 1 + (pos_weight - 1) * target
+        loss = (1 - target) * input + lw * log_sig_neg
+    else:
+        loss = (1 - target) * input + log_sig_neg
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+@adapter(F + "cosine_embedding_loss")
+def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
+                          reduction="mean"):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    eps = 1e-12
+    dim = input1.ndim - 1
+    prod = (input1 * input2).sum(axis=dim)
+    mag1 = (input1 * input1).sum(axis=dim) + eps
+    mag2 = (input2 * input2).sum(axis=dim) + eps
+    cos = prod / paddle.sqrt(mag1 * mag2)
+    zeros = paddle.zeros_like(cos)
+    pos = paddle.where(target == 1, 1 - cos, zeros)
+    neg = paddle.where(target == -1, paddle.maximum(cos - margin, zeros), zeros)
+    return _reduce(pos + neg, reduction)
+
+
+@adapter(F + "margin_ranking_loss")
+def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
+                        reduction="mean"):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if input1.ndim != input2.ndim or input1.ndim != target.ndim:
+        raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
+                           f"but got sizes: input1: {input1.shape}, input2: {input2.shape}, "
+                           f"target: {target.shape} ")
+    loss = PF.relu(-target.astype(input1.dtype) * (input1 - input2) + margin)
+    return _reduce(loss, reduction)
+
+
+@adapter(F + "hinge_embedding_loss")
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+                         reduction="mean"):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    zeros = paddle.zeros_like(input)
+    margin_clamp = paddle.maximum(margin - input, zeros)
+    out_margin = paddle.where(target != 1, margin_clamp, zeros)
+    out_self = paddle.where(target != -1, input, zeros)
+    return _reduce(out_margin + out_self, reduction)
+
+
+@adapter(F + "soft_margin_loss")
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    return _reduce(PF.softplus(-target * input), reduction)
+
+
+@adapter(F + "multilabel_soft_margin_loss")
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction="mean"):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    target = target.astype(input.dtype)
+    loss = -(target * PF.log_sigmoid(input) + (1 - target) * PF.log_sigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.sum(axis=input.ndim - 1) / input.shape[-1] if input.ndim else loss
+    return _reduce(loss, reduction)
+
+
+@adapter(F + "multilabel_margin_loss")
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    squeeze = input.ndim <= 1
+    x = input.reshape([1, -1]) if squeeze else input
+    y = target.reshape([1, -1]) if squeeze else target
+    c = x.shape[1]
+    # valid targets: the prefix before the first -1
+    valid = paddle.cumprod((y >= 0).astype("int64"), dim=1).astype("bool")
+    safe = paddle.where(valid, y, paddle.zeros_like(y))
+    is_target = paddle.zeros(x.shape, dtype="float32")
+    is_target = paddle.put_along_axis(is_target, safe, valid.astype("float32"), axis=1,
+                                      reduce="add") > 0
+    xt = paddle.take_along_axis(x, safe, axis=1)  # [N, C]: x[y_j]
+    m = PF.relu(1 - (xt.unsqueeze(2) - x.unsqueeze(1)))  # [N, j, i]
+    mask = valid.unsqueeze(2) & paddle.logical_not(is_target).unsqueeze(1)
+    loss = (m * mask.astype(m.dtype)).sum(axis=[1, 2]) / c
+    if squeeze:
+        loss = loss.reshape([]) if input.ndim == 0 or reduction != "none" or True else loss
+    return _reduce(loss, reduction)
+
+
+@adapter(F + "multi_margin_loss")
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+                      reduce=None, reduction="mean"):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    squeeze = input.ndim <= 1
+    x = input.reshape([1, -1]) if squeeze else input
+    y = target.reshape([-1])
+    c = x.shape[1]
+    xy = paddle.take_along_axis(x, y.unsqueeze(1), axis=1)  # [N, 1]
+    z = PF.relu(margin - xy + x)
+    if p == 2:
+        z = z * z
+    if weight is not None:
+        z = z * paddle.gather(weight, y).unsqueeze(1)
+    not_y = paddle.arange(c).unsqueeze(0) != y.unsqueeze(1)
+    loss = (z * not_y.astype(z.dtype)).sum(axis=1) / c
+    if squeeze:
+        loss = loss.reshape([])
+    return _reduce(loss, reduction)
+
+
+@adapter(F + "poisson_nll_loss")
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+                     reduce=None, reduction="mean"):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if log_input:
+        loss = paddle.exp(input) - target * input
+    else:
+        loss = input - target * paddle.log(input + eps)
+    if full:
+        # torch: stirling(target).masked_fill(target <= 1, 0) (its gradient at target 0: nan)
+        stirling = target * paddle.log(target) - target + 0.5 * paddle.log(2 * math.pi * target)
+        loss = loss + paddle.where(target <= 1, paddle.zeros_like(stirling), stirling)
+    return _reduce(loss, reduction)
+
+
+@adapter(F + "gaussian_nll_loss")
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    if isinstance(var, numbers.Number):
+        var = paddle.full(input.shape, var, dtype=input.dtype)
+    if list(var.shape) != list(input.shape):
+        if list(input.shape[:-1]) == list(var.shape):
+            var = var.unsqueeze(-1)
+        elif input.ndim == var.ndim and sum(y for x, y in zip(input.shape, var.shape)
+                                            if x != y) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    if bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    # torch clamps without gradient through the clamp: var.clamp_(min=eps) under no_grad
+    var = var + (paddle.clip(var.detach(), min=eps) - var.detach())
+    loss = 0.5 * (paddle.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def _pairwise(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    d = x1 - x2 + eps
+    dim = max(x1.ndim, x2.ndim) - 1
+    if p == float("inf"):
+        return paddle.abs(d).max(axis=dim, keepdim=keepdim)
+    if p == 0:
+        return (d != 0).astype(d.dtype).sum(axis=dim, keepdim=keepdim)
+    if p == 2:
+        return paddle.sqrt((d * d).sum(axis=dim, keepdim=keepdim))
+    return paddle.pow(paddle.pow(paddle.abs(d), p).sum(axis=dim, keepdim=keepdim), 1.0 / p)
+
+
+@adapter(F + "pairwise_distance")
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise RuntimeError("pairwise_distance: inputs must have at least 1 dimension")
+    return _pairwise(x1, x2, p, eps, keepdim)
+
+
+@adapter(F + "pdist")
+def pdist(input, p=2):
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    n = input.shape[0]
+    i, j = zip(*itertools.combinations(range(n), 2)) if n > 1 else ((), ())
+    if not i:
+        return paddle.zeros([0], dtype=input.dtype)
+    a = paddle.gather(input, paddle.to_tensor(list(i)))
+    b = paddle.gather(input, paddle.to_tensor(list(j)))
+    d = paddle.abs(a - b)
+    if p == float("inf"):
+        return d.max(axis=1)
+    if p == 2:
+        return paddle.sqrt((d * d).sum(axis=1))
+    return paddle.pow(paddle.pow(d, p).sum(axis=1), 1.0 / p)
+
+
+@adapter(F + "triplet_margin_loss")
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction="mean"):
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    dp = _pairwise(anchor, positive, p, eps)
+    dn = _pairwise(anchor, negative, p, eps)
+    if swap:
+        dn = paddle.minimum(dn, _pairwise(positive, negative, p, eps))
+    return _reduce(PF.relu(margin + dp - dn), reduction)
+
+
+@adapter(F + "triplet_margin_with_distance_loss")
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean"):
+    if margin <= 0:
+        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, "
+                         f"got {margin} instead")
+    dist = distance_function if distance_function is not None else pairwise_distance
+    dp = dist(anchor, positive)
+    dn = dist(anchor, negative)
+    if swap:
+        dn = paddle.minimum(dn, dist(positive, negative))
+    return _reduce(PF.relu(margin + dp - dn), reduction)
+
+
+# -- dropout variants -------------------------------------------------------------------------------
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _feature_dropout(input, p, training, inplace, batched_ndim, name):
+    _check_p(p)
+    if not training or p == 0:
+        return input
+    unbatched = input.ndim == batched_ndim - 1
+    x = input.unsqueeze(0) if unbatched else input
+    if p == 1:
+        out = x * 0
+    else:
+        keep = paddle.bernoulli(paddle.full(x.shape[:2] + [1] * (x.ndim - 2), 1 - p, dtype=x.dtype))
+        out = x * keep / (1 - p)
+    out = out.squeeze(0) if unbatched else out
+    return _inplace(input, out, inplace)
+
+
+@adapter(F + "dropout1d")
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D "
+                           "input.")
+    return _feature_dropout(input, p, training, inplace, 3, "dropout1d")
+
+
+@adapter(F + "dropout2d")
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, 4, "dropout2d")
+
+
+@adapter(F + "dropout3d")
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    return _feature_dropout(input, p, training, inplace, 5, "dropout3d")
+
+
+def _alpha(input, p, training, inplace, feature):
+    _check_p(p)
+    if not training or p == 0:
+        return input
+    alpha_p = -_SELU_ALPHA * _SELU_SCALE
+    a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
+    b = -a * alpha_p * p
+    shape = input.shape[:2] + [1] * (input.ndim - 2) if feature else input.shape
+    keep = paddle.bernoulli(paddle.full(shape, 1 - p, dtype=input.dtype))
+    out = (input * keep + alpha_p * (1 - keep)) * a + b
+    return _inplace(input, out, inplace)
+
+
+@adapter(F + "alpha_dropout")
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    return _alpha(input, p, training, inplace, False)
+
+
+@adapter(F + "feature_alpha_dropout")
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    return _alpha(input, p, training, inplace, True)
+
+
+# -- pooling ----------------------------------------------------------------------------------------
+def _batched(input, d, name):
+    """(input with a batch dim, unbatched?) for a d-dimensional spatial op."""
+    if input.ndim == d + 1:
+        return input.unsqueeze(0), True
+    if input.ndim == d + 2:
+        return input, False
+    raise RuntimeError(f"{name}: Expected {d + 1}D or {d + 2}D input, but got "
+                       f"{input.ndim}D input")
+
+
+def _out_len(L, k, s, p, d, ceil_mode):
+    num = L + 2 * p - d * (k - 1) - 1
+    if ceil_mode:
+        out = -(-num // s) + 1
+        if (out - 1) * s >= L + p:
+            out -= 1
+    else:
+        out = num // s + 1
+    return out
+
+
+def _windows(x, ks, ss, ps, ds, ceil_mode, fill):
+    """Every kernel offset's strided view of ``x`` ([N, C, *spatial]) padded with ``fill``:
+    ([K, N, C, *out] stacked views, [K, *out] flat input indices, out sizes)."""
+    nd = len(ks)
+    sp = x.shape[2:]
+    outs = [_out_len(L, k, s, p, d, ceil_mode) for L, k, s, p, d in zip(sp, ks, ss, ps, ds)]
+    if any(o <= 0 for o in outs):
+        raise RuntimeError(f"Given input size: {tuple(x.shape[1:])}. Calculated output size: "
+                           f"{tuple([x.shape[1]] + outs)}. Output size is too small")
+    pads = []
+    for L, k, s, p, d, o in zip(sp, ks, ss, ps, ds, outs):
+        right = max((o - 1) * s + d * (k - 1) + 1 - (L + p), 0)
+        pads.append((p, right))
+    if any(a or b for a, b in pads):
+        flat = []
+        for a, b in reversed(pads):  # Paddle (as torch) lists the last dim first
+            flat += [a, b]
+        xp = PF.pad(x, flat, mode="constant", value=fill,
+                    data_format={1: "NCL", 2: "NCHW", 3: "NCDHW"}[nd])
+    else:
+        xp = x
+    views, idxs = [], []
+    grids = paddle.meshgrid(*[paddle.arange(o, dtype="int64") for o in outs]) if nd > 1 \
+        else [paddle.arange(outs[0], dtype="int64")]
+    for off in itertools.product(*[range(k) for k in ks]):
+        sl = [slice(None), slice(None)]
+        flat_idx = None
+        for dim, (o, s, d, p, L) in enumerate(zip(off, ss, ds, ps, sp)):
+            start = o * d
+            sl.append(slice(start, start + (outs[dim] - 1) * s + 1, s))
+            coord = grids[dim] * s + start - p
+            flat_idx = coord if flat_idx is None else flat_idx * L + coord
+        views.append(xp[tuple(sl)])
+        idxs.append(flat_idx)
+    return paddle.stack(views), paddle.stack(idxs), outs, pads
+
+
+def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, nd, name):
+    x, unb = _batched(input, nd, name)
+    ks = _ntuple(kernel_size, nd)
+    ss = _ntuple(stride if stride not in (None, []) and stride != () else kernel_size, nd)
+    ps, ds = _ntuple(padding, nd), _ntuple(dilation, nd)
+    for k, p in zip(ks, ps):
+        if p * 2 > k:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation=1")
+    w, idx, outs, _ = _windows(x, ks, ss, ps, ds, ceil_mode, float("-inf"))
+    am = paddle.argmax(w, axis=0, keepdim=True)  # first max (ties: the first offset, as torch)
+    out = paddle.take_along_axis(w, am, axis=0).squeeze(0)
+    if unb:
+        out = out.squeeze(0)
+    if not return_indices:
+        return out
+    ind = paddle.take_along_axis(idx.reshape([idx.shape[0], 1, 1] + outs).expand(w.shape), am,
+                                 axis=0).squeeze(0)
+    if unb:
+        ind = ind.squeeze(0)
+    return out, ind
+
+
+def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
+              nd, name):
+    x, unb = _batched(input, nd, name)
+    ks = _ntuple(kernel_size, nd)
+    ss = _ntuple(stride if stride not in (None, []) and stride != () else kernel_size, nd)
+    ps = _ntuple(padding, nd)
+    for k, p in zip(ks, ps):
+        if p * 2 > k:
+            raise RuntimeError(f"pad should be at most half of kernel size, but got pad={p} and "
+                               f"kernel_size={k}")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    w, _, outs, _ = _windows(x, ks, ss, ps, (1,) * nd, ceil_mode, 0.0)
+    total = w.sum(axis=0)
+    if divisor_override is not None:
+        out = total / divisor_override
+    else:
+        div = None
+        for dim, (L, k, s, p, o) in enumerate(zip(x.shape[2:], ks, ss, ps, outs)):
+            cnt = []
+            for j in range(o):
+                start = j * s - p
+                end = min(start + k, L + p)
+                cnt.append((end - start) if count_include_pad else (min(end, L) - max(start, 0)))
+            shape = [1] * nd
+            shape[dim] = o
+            c = paddle.to_tensor(cnt, dtype=x.dtype).reshape(shape)
+            div = c if div is None else div * c
+        out = total / div
+    return out.squeeze(0) if unb else out
+
+
+def _mp(nd):
+    def max_pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                 return_indices=False):
+        return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                         nd, f"max_pool{nd}d")
+
+    def with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                     return_indices=True):
+        return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, True, nd,
+                         f"max_pool{nd}d")
+    max_pool.__name__ = f"max_pool{nd}d"
+    adapter(F + f"max_pool{nd}d")(max_pool)
+    adapter(F + f"max_pool{nd}d_with_indices")(with_indices)
+    return max_pool
+
+
+max_pool1d, max_pool2d, max_pool3d = _mp(1), _mp(2), _mp(3)
+
+
+@adapter(F + "avg_pool1d")
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, None, 1,
+                     "avg_pool1d")
+
+
+@adapter(F + "avg_pool2d")
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override, 2, "avg_pool2d")
+
+
+@adapter(F + "avg_pool3d")
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override, 3, "avg_pool3d")
+
+
+def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, nd):
+    ks = _ntuple(kernel_size, nd)
+    out = _avg_pool(paddle.pow(input, norm_type), ks, stride, 0, ceil_mode, True, None, nd,
+                    f"lp_pool{nd}d")
+    n = math.prod(ks)
+    return paddle.pow(paddle.sign(out) * PF.relu(paddle.abs(out)) * n, 1.0 / norm_type)
+
+
+@adapter(F + "lp_pool1d")
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
+
+
+@adapter(F + "lp_pool2d")
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
+
+
+@adapter(F + "lp_pool3d")
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)
+
+
+def _adaptive_sizes(output_size, spatial):
+    out = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size] * len(spatial)
+    if len(out) == 1 and len(spatial) > 1:
+        out = out * len(spatial)
+    return [int(L) if o is None else int(o) for o, L in zip(out, spatial)]
+
+
+def _adaptive(input, output_size, nd, kind, return_indices=False):
+    name = f"adaptive_{kind}_pool{nd}d"
+    x, unb = _batched(input, nd, name)
+    outs = _adaptive_sizes(output_size, x.shape[2:])
+    sp = x.shape[2:]
+    # one window per output index and dim: [start, end) = [floor(i L / o), ceil((i + 1) L / o))
+    bounds = [[(i * L // o, -(-(i + 1) * L // o)) for i in range(o)] for L, o in zip(sp, outs)]
+    fmt = {1: "NCL", 2: "NCHW", 3: "NCDHW"}[nd]
+    regular = all(L % o == 0 for L, o in zip(sp, outs))
+    if kind == "avg" and regular:
+        ks = [L // o for L, o in zip(sp, outs)]
+        r = _avg_pool(x, ks, ks, 0, False, True, None, nd, name)
+        return r.squeeze(0) if unb else r
+    cells, idx_cells = [], []
+    for combo in itertools.product(*bounds):
+        sl = (slice(None), slice(None)) + tuple(slice(a, b) for a, b in combo)
+        win = x[sl].reshape(x.shape[:2] + [-1])
+        if kind == "avg":
+            cells.append(win.mean(axis=2))
+        else:
+            am = paddle.argmax(win, axis=2, keepdim=True)
+            cells.append(paddle.take_along_axis(win, am, axis=2).squeeze(2))
+            if return_indices:
+                # flat index inside the window -> flat index in the input's spatial dims
+                sizes = [b - a for a, b in combo]
+                rem = am.squeeze(2)
+                coords = []
+                for s_ in reversed(sizes):
+                    coords.append(rem % s_)
+                    rem = rem // s_
+                coords = coords[::-1]
+                flat = None
+                for (a, _), c, L in zip(combo, coords, sp):
+                    c = c + a
+                    flat = c if flat is None else flat * L + c
+                idx_cells.append(flat)
+    out = paddle.stack(cells, axis=2).reshape(x.shape[:2] + outs)
+    if unb:
+        out = out.squeeze(0)
+    if kind == "max" and return_indices:
+        ind = paddle.stack(idx_cells, axis=2).reshape(x.shape[:2] + outs)
+        return out, (ind.squeeze(0) if unb else ind)
+    return out
+
+
+def _ad(nd):
+    def avg(input, output_size):
+        return _adaptive(input, output_size, nd, "avg")
+
+    def mx(input, output_size, return_indices=False):
+        return _adaptive(input, output_size, nd, "max", return_indices)
+
+    def mxi(input, output_size, return_indices=True):
+        return _adaptive(input, output_size, nd, "max", True)
+    adapter(F + f"adaptive_avg_pool{nd}d")(avg)
+    adapter(F + f"adaptive_max_pool{nd}d")(mx)
+    adapter(F + f"adaptive_max_pool{nd}d_with_indices")(mxi)
+    return avg, mx
+
+
+(adaptive_avg_pool1d, adaptive_max_pool1d), (adaptive_avg_pool2d, adaptive_max_pool2d), \
+    (adaptive_avg_pool3d, adaptive_max_pool3d) = _ad(1), _ad(2), _ad(3)
+
+
+# -- normalisation ----------------------------------------------------------------------------------
+def _bshape(t, ndim):
+    """A per-channel [C] tensor broadcast over [N, C, *]."""
+    return t.reshape([1, -1] + [1] * (ndim - 2))
+
+
+@adapter(F + "batch_norm")
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    if input.ndim < 2:
+        raise ValueError(f"Expected 2D or more input (got {input.ndim}D input)")
+    axes = [0] + list(range(2, input.ndim))
+    if training:
+        n = math.prod(input.shape) // input.shape[1]
+        if n == 0:  # an empty batch: torch returns it normalised as is, stats unchanged
+            out = input
+            if weight is not None:
+                out = out * _bshape(weight, input.ndim)
+            if bias is not None:
+                out = out + _bshape(bias, input.ndim)
+            return out
+        if n == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                             f"size {list(input.shape)}")
+        mean = input.mean(axis=axes)
+        var = ((input - _bshape(mean, input.ndim)) ** 2).mean(axis=axes)
+        if running_mean is not None:
+            with paddle.no_grad():
+                paddle.assign((1 - momentum) * running_mean + momentum * mean.detach(),
+                              output=running_mean)
+        if running_var is not None:
+            with paddle.no_grad():
+                unbiased = var.detach() * (float(n) / (float(n) - 1))
+                paddle.assign((1 - momentum) * running_var + momentum * unbiased,
+                              output=running_var)
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+        mean, var = running_mean, running_var
+    out = (input - _bshape(mean, input.ndim)) / paddle.sqrt(_bshape(var, input.ndim) + eps)
+    if weight is not None:
+        out = out * _bshape(weight, input.ndim)
+    if bias is not None:
+        out = out + _bshape(bias, input.ndim)
+    return out
+
+
+@adapter(F + "instance_norm")
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5):
+    if input.ndim < 3:
+        raise ValueError(f"Expected 3D or more input (got {input.ndim}D input)")
+    axes = list(range(2, input.ndim))
+    if use_input_stats:
+        mean = input.mean(axis=axes, keepdim=True)
+        var = ((input - mean) ** 2).mean(axis=axes, keepdim=True)
+        n = math.prod(input.shape[2:])
+        if running_mean is not None:
+            with paddle.no_grad():
+                m = mean.detach().reshape(input.shape[:2]).mean(axis=0)
+                paddle.assign((1 - momentum) * running_mean + momentum * m, output=running_mean)
+        if running_var is not None:
+            with paddle.no_grad():
+                v = var.detach().reshape(input.shape[:2]).mean(axis=0) * (n / max(n - 1, 1))
+                paddle.assign((1 - momentum) * running_var + momentum * v, output=running_var)
+    else:
+        mean = _bshape(running_mean, input.ndim)
+        var = _bshape(running_var, input.ndim)
+    out = (input - mean) / paddle.sqrt(var + eps)
+    if weight is not None:
+        out = out * _bshape(weight, input.ndim)
+    if bias is not None:
+        out = out + _bshape(bias, input.ndim)
+    return out
+
+
+@adapter(F + "group_norm")
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.ndim}")
+    n, c = input.shape[0], input.shape[1]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {list(input.shape)} and "
+                           f"num_groups={num_groups}")
+    x = input.reshape([n, num_groups, -1])
+    mean = x.mean(axis=2, keepdim=True)
+    var = ((x - mean) ** 2).mean(axis=2, keepdim=True)
+    out = ((x - mean) / paddle.sqrt(var + eps)).reshape(input.shape)
+    if weight is not None:
+        out = out * _bshape(weight, input.ndim)
+    if bias is not None:
+        out = out + _bshape(bias, input.ndim)
+    return out
+
+
+@adapter(F + "local_response_norm")
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    if input.ndim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} "
+                         "dimensions)")
+    if input.numel() == 0:
+        return input
+    sq = input * input
+    c = input.shape[1]
+    lo, hi = size // 2, (size - 1) // 2
+    zeros_lo = paddle.zeros([input.shape[0], lo] + input.shape[2:], dtype=input.dtype)
+    zeros_hi = paddle.zeros([input.shape[0], hi] + input.shape[2:], dtype=input.dtype)
+    padded = paddle.concat([zeros_lo, sq, zeros_hi], axis=1)
+    div = None
+    for o in range(size):
+        s = padded[:, o:o + c]
+        div = s if div is None else div + s
+    div = paddle.pow(div / size * alpha + k, beta)
+    return input / div
+
+
+# -- convolutions -----------------------------------------------------------------------------------
+def _conv_fmt(nd):
+    return {1: "NCL", 2: "NCHW", 3: "NCDHW"}[nd]
+
+
+@adapter(F + "conv3d")
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    from .nn import _convnd
+    return _convnd(input, weight, bias, stride, padding, dilation, groups, 3)
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, nd):
+    x, unb = _batched(input, nd, f"conv_transpose{nd}d")
+    fn = {1: PF.conv1d_transpose, 2: PF.conv2d_transpose, 3: PF.conv3d_transpose}[nd]
+    out = fn(x, weight, bias=bias, stride=list(_ntuple(stride, nd)),
+             padding=list(_ntuple(padding, nd)), output_padding=list(_ntuple(output_padding, nd)),
+             dilation=list(_ntuple(dilation, nd)), groups=groups, data_format=_conv_fmt(nd))
+    return out.squeeze(0) if unb else out
+
+
+@adapter(F + "conv_transpose1d")
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
+
+
+@adapter(F + "conv_transpose2d")
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
+
+
+@adapter(F + "conv_transpose3d")
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
+
+
+@adapter(F + "unfold")
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    x, unb = (input.unsqueeze(0), True) if input.ndim == 3 else (input, False)
+    if x.ndim != 4:
+        raise NotImplementedError("Input Error: Only 3D or 4D input Tensors are supported "
+                                  f"(got {input.ndim}D)")
+    ks, ds, ps, ss = (_ntuple(v, 2) for v in (kernel_size, dilation, padding, stride))
+    w, _, outs, _ = _windows(x, ks, ss, ps, ds, False, 0.0)  # [K, N, C, oh, ow]
+    n, c = x.shape[0], x.shape[1]
+    out = w.transpose([1, 2, 0, 3, 4]).reshape([n, c * len(w), outs[0] * outs[1]])
+    return out.squeeze(0) if unb else out
+
+
+@adapter(F + "fold")
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    x, unb = (input.unsqueeze(0), True) if input.ndim == 2 else (input, False)
+    ks, ds, ps, ss = (_ntuple(v, 2) for v in (kernel_size, dilation, padding, stride))
+    out = PF.fold(x, list(_ntuple(output_size, 2)), ks, strides=ss, paddings=ps, dilations=ds)
+    return out.squeeze(0) if unb else out
+
+
+@adapter(F + "bilinear")
+def bilinear(input1, input2, weight, bias=None):
+    o, i, j = weight.shape
+    t = paddle.matmul(input1, weight.transpose([1, 0, 2]).reshape([i, o * j]))
+    out = (t.reshape(list(t.shape[:-1]) + [o, j]) * input2.unsqueeze(-2)).sum(axis=-1)
+    return out + bias if bias is not None else out
+
+
+@adapter(F + "pixel_shuffle")
+def pixel_shuffle(input, upscale_factor):
+    r = int(upscale_factor)
+    *b, c, h, w = input.shape
+    oc = c // (r * r)
+    x = input.reshape(b + [oc, r, r, h, w])
+    nb = len(b)
+    perm = list(range(nb)) + [nb, nb + 3, nb + 1, nb + 4, nb + 2]
+    return x.transpose(perm).reshape(b + [oc, h * r, w * r])
+
+
+@adapter(F + "pixel_unshuffle")
+def pixel_unshuffle(input, downscale_factor):
+    r = int(downscale_factor)
+    *b, c, h, w = input.shape
+    x = input.reshape(b + [c, h // r, r, w // r, r])
+    nb = len(b)
+    perm = list(range(nb)) + [nb, nb + 2, nb + 4, nb + 1, nb + 3]
+    return x.transpose(perm).reshape(b + [c * r * r, h // r, w // r])
+
+
+@adapter(F + "one_hot")
+def one_hot(tensor, num_classes=-1):
+    if tensor.dtype != paddle.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes == -1:
+        num_classes = int(tensor.max()) + 1 if tensor.numel() else 0
+    return PF.one_hot(tensor, num_classes).astype("int64")
+
+
+# -- attention --------------------------------------------------------------------------------------
+@adapter(F + "scaled_dot_product_attention",
+         note="math reference implementation (torch's semantics); dropout with Paddle's numbers")
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, scale=None, enable_gqa=False):
+    L, S = query.shape[-2], key.shape[-2]
+    scale_factor = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
+    bias = None
+    if is_causal:
+        causal = paddle.tril(paddle.ones([L, S], dtype="bool"))
+        bias = paddle.where(causal, paddle.zeros([L, S], query.dtype),
+                            paddle.full([L, S], float("-inf"), query.dtype))
+    if attn_mask is not None:
+        if attn_mask.dtype == paddle.bool:
+            bias = paddle.where(attn_mask, paddle.zeros(attn_mask.shape, query.dtype),
+                                paddle.full(attn_mask.shape, float("-inf"), query.dtype))
+        else:
+            bias = attn_mask.astype(query.dtype)
+    if enable_gqa and query.ndim >= 3:
+        hq, hk = query.shape[-3], key.shape[-3]
+        if hq != hk:
+            if hq % hk:
+                raise RuntimeError("number of heads in key/value must divide number of heads in "
+                                   "query")
+            key = paddle.repeat_interleave(key, hq // hk, axis=-3)
+            value = paddle.repeat_interleave(value, hq // value.shape[-3], axis=-3)
+    w = paddle.matmul(query, key, transpose_y=True) * scale_factor
+    if bias is not None:
+        w = w + bias
+    w = PF.softmax(w, axis=-1)
+    if dropout_p > 0.0:
+        w = PF.dropout(w, p=dropout_p, training=True)
+    return paddle.matmul(w, value)
+
+
+def _canonical_mask(mask, other_type, target_dtype):
+    if mask is None:
+        return None
+    if mask.dtype == paddle.bool:
+        return paddle.where(mask, paddle.full(mask.shape, float("-inf"), target_dtype),
+                            paddle.zeros(mask.shape, target_dtype))
+    if not paddle.is_floating_point(mask):
+        raise AssertionError("only bool and floating types of masks are supported")
+    return mask
+
+
+@adapter(F + "multi_head_attention_forward")
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight,
+                                 in_proj_bias, bias_k, bias_v, add_zero_attn, dropout_p,
+                                 out_proj_weight, out_proj_bias, training=True,
+                                 key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None,
+                                 k_proj_weight=None, v_proj_weight=None, static_k=None,
+                                 static_v=None, average_attn_weights=True, is_causal=False):
+    """torch's reference multi-head attention ([L, N, E] layout, or unbatched [L, E])."""
+    batched = query.ndim == 3
+    if not batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but "
+                             f"got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    key_padding_mask = _canonical_mask(key_padding_mask, attn_mask, query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
+                           "Transformer module method `generate_square_subsequent_mask` to create "
+                           "this mask.")
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None
+    else:
+        attn_mask = _canonical_mask(attn_mask, None, query.dtype)
+        if key_padding_mask is not None:
+            is_causal = False
+
+    def lin(x, w, b):
+        out = paddle.matmul(x, w, transpose_y=True)
+        return out + b if b is not None else out
+
+    if not use_separate_proj_weight:
+        wq, wk, wv = paddle.chunk(in_proj_weight, 3, axis=0)
+    else:
+        wq, wk, wv = q_proj_weight, k_proj_weight, v_proj_weight
+    bq = bk = bv = None
+    if in_proj_bias is not None:
+        bq, bk, bv = paddle.chunk(in_proj_bias, 3, axis=0)
+    q, k, v = lin(query, wq, bq), lin(key, wk, bk), lin(value, wv, bv)
+
+    if attn_mask is not None:
+        if attn_mask.ndim == 2:
+            if list(attn_mask.shape) != [tgt_len, src_len]:
+                raise RuntimeError(f"The shape of the 2D attn_mask is {list(attn_mask.shape)}, "
+                                   f"but should be {(tgt_len, src_len)}.")
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.ndim == 3:
+            if list(attn_mask.shape) != [bsz * num_heads, tgt_len, src_len]:
+                raise RuntimeError(f"The shape of the 3D attn_mask is {list(attn_mask.shape)}, "
+                                   f"but should be {(bsz * num_heads, tgt_len, src_len)}.")
+        else:
+            raise RuntimeError(f"attn_mask's dimension {attn_mask.ndim} is not supported")
+
+    if bias_k is not None and bias_v is not None:
+        k = paddle.concat([k, bias_k.expand([1, bsz, embed_dim])], axis=0)
+        v = paddle.concat([v, bias_v.expand([1, bsz, embed_dim])], axis=0)
+        if attn_mask is not None:
+            attn_mask = PF.pad(attn_mask, [0, 1], value=0.0, data_format="NCL")
+        if key_padding_mask is not None:
+            key_padding_mask = paddle.concat(
+                [key_padding_mask, paddle.zeros([bsz, 1], key_padding_mask.dtype)], axis=1)
+
+    q = q.reshape([tgt_len, bsz * num_heads, head_dim]).transpose([1, 0, 2])
+    k = k.reshape([k.shape[0], bsz * num_heads, head_dim]).transpose([1, 0, 2])
+    v = v.reshape([v.shape[0], bsz * num_heads, head_dim]).transpose([1, 0, 2])
+    if static_k is not None:
+        k = static_k
+    if static_v is not None:
+        v = static_v
+    if add_zero_attn:
+        k = paddle.concat([k, paddle.zeros([bsz * num_heads, 1, head_dim], k.dtype)], axis=1)
+        v = paddle.concat([v, paddle.zeros([bsz * num_heads, 1, head_dim], v.dtype)], axis=1)
+        if attn_mask is not None:
+            attn_mask = PF.pad(attn_mask, [0, 1], value=0.0, data_format="NCL")
+        if key_padding_mask is not None:
+            key_padding_mask = paddle.concat(
+                [key_padding_mask, paddle.zeros([bsz, 1], key_padding_mask.dtype)], axis=1)
+    src_len = k.shape[1]
+    if key_padding_mask is not None:
+        kpm = key_padding_mask.reshape([bsz, 1, 1, src_len]).expand(
+            [bsz, num_heads, 1, src_len]).reshape([bsz * num_heads, 1, src_len])
+        attn_mask = kpm if attn_mask is None else attn_mask + kpm
+    if not training:
+        dropout_p = 0.0
+
+    if need_weights:
+        w = paddle.matmul(q * math.sqrt(1.0 / head_dim), k, transpose_y=True)
+        if attn_mask is not None:
+            w = w + attn_mask
+        w = PF.softmax(w, axis=-1)
+        if dropout_p > 0.0:
+            w = PF.dropout(w, p=dropout_p)
+        out = paddle.matmul(w, v)
+        out = out.transpose([1, 0, 2]).reshape([tgt_len * bsz, embed_dim])
+        out = lin(out, out_proj_weight, out_proj_bias).reshape([tgt_len, bsz, embed_dim])
+        w = w.reshape([bsz, num_heads, tgt_len, src_len])
+        if average_attn_weights:
+            w = w.mean(axis=1)
+        if not batched:
+            out, w = out.squeeze(1), w.squeeze(0)
+        return out, w
+    if attn_mask is not None:
+        attn_mask = attn_mask.reshape([bsz, num_heads, -1, src_len]) \
+            if attn_mask.shape[0] != 1 else attn_mask.unsqueeze(0)
+    q4 = q.reshape([bsz, num_heads, tgt_len, head_dim])
+    k4 = k.reshape([bsz, num_heads, src_len, head_dim])
+    v4 = v.reshape([bsz, num_heads, src_len, head_dim])
+    out = scaled_dot_product_attention(q4, k4, v4, attn_mask, dropout_p, is_causal)
+    out = out.transpose([2, 0, 1, 3]).reshape([bsz * tgt_len, embed_dim])
+    out = lin(out, out_proj_weight, out_proj_bias).reshape([tgt_len, bsz, embed_dim])
+    if not batched:
+        out = out.squeeze(1)
+    return out, None
+
+
+# -- torch.nn.attention ---------------------------------------------------------------------------
+module("torch.nn.attention")
+
+
+class SDPBackend(enum.IntEnum):
+    """torch.nn.attention.SDPBackend (the facade computes every backend with one kernel)."""
+    ERROR = -1
+    MATH = 0
+    FLASH_ATTENTION = 1
+    EFFICIENT_ATTENTION = 2
+    CUDNN_ATTENTION = 3
+    OVERRIDEABLE = 4
+
+
+type_("torch.nn.attention.SDPBackend", SDPBackend)
+
+_SDPA_BACKENDS = [list(SDPBackend)]
+
+
+@adapter("torch.nn.attention.sdpa_kernel",
+         note="accepts the backends; the facade's attention is one math kernel whatever is chosen")
+@contextlib.contextmanager
+def sdpa_kernel(backends, set_priority: bool = False):
+    if isinstance(backends, SDPBackend):
+        backends = [backends]
+    if not isinstance(backends, (list, tuple)) or not all(isinstance(b, SDPBackend)
+                                                           for b in backends):
+        raise AssertionError("Backend must be an instance of SDPBackend or a list of "
+                             "SDPBackend instances")
+    _SDPA_BACKENDS.append(list(backends))
+    try:
+        yield
+    finally:
+        _SDPA_BACKENDS.pop()
