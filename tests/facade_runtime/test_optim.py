@@ -49,12 +49,38 @@ OPTIMIZERS = [
     "initial_accumulator_value=0.2)",
     "torch.optim.Adam([{'params': [m.weight]}, {'params': [m.bias], 'lr': 0.2}], lr=0.01)",
     "torch.optim.SGD([{'params': [m.weight], 'momentum': 0.5}, {'params': m.bias}], lr=0.1)",
+    "torch.optim.Adadelta(m.parameters())",
+    "torch.optim.Adadelta(m.parameters(), lr=0.5, rho=0.8, weight_decay=0.1, maximize=True)",
+    "torch.optim.Adamax(m.parameters(), lr=0.05)",
+    "torch.optim.Adamax(m.parameters(), lr=0.05, betas=(0.5, 0.9), weight_decay=0.1)",
+    "torch.optim.NAdam(m.parameters(), lr=0.05)",
+    "torch.optim.NAdam(m.parameters(), lr=0.05, momentum_decay=0.01, weight_decay=0.1, "
+    "decoupled_weight_decay=True)",
+    "torch.optim.RAdam(m.parameters(), lr=0.05)",
+    "torch.optim.RAdam(m.parameters(), lr=0.05, betas=(0.5, 0.9), weight_decay=0.1)",
 ]
 
 
 @pytest.mark.parametrize("opt", OPTIMIZERS)
 def test_steps_match_torch(opt):
-    check(TRAIN.format(opt=opt, steps=6), X, Y, W, B, rtol=2e-5, atol=2e-6)
+    check(TRAIN.format(opt=opt, steps=8), X, Y, W, B, rtol=2e-5, atol=2e-6)
+
+
+@pytest.mark.parametrize("name", ["Adadelta", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad"])
+def test_state_dict_like_torch(name):
+    check(f"""
+import torch
+def f(x, y, w, b):
+    m = torch.nn.Linear(4, 3)
+    m.weight = torch.nn.Parameter(w.clone())
+    m.bias = torch.nn.Parameter(b.clone())
+    opt = torch.optim.{name}(m.parameters())
+    for _ in range(2):
+        opt.zero_grad()
+        ((m(x) - y) ** 2).mean().backward()
+        opt.step()
+    return opt.state_dict()
+""", X, Y, W, B, rtol=2e-5, atol=2e-6)
 
 
 def test_zero_grad_set_to_none_and_state_dict_layout():

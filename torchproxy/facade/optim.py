@@ -28,7 +28,8 @@ from .registry import module, type_
 
 NAMES = (
     "torch.optim", "torch.optim.Optimizer", "torch.optim.SGD", "torch.optim.Adam",
-    "torch.optim.AdamW", "torch.optim.RMSprop", "torch.optim.Adagrad",
+    "torch.optim.AdamW", "torch.optim.RMSprop", "torch.optim.Adagrad", "torch.optim.Adadelta",
+    "torch.optim.Adamax", "torch.optim.NAdam", "torch.optim.RAdam",
     "torch.optim.optimizer", "torch.optim.optimizer.Optimizer",
     "torch.optim.lr_scheduler", "torch.optim.lr_scheduler.LRScheduler",
     "torch.optim.lr_scheduler._LRScheduler", "torch.optim.lr_scheduler.StepLR",
@@ -409,8 +410,154 @@ class Adagrad(Optimizer):
         _assign(p, p - clr * (g / std))
 
 
+def _adam_like_checks(lr, betas, eps, weight_decay):
+    _check(_lr_value(lr) >= 0.0, f"Invalid learning rate: {lr}")
+    _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
+    _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
+    _check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
+    _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+
+
+class Adadelta(Optimizer):
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
+                 capturable=False, maximize=False, differentiable=False):
+        _check(_lr_value(lr) >= 0.0, f"Invalid learning rate: {lr}")
+        _check(0.0 <= rho <= 1.0, f"Invalid rho value: {rho}")
+        _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
+        _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+        super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay,
+                                      maximize=maximize, capturable=capturable, foreach=foreach,
+                                      differentiable=differentiable))
+
+    def _update(self, p, g, group, state):
+        lr, rho, eps, wd = _lr_value(group["lr"]), group["rho"], group["eps"], group["weight_decay"]
+        if not state:
+            state["step"] = paddle.to_tensor(0.0, dtype="float32")
+            state["square_avg"] = paddle.zeros_like(p)
+            state["acc_delta"] = paddle.zeros_like(p)
+        _step_tensor(state)
+        if wd != 0:
+            g = g + wd * p
+        sa = state["square_avg"] * rho + (1 - rho) * g * g
+        state["square_avg"] = sa
+        std = paddle.sqrt(sa + eps)
+        delta = paddle.sqrt(state["acc_delta"] + eps) / std * g
+        state["acc_delta"] = state["acc_delta"] * rho + (1 - rho) * delta * delta
+        _assign(p, p - lr * delta)
+
+
+class Adamax(Optimizer):
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 foreach=None, *, maximize=False, differentiable=False, capturable=False):
+        _adam_like_checks(lr, betas, eps, weight_decay)
+        super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                                      foreach=foreach, maximize=maximize,
+                                      differentiable=differentiable, capturable=capturable))
+
+    def _update(self, p, g, group, state):
+        lr, (beta1, beta2) = _lr_value(group["lr"]), group["betas"]
+        eps, wd = group["eps"], group["weight_decay"]
+        if not state:
+            state["step"] = paddle.to_tensor(0.0, dtype="float32")
+            state["exp_avg"] = paddle.zeros_like(p)
+            state["exp_inf"] = paddle.zeros_like(p)
+        step = _step_tensor(state)
+        if wd != 0:
+            g = g + wd * p
+        m = state["exp_avg"]
+        m = m + (1 - beta1) * (g - m)
+        state["exp_avg"] = m
+        state["exp_inf"] = paddle.maximum(state["exp_inf"] * beta2, g.abs() + eps)
+        clr = lr / (1 - beta1 ** step)
+        _assign(p, p - clr * (m / state["exp_inf"]))
+
+
+class NAdam(Optimizer):
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
+                 maximize=False, capturable=False, differentiable=False):
+        _adam_like_checks(lr, betas, eps, weight_decay)
+        _check(momentum_decay >= 0.0, f"Invalid momentum_decay value: {momentum_decay}")
+        super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                                      momentum_decay=momentum_decay,
+                                      decoupled_weight_decay=decoupled_weight_decay,
+                                      maximize=maximize, foreach=foreach,
+                                      capturable=capturable, differentiable=differentiable))
+
+    def _update(self, p, g, group, state):
+        lr, (beta1, beta2) = _lr_value(group["lr"]), group["betas"]
+        eps, wd, md = group["eps"], group["weight_decay"], group["momentum_decay"]
+        if not state:
+            state["step"] = paddle.to_tensor(0.0, dtype="float32")
+            state["mu_product"] = paddle.to_tensor(1.0, dtype="float32")
+            state["exp_avg"] = paddle.zeros_like(p)
+            state["exp_avg_sq"] = paddle.zeros_like(p)
+        step = _step_tensor(state)
+        bias_correction2 = 1 - beta2 ** step
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                _assign(p, p * (1 - lr * wd))
+            else:
+                g = g + wd * p
+        mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * md)))
+        mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * md)))
+        state["mu_product"] = state["mu_product"] * mu   # a float32 tensor, as torch's
+        mu_product = float(state["mu_product"])
+        m = state["exp_avg"]
+        m = m + (1 - beta1) * (g - m)
+        v = state["exp_avg_sq"] * beta2 + (1 - beta2) * g * g
+        state["exp_avg"], state["exp_avg_sq"] = m, v
+        denom = paddle.sqrt(v / bias_correction2) + eps
+        mu_product_next = mu_product * mu_next
+        new = p + (-lr * (1.0 - mu) / (1.0 - mu_product)) * (g / denom)
+        new = new + ((-lr * mu_next) / (1.0 - mu_product_next)) * (m / denom)
+        _assign(p, new)
+
+
+class RAdam(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 decoupled_weight_decay=False, *, foreach=None, maximize=False,
+                 capturable=False, differentiable=False):
+        _adam_like_checks(lr, betas, eps, weight_decay)
+        super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                                      maximize=maximize, foreach=foreach, capturable=capturable,
+                                      decoupled_weight_decay=decoupled_weight_decay,
+                                      differentiable=differentiable))
+
+    def _update(self, p, g, group, state):
+        lr, (beta1, beta2) = _lr_value(group["lr"]), group["betas"]
+        eps, wd = group["eps"], group["weight_decay"]
+        if not state:
+            state["step"] = paddle.to_tensor(0.0, dtype="float32")
+            state["exp_avg"] = paddle.zeros_like(p)
+            state["exp_avg_sq"] = paddle.zeros_like(p)
+        step = _step_tensor(state)
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                _assign(p, p * (1 - lr * wd))
+            else:
+                g = g + wd * p
+        m = state["exp_avg"]
+        m = m + (1 - beta1) * (g - m)
+        v = state["exp_avg_sq"] * beta2 + (1 - beta2) * g * g
+        state["exp_avg"], state["exp_avg_sq"] = m, v
+        bias_correction1 = 1 - beta1 ** step
+        bias_correction2 = 1 - beta2 ** step
+        corrected = m / bias_correction1
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+        if rho_t > 5.0:
+            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
+                    / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            adaptive = (bias_correction2 ** 0.5) / (paddle.sqrt(v) + eps)
+            _assign(p, p - corrected * lr * adaptive * rect)
+        else:
+            _assign(p, p - corrected * lr)
+
+
 O = "torch.optim."
-for _cls in (Optimizer, SGD, Adam, AdamW, RMSprop, Adagrad):
+for _cls in (Optimizer, SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam,
+             RAdam):
     type_(O + _cls.__name__, _cls, note="torch's update formulas on Paddle tensors"
           if _cls is not Optimizer else "")
 type_(O + "optimizer.Optimizer", Optimizer)
