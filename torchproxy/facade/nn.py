@@ -873,6 +873,9 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         x, t = input, target
     c = x.shape[1]
     valid = t != ignore_index
+    bad = valid & ((t < 0) | (t >= c))
+    if bool(bad.any()):  # torch checks every target (Paddle 2.6 would read out of bounds)
+        raise IndexError(f"Target {int(t[bad][0])} is out of bounds.")
     safe = paddle.where(valid, t, paddle.zeros_like(t))
     picked = -paddle.take_along_axis(x, safe.unsqueeze(1), axis=1).squeeze(1)
     w = paddle.gather(weight, safe.reshape([-1])).reshape(safe.shape) if weight is not None \

@@ -200,7 +200,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 def prelu(input, weight):
     w = weight
-    if int(weight.numel()) == 1:
+    if math.prod(weight.shape) == 1:
         w = weight.reshape([])
     else:
         if input.ndim < 2:
@@ -965,7 +965,7 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     if input.ndim < 3:
         raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} "
                          "dimensions)")
-    if input.numel() == 0:
+    if math.prod(input.shape) == 0:
         return input
     sq = input * input
     c = input.shape[1]
@@ -1036,7 +1036,8 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     x, unb = (input.unsqueeze(0), True) if input.ndim == 2 else (input, False)
     ks, ds, ps, ss = (_ntuple(v, 2) for v in (kernel_size, dilation, padding, stride))
-    out = PF.fold(x, list(_ntuple(output_size, 2)), ks, strides=ss, paddings=ps, dilations=ds)
+    out = PF.fold(x, list(_ntuple(output_size, 2)), list(ks), strides=list(ss), paddings=list(ps),
+                  dilations=list(ds))
     return out.squeeze(0) if unb else out
 
 
@@ -1074,7 +1075,7 @@ def one_hot(tensor, num_classes=-1):
     if tensor.dtype != paddle.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     if num_classes == -1:
-        num_classes = int(tensor.max()) + 1 if tensor.numel() else 0
+        num_classes = int(tensor.max()) + 1 if math.prod(tensor.shape) else 0
     return PF.one_hot(tensor, num_classes).astype("int64")
 
 
@@ -1083,6 +1084,12 @@ def one_hot(tensor, num_classes=-1):
          note="math reference implementation (torch's semantics); dropout with Paddle's numbers")
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
+    backends = _SDPA_BACKENDS[-1]
+    if query.place.is_cpu_place() and not ({SDPBackend.MATH, SDPBackend.FLASH_ATTENTION}
+                                           & set(backends)):
+        raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This "
+                           "is likely due to turning off both the math kernel and the fused "
+                           "kernels.")
     L, S = query.shape[-2], key.shape[-2]
     scale_factor = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
     if is_causal and attn_mask is not None:
@@ -1110,7 +1117,12 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     w = paddle.matmul(query, key, transpose_y=True) * scale_factor
     if bias is not None:
         w = w + bias
-    w = PF.softmax(w, axis=-1)
+        # torch's math kernel uses a "safe" softmax: rows masked entirely give 0, not nan
+        dead = paddle.all(paddle.isinf(w) & (w < 0), axis=-1, keepdim=True)
+        w = PF.softmax(paddle.where(dead, paddle.zeros_like(w), w), axis=-1)
+        w = paddle.where(dead, paddle.zeros_like(w), w)
+    else:
+        w = PF.softmax(w, axis=-1)
     if dropout_p > 0.0:
         w = PF.dropout(w, p=dropout_p, training=True)
     return paddle.matmul(w, value)

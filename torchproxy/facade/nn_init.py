@@ -190,10 +190,10 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
 def orthogonal_(tensor, gain=1, generator=None):
     if tensor.ndim < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
-    if tensor.numel() == 0:
+    if math.prod(tensor.shape) == 0:
         return tensor
     rows = tensor.shape[0]
-    cols = tensor.numel() // rows
+    cols = math.prod(tensor.shape) // rows
     with _gen_state(generator):
         flat = paddle.normal(0.0, 1.0, shape=[rows, int(cols)]).astype("float64")
     if rows < cols:

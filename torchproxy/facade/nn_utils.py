@@ -91,7 +91,7 @@ def vector_to_parameters(vec, parameters):
         raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
     offset = 0
     for p in _tensors(parameters):
-        n = int(p.numel())
+        n = math.prod(p.shape)
         with paddle.no_grad():
             paddle.assign(vec[offset:offset + n].reshape(p.shape).astype(p.dtype), output=p)
         offset += n
