@@ -45,7 +45,32 @@ IS_PADDLE_2: bool = SERIES[0] == 2
 # ================================================================================================
 kernel_empty = _C_ops.empty
 kernel_empty_like = _C_ops.empty_like
-kernel_full = _C_ops.full
+_full_kernel = _C_ops.full
+# Paddle 3.x has uint32/uint64 tensors (cast and view kernels) but no CPU `full` kernel for them
+# ("kernel `full` is not registered ... uint32"): such a fill is made in int64 (the value's bits
+# modulo 2**64) and cast, an exact conversion for every value of the unsigned range.  Remove when
+# Paddle registers full for uint32/uint64 on every device.
+_UNSIGNED_WIDE = tuple(getattr(paddle, n) for n in ("uint32", "uint64") if hasattr(paddle, n))
+
+
+def kernel_full(shape, fill, dtype, place):
+    try:
+        return _full_kernel(shape, fill, dtype, place)
+    except Exception:
+        if dtype not in _UNSIGNED_WIDE:
+            raise
+    width = 32 if dtype == _UNSIGNED_WIDE[0] else 64
+    if isinstance(fill, float):  # torch: 0 <= value <= max, truncated toward zero
+        ok = 0 <= fill <= (1 << width) - 1
+        fill = int(fill) if ok else fill
+    else:  # torch: integers wrap modulo 2**width; uint32 takes (-2**32, 2**32), uint64 takes
+        fill = int(fill)  # [-2**63, 2**64)
+        ok = (-(1 << 32) < fill if width == 32 else -(1 << 63) <= fill) and fill < (1 << width)
+    if not ok:
+        raise RuntimeError(f"value cannot be converted to type uint{width}_t without overflow")
+    bits = fill % (1 << 64)
+    bits = bits - (1 << 64) if bits >= 1 << 63 else bits
+    return _full_kernel(shape, bits, paddle.int64, place).cast(dtype)
 
 
 # ================================================================================================

@@ -17,6 +17,7 @@ NAMES = (
     "torch.Tensor.requires_grad_", "torch.autograd", "torch.autograd.Function",
     "torch.autograd.backward", "torch.autograd.enable_grad", "torch.autograd.function",
     "torch.autograd.function.Function", "torch.autograd.function.FunctionCtx",
+    "torch.autograd.function.once_differentiable",
     "torch.autograd.grad", "torch.autograd.inference_mode", "torch.autograd.no_grad",
     "torch.autograd.set_grad_enabled", "torch.enable_grad", "torch.inference_mode",
     "torch.is_grad_enabled", "torch.is_inference_mode_enabled", "torch.no_grad",
@@ -377,6 +378,54 @@ type_("torch.autograd.Function", Function,
       note="on paddle.autograd.PyLayer; ctx: save_for_backward, saved_tensors, needs_input_grad, "
            "mark_non_differentiable, set_materialize_grads, attributes")
 type_("torch.autograd.function.Function", Function)
+
+
+class _DelayedError(PyLayer):
+    """torch's ``_functions.DelayedError``: passes its inputs through; differentiating it
+    raises (the second backward through a ``@once_differentiable`` backward)."""
+
+    @staticmethod
+    def forward(ctx, *xs):
+        return tuple(paddle.assign(x) if x is not None else None for x in xs)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        err = RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
+        _pending.error = err  # Paddle re-raises it as OSError; _run_backward restores it
+        raise err
+
+
+@adapter("torch.autograd.function.once_differentiable")
+def once_differentiable(fn):
+    """Decorator for a ``Function.backward``: torch's: the backward runs with grad off; when
+    grad is on (``create_graph=True``) and an argument requires grad, the outputs are marked
+    so that differentiating them again raises torch's RuntimeError."""
+    @functools.wraps(fn)
+    def wrapper(ctx, *args, **kwargs):
+        prev = paddle.is_grad_enabled()
+        _set_grad_enabled(False)
+        try:
+            outputs = fn(ctx, *args, **kwargs)
+        finally:
+            _set_grad_enabled(prev)
+        if not prev:
+            return outputs
+        if not any(_is_tensor(a) and not a.stop_gradient for a in args):
+            return outputs
+        outs = outputs if isinstance(outputs, tuple) else (outputs,)
+
+        def fake_requires_grad(v):
+            if v is not None:
+                v = v.detach()
+                v.stop_gradient = False
+            return v
+        wrapped = _DelayedError.apply(*[fake_requires_grad(v) for v in outs])
+        if not isinstance(wrapped, (tuple, list)):
+            wrapped = (wrapped,)
+        wrapped = tuple(wrapped)
+        return wrapped if isinstance(outputs, tuple) else wrapped[0]
+    return wrapper
 
 
 # -- the Tensor side of autograd: requires_grad (Paddle: stop_gradient) -----------------------

@@ -49,6 +49,7 @@ AREAS = (
     "torchproxy.facade.tensor_methods",  # Tensor methods with torch semantics
     "torchproxy.facade.operators",  # + - * / on tensors with torch's type promotion
     "torchproxy.facade.cuda",       # torch.cuda, streams, events, memory
+    "torchproxy.facade.cpu",        # torch.cpu (device-agnostic helpers: one CPU device)
     "torchproxy.facade.runtime",    # torch._C, torch.version, torch.backends, torch.compile
     "torchproxy.facade.autograd",   # autograd.Function, no_grad, enable_grad, inference_mode
     "torchproxy.facade.library",    # torch.library, torch.ops
@@ -58,6 +59,7 @@ AREAS = (
     "torchproxy.facade.nn_modules",  # torch.nn module classes (conv, pool, norm, RNN, ...)
     "torchproxy.facade.nn_utils",   # torch.nn.utils, torch.nn.utils.rnn
     "torchproxy.facade.misc",       # torch.testing, torch.utils.dlpack, ...
+    "torchproxy.facade.distributed_tensor",  # DeviceMesh, placements, ParallelStyle (import-time names)
     "torchproxy.facade.storage",    # untyped_storage, storage_offset, set_ (Triton interpreter)
     "torchproxy.facade.cpp_extension",  # torch.utils.cpp_extension (JIT-built extensions)
     "torchproxy.facade.serialization",  # torch.save / torch.load (torch's zip format)

@@ -34,7 +34,8 @@ NAMES = (
     "torch.Tensor.is_contiguous", "torch.Tensor.is_floating_point", "torch.Tensor.long",
     "torch.Tensor.ndimension", "torch.Tensor.nelement", "torch.Tensor.new_full",
     "torch.Tensor.new_ones", "torch.Tensor.new_tensor", "torch.Tensor.new_zeros",
-    "torch.Tensor.permute", "torch.Tensor.repeat", "torch.Tensor.reshape", "torch.Tensor.short",
+    "torch.Tensor.permute", "torch.Tensor.repeat", "torch.Tensor.reshape", "torch.Tensor.reshape_as",
+    "torch.Tensor.short",
     "torch.Tensor.split", "torch.Tensor.squeeze", "torch.Tensor.stride", "torch.Tensor.to",
     "torch.Tensor.transpose", "torch.Tensor.type", "torch.Tensor.type_as",
     "torch.Tensor.unsqueeze", "torch.Tensor.view", "torch.Tensor.where",
@@ -234,6 +235,15 @@ def _view_dtype(self, dtype):
 @tensor_method("reshape")
 def reshape(self, *shape):
     return self.reshape(_infer_shape(_shape_args(shape, "reshape"), _numel(self.shape)))
+
+
+@tensor_method("reshape_as")
+def reshape_as(self, other):
+    """torch: ``self.reshape(other.shape)`` (a view where reshape gives one)."""
+    if not isinstance(other, paddle.Tensor):
+        raise TypeError(f"reshape_as(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type(other).__name__}")
+    return reshape(self, *other.shape)
 
 
 @tensor_method("transpose")

@@ -1,0 +1,188 @@
+"""``torch.distributed`` tensor-parallel names that kernel libraries import at module level.
+
+flash-linear-attention (``fla.modules``) defines its tensor-parallel styles at import:
+``from torch.distributed import DeviceMesh``, ``from torch.distributed.tensor import Replicate,
+Shard, distribute_module``, ``class RMSNormParallel(ParallelStyle)``.  A single-process run
+never applies them.  What is provided, and how far:
+
+- the placements ``Placement``, ``Shard(dim)``, ``Replicate()``, ``Partial(reduce_op)`` are
+  torch's value objects (equality, hash, ``repr``/``str``, ``is_shard(dim)``,
+  ``is_replicate()``, ``is_partial()``): plain data, nothing Paddle-specific;
+- ``ParallelStyle`` is torch's abstract base (one abstract ``_apply(module, device_mesh)``);
+- ``ProcessGroup`` is a type whose ``isinstance`` answers True for Paddle's process groups
+  (``paddle.distributed.new_group`` objects, which the facade's collectives take as ``group=``);
+  constructing one torch's way (store, rank, size) is not provided: make groups with Paddle;
+- ``DeviceMesh`` is a type for annotations and ``isinstance`` checks (False for everything):
+  making one, and ``distribute_module``, need torch's DTensor runtime, which Paddle does not
+  have (its auto-parallel API is ``paddle.distributed.ProcessMesh`` / ``shard_layer``, with
+  other semantics); both raise NotProvidedError naming themselves.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from ..errors import NotProvidedError
+from .registry import adapter, module, type_
+
+NAMES = (
+    "torch.distributed.DeviceMesh", "torch.distributed.ProcessGroup", "torch.distributed.tensor.Partial",
+    "torch.distributed.tensor.Placement", "torch.distributed.tensor.Replicate",
+    "torch.distributed.tensor.Shard", "torch.distributed.tensor.distribute_module",
+    "torch.distributed.tensor.parallel", "torch.distributed.tensor.parallel.ParallelStyle",
+    "torch.distributed.tensor.placement_types",
+    "torch.distributed.tensor.placement_types.Partial",
+    "torch.distributed.tensor.placement_types.Placement",
+    "torch.distributed.tensor.placement_types.Replicate",
+    "torch.distributed.tensor.placement_types.Shard",
+)
+
+module("torch.distributed.tensor.parallel")
+module("torch.distributed.tensor.placement_types")
+
+
+class Placement:
+    """torch.distributed.tensor.Placement: base of Shard, Replicate, Partial."""
+
+    def is_shard(self, dim=None) -> bool:
+        return False
+
+    def is_replicate(self) -> bool:
+        return False
+
+    def is_partial(self, reduce_op=None) -> bool:
+        return False
+
+
+class Shard(Placement):
+    """Shard(dim): the tensor is split along ``dim`` over a mesh dimension."""
+
+    __slots__ = ("dim",)
+
+    def __init__(self, dim):
+        if isinstance(dim, bool) or not isinstance(dim, int):
+            raise TypeError(f"Shard(dim): dim must be an int, got {type(dim).__name__}")
+        self.dim = dim
+
+    def is_shard(self, dim=None) -> bool:
+        return dim is None or dim == self.dim
+
+    def __eq__(self, other):
+        return type(other) is Shard and other.dim == self.dim
+
+    def __hash__(self):
+        return hash((Shard, self.dim))
+
+    def __repr__(self):
+        return f"Shard(dim={self.dim})"
+
+    def __str__(self):
+        return f"S({self.dim})"
+
+
+class Replicate(Placement):
+    """Replicate(): the whole tensor on every rank of a mesh dimension."""
+
+    __slots__ = ()
+
+    def is_replicate(self) -> bool:
+        return True
+
+    def __eq__(self, other):
+        return type(other) is Replicate
+
+    def __hash__(self):
+        return hash(Replicate)
+
+    def __repr__(self):
+        return "Replicate()"
+
+    def __str__(self):
+        return "R"
+
+
+class Partial(Placement):
+    """Partial(reduce_op="sum"): each rank holds a partial value, reduced on demand."""
+
+    __slots__ = ("reduce_op",)
+
+    def __init__(self, reduce_op: str = "sum"):
+        self.reduce_op = reduce_op
+
+    def is_partial(self, reduce_op=None) -> bool:
+        return reduce_op is None or reduce_op == self.reduce_op
+
+    def __eq__(self, other):
+        return type(other) is Partial and other.reduce_op == self.reduce_op
+
+    def __hash__(self):
+        return hash((Partial, self.reduce_op))
+
+    def __repr__(self):
+        return f"Partial({self.reduce_op})"
+
+    def __str__(self):
+        return f"P({self.reduce_op})"
+
+
+for _cls in (Placement, Shard, Replicate, Partial):
+    type_(f"torch.distributed.tensor.{_cls.__name__}", _cls)
+    type_(f"torch.distributed.tensor.placement_types.{_cls.__name__}", _cls)
+
+
+class ParallelStyle(ABC):
+    """torch.distributed.tensor.parallel.ParallelStyle: how ``parallelize_module`` shards a
+    module (subclasses implement ``_apply``)."""
+
+    src_data_rank = 0
+
+    @abstractmethod
+    def _apply(self, module, device_mesh):
+        ...
+
+
+type_("torch.distributed.tensor.parallel.ParallelStyle", ParallelStyle)
+
+
+class DeviceMesh:
+    """torch.distributed.DeviceMesh: no object here is one (isinstance answers False); making one
+    is not provided (torch's DTensor runtime; Paddle's counterpart is
+    paddle.distributed.ProcessMesh)."""
+
+    def __new__(cls, *args, **kwargs):
+        raise NotProvidedError("torch.distributed.DeviceMesh (constructing one: torch's DTensor "
+                               "runtime; Paddle's is paddle.distributed.ProcessMesh)")
+
+
+type_("torch.distributed.DeviceMesh", DeviceMesh,
+      note="a type for annotations and isinstance checks; constructing one raises NotProvidedError")
+
+
+@adapter("torch.distributed.tensor.distribute_module",
+         note="raises NotProvidedError when called (torch's DTensor runtime)")
+def distribute_module(module, device_mesh=None, partition_fn=None, input_fn=None,
+                      output_fn=None):
+    raise NotProvidedError("torch.distributed.tensor.distribute_module (torch's DTensor runtime; "
+                           "Paddle's counterpart is paddle.distributed.shard_layer)")
+
+
+class _PaddleGroupMeta(type):
+    def __instancecheck__(cls, obj):
+        from paddle.distributed.communication.group import Group
+        return isinstance(obj, Group)
+
+    def __subclasscheck__(cls, sub):
+        from paddle.distributed.communication.group import Group
+        return isinstance(sub, type) and issubclass(sub, Group)
+
+
+class ProcessGroup(metaclass=_PaddleGroupMeta):
+    """torch.distributed.ProcessGroup: isinstance(g, ProcessGroup) is True for Paddle's groups."""
+
+    def __new__(cls, *args, **kwargs):
+        raise NotProvidedError("torch.distributed.ProcessGroup (constructing one: make groups "
+                               "with paddle.distributed.new_group and pass them as group=)")
+
+
+type_("torch.distributed.ProcessGroup", ProcessGroup,
+      note="isinstance answers True for Paddle's groups (paddle.distributed.new_group); "
+           "constructing one raises NotProvidedError")
