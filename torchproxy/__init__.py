@@ -30,6 +30,7 @@ from .api import (  # noqa: E402
     use_torch_proxy_guard,
 )
 from .errors import ModuleNotProvidedError, NameNotProvidedImportError, NotProvidedError, ProxyConflictError  # noqa: E402
+from .errors import ConfigurationError, ScopedCImportError  # noqa: E402
 from .hook import is_facade  # noqa: E402
 from .tracing import trace  # noqa: E402
 
@@ -38,9 +39,19 @@ __all__ = [
     "enable_torch_proxy", "disable_torch_proxy", "use_torch_proxy_guard",
     "extend_torch_proxy_blocked_modules",
     "NotProvidedError", "ModuleNotProvidedError", "NameNotProvidedImportError",
-    "ProxyConflictError", "PADDLE_VERSION",
+    "ProxyConflictError", "ConfigurationError", "ScopedCImportError", "PADDLE_VERSION",
 ]
 
-from .api import _enable_from_environment  # noqa: E402
+# TORCHPROXY_SCOPE / TORCHPROXY_BLOCKED.  A bad value is an error, not a warning: the variable
+# asks for a different `torch` in this process, and running on with the wrong one (or none)
+# fails later, far from the cause, or silently computes on real torch.  Raised here, from this
+# module, so the traceback is the user's `import torchproxy` and this line, then the message.
+from .api import environment_config as _environment_config  # noqa: E402
 
-_enable_from_environment()
+try:
+    _env = _environment_config()
+except ConfigurationError as _e:
+    raise ConfigurationError(str(_e)) from None
+if _env[0]:
+    enable(_env[1], blocked=_env[2] or None)
+del _env

@@ -1,18 +1,28 @@
-"""The public switch: enable / disable / guard / status, and paddle.compat's names for them."""
+"""The public switch: enable / disable / guard / status, and paddle.compat's names for them.
+
+Transitions are all-or-nothing, also under KeyboardInterrupt: the rules are one tuple
+(``scope.STATE.snapshot``) published with one assignment, and the physical pieces (the import
+hook, the Tensor methods, global mode's ``sys.modules`` entries) are installed before the new
+rules are published and removed after, each all-or-nothing itself.
+
+Speed: the hook and the Tensor methods are installed by the first enable() or guard and then
+stay, *parked*, until disable(): with the rules inactive they are inert (the hook passes every
+import through, each dispatcher gives Paddle's own attribute).  So a guard costs one rules
+change (a few microseconds), not ~120 setattr calls each way; disable() removes everything.
+"""
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import threading
 import warnings
 
 from . import hook, scope as _scope
-from .errors import ProxyConflictError
+from .errors import ConfigurationError, ProxyConflictError
 from .facade import tensor as _tensor
 
 _STATE = _scope.STATE
-_lock = threading.RLock()
+_lock = _STATE.lock
 
 
 def _check_no_paddle_proxy() -> None:
@@ -25,29 +35,82 @@ def _check_no_paddle_proxy() -> None:
                 "takes the same arguments, so switching is a one-line change.")
 
 
+_parsed_cache: dict = {}
+
+
+def _parse(value, what: str):
+    """parse_names with a cache for hashable values (guards are entered with the same literal
+    scope again and again)."""
+    try:
+        return _parsed_cache[(what, value)]
+    except (KeyError, TypeError):
+        pass
+    names = _scope.parse_names(value, what)
+    if what == "scope":
+        _scope.check_scope(names)
+    try:
+        if len(_parsed_cache) > 512:
+            _parsed_cache.clear()
+        _parsed_cache[(what, value)] = names
+    except TypeError:
+        pass
+    return names
+
+
 def _parse_scope(scope):
     if scope is None:
         return None
-    names = _scope.parse_names(scope)
+    names = _parse(scope, "scope")
     if not names:
         raise ValueError("empty scope: name the modules that get the facade "
                          "(scope={'mylib'}), or pass scope=None for global mode")
     return names
 
 
-def _activate() -> None:
-    hook.install()
-    _tensor.install()
-    hook.sync_global_mode()
+def _check_flag(value, what: str) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"{what} must be True or False, got {type(value).__name__} {value!r}")
 
 
-def _deactivate_if_idle() -> None:
-    if _STATE.base is None and not _STATE.guards:
+def _publish(new) -> None:
+    """(with _lock held) Make ``new`` the current rules, all-or-nothing: the pieces it needs are
+    installed first (parked pieces stay), then the rules are published in one assignment, then
+    global mode's sys.modules entries follow.  Interrupted, it goes back to the old rules, and
+    takes back pieces it installed itself."""
+    prev = _STATE.snapshot
+    if new is prev:
+        return
+    fresh = new[0] and not (hook.installed() and _tensor.installed())
+    sync = (new[0] and new[1]) != (prev[0] and prev[1])
+    try:
+        if new[0]:
+            hook.install()
+            _tensor.install()
+        _STATE.snapshot = new
+        if sync:
+            hook.sync_global_mode()
+    except BaseException:
+        _STATE.snapshot = prev
+        if sync:
+            hook.sync_global_mode()
+        if fresh:
+            _teardown()
+        raise
+    if new[0] and not hook._triton_settled:
+        hook._maybe_settle_triton()  # Triton's C import of torch, when Triton is loaded in scope
+
+
+def _teardown() -> None:
+    """(with _lock held) Remove every physical piece; finishes the job if interrupted."""
+    try:
         hook.sync_global_mode()
         _tensor.uninstall()
         hook.uninstall()
-    else:
+    except BaseException:
         hook.sync_global_mode()
+        _tensor.uninstall()
+        hook.uninstall()
+        raise
 
 
 def enable(scope=None, *, blocked=None, silent: bool = True) -> None:
@@ -58,58 +121,98 @@ def enable(scope=None, *, blocked=None, silent: bool = True) -> None:
     win over scope.  Calling again extends the scope; it never installs a second hook.
     """
     parsed = _parse_scope(scope)
-    blocked_names = _scope.parse_names(blocked)
+    blocked_names = _parse(blocked, "blocked")
+    _check_flag(silent, "silent")
     with _lock:
         _check_no_paddle_proxy()
-        if blocked_names:
-            _STATE.add_blocked(blocked_names)
-        if not silent and _STATE.base is not None and parsed != _STATE.base.scope:
-            warnings.warn(f"torchproxy: extending scope {sorted(_STATE.base.scope or ['*'])} "
+        base = _STATE.base
+        if not silent and base is not None and parsed != base.scope:
+            warnings.warn(f"torchproxy: extending scope {sorted(base.scope or ['*'])} "
                           f"with {sorted(parsed or ['*'])}", stacklevel=2)
-        _STATE.extend_base(parsed)
-        _activate()
+        _publish(_STATE.with_base(parsed, blocked_names))
 
 
 def disable() -> None:
-    """Back exactly to how things were before the first enable()."""
+    """Back exactly to how things were before the first enable(): rules, import hook, Tensor
+    methods, dtype attributes and sys.modules."""
     with _lock:
-        _STATE.reset()
-        _deactivate_if_idle()
+        prev = _STATE.snapshot
+        try:
+            _STATE.snapshot = _STATE.initial()
+            _teardown()
+        except BaseException:
+            # finish the job (the rules are the truth; _teardown completes itself)
+            _STATE.snapshot = _STATE.initial()
+            _teardown()
+            raise
+        finally:
+            if _STATE.snapshot is not prev:
+                _STATE.facade_users.clear()
 
 
 def is_enabled() -> bool:
     return _STATE.active
 
 
-@contextlib.contextmanager
-def guard(scope=None, *, enable: bool = True, blocked=None):
+class guard:
     """Scoped, nestable, exception-safe: the proxy (or, with enable=False, its absence) holds
-    inside the block only.  Guards are process-wide, like imports."""
-    parsed = _parse_scope(scope)
-    blocked_names = _scope.parse_names(blocked)
-    layer = _scope._Layer(parsed, enable)
-    with _lock:
-        if enable:
-            _check_no_paddle_proxy()
-        saved_blocked = _STATE.blocked
-        if blocked_names:
-            _STATE.add_blocked(blocked_names)
-        _STATE.push(layer)
-        if _STATE.active:
-            _activate()
-        else:
-            hook.sync_global_mode()
-    try:
-        yield
-    finally:
+    inside the block only.  Guards are process-wide, like imports.  Usable as a decorator.
+
+    Entering and leaving are all-or-nothing, also when interrupted (KeyboardInterrupt)."""
+
+    __slots__ = ("_args", "_layers")
+
+    def __init__(self, scope=None, *, enable: bool = True, blocked=None):
+        _check_flag(enable, "enable")
+        self._args = (_parse_scope(scope), enable, _parse(blocked, "blocked"))
+        self._layers = []
+
+    def __enter__(self):
+        scope, enable, blocked = self._args
+        layer = _scope._Layer(scope, enable, blocked)
         with _lock:
-            _STATE.pop(layer)
-            if blocked_names:
-                _STATE.set_blocked(saved_blocked)
-            if _STATE.active:
-                _activate()
-            else:
-                _deactivate_if_idle()
+            if enable:
+                _check_no_paddle_proxy()
+            self._layers.append(layer)
+            try:
+                _publish(_STATE.with_guard(layer))
+            except BaseException:
+                self._layers.remove(layer)
+                raise
+        return None
+
+    def __exit__(self, *exc):
+        with _lock:
+            layer = self._layers[-1]
+            try:
+                _leave(layer)
+            except BaseException:
+                _leave(layer)  # interrupted: finish leaving (idempotent), then report
+                raise
+            finally:
+                if self._layers and self._layers[-1] is layer:
+                    self._layers.pop()
+        return False
+
+    def __call__(self, fn):
+        import functools
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with guard.__new__(guard)._copy(self):
+                return fn(*args, **kwargs)
+        return wrapper
+
+    def _copy(self, other):
+        self._args = other._args
+        self._layers = []
+        return self
+
+
+def _leave(layer) -> None:
+    new = _STATE.without_guard(layer)
+    if new is not _STATE.snapshot:
+        _publish(new)
 
 
 def status() -> dict:
@@ -123,7 +226,7 @@ def status() -> dict:
         "guards": len(_STATE.guards),
         "hook_installed": hook.installed(),
         "tensor_methods_installed": _tensor.installed(),
-        "facade_users": sorted(_STATE.facade_users),
+        "facade_users": _STATE.current_users(),
         "real_torch_loaded": real_torch is not None and not hook.is_facade(real_torch),
         "real_torch_installed": _real_torch_installed(),
         "paddle_version": _paddle_version(),
@@ -158,14 +261,57 @@ def use_torch_proxy_guard(*, enable: bool = True, scope=None, silent: bool = Fal
 
 
 def extend_torch_proxy_blocked_modules(modules) -> None:
+    names = _parse(modules, "blocked")
     with _lock:
-        _STATE.add_blocked(_scope.parse_names(modules))
+        _STATE.add_blocked(names)
+
+
+# -- TORCHPROXY_SCOPE / TORCHPROXY_BLOCKED ------------------------------------------------------
+_ENV_HELP = {
+    "TORCHPROXY_SCOPE": "a comma-separated list of module names (e.g. 'mylib,triton'; each an "
+                        "identifier or identifiers joined by dots), or '*' for global mode",
+    "TORCHPROXY_BLOCKED": "a comma-separated list of module names (e.g. 'tvm_ffi,otherlib')",
+}
+
+
+def environment_config() -> tuple[bool, frozenset | None, frozenset]:
+    """(enable?, scope, blocked) from TORCHPROXY_SCOPE / TORCHPROXY_BLOCKED, or
+    ConfigurationError naming the variable, its value and what is valid."""
+    raw_scope = os.environ.get("TORCHPROXY_SCOPE", "")
+    raw_blocked = os.environ.get("TORCHPROXY_BLOCKED", "")
+
+    def bad(var, value, why):
+        return ConfigurationError(f"{var}={value!r} is not valid: {why}. Expected "
+                                  f"{_ENV_HELP[var]}; unset it to leave torchproxy off.")
+
+    try:
+        blocked = _scope.parse_names(raw_blocked, "TORCHPROXY_BLOCKED")
+    except ValueError as e:
+        raise bad("TORCHPROXY_BLOCKED", raw_blocked, _why(e)) from None
+    value = raw_scope.strip()
+    if not value:
+        return False, None, blocked
+    if value == "*":
+        return True, None, blocked
+    try:
+        names = _scope.parse_names(value, "TORCHPROXY_SCOPE")
+        _scope.check_scope(names)
+    except ValueError as e:
+        raise bad("TORCHPROXY_SCOPE", raw_scope, _why(e)) from None
+    return True, names, blocked
+
+
+def _why(e: Exception) -> str:
+    msg = str(e)
+    for prefix in ("TORCHPROXY_SCOPE: ", "TORCHPROXY_BLOCKED: ", "TORCHPROXY_SCOPE ",
+                   "TORCHPROXY_BLOCKED "):
+        if msg.startswith(prefix):
+            return msg[len(prefix):]
+    return msg
 
 
 def _enable_from_environment() -> None:
     """TORCHPROXY_SCOPE=mylib,triton (or '*' for global) enables at import of torchproxy."""
-    value = os.environ.get("TORCHPROXY_SCOPE", "").strip()
-    if not value:
-        return
-    blocked = os.environ.get("TORCHPROXY_BLOCKED") or None
-    enable(None if value == "*" else value, blocked=blocked)
+    on, scope, blocked = environment_config()
+    if on:
+        enable(scope, blocked=blocked or None)

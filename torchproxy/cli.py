@@ -20,8 +20,12 @@ def _load(name):
     return importlib.import_module(f"torchproxy.commands.{name.replace('-', '_')}")
 
 
+DESCRIPTION = ("torchproxy: run code written for PyTorch, unmodified, on PaddlePaddle tensors. "
+               "Each command below has its own --help.")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="torchproxy", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="torchproxy", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True)
     for name, help_ in COMMANDS.items():
         p = sub.add_parser(name, help=help_, description=help_)

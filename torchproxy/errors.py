@@ -45,3 +45,24 @@ class NameNotProvidedImportError(ImportError):
 
 class ProxyConflictError(RuntimeError):
     """Paddle's own torch proxy is active: two proxies would fight over `import torch`."""
+
+
+class ScopedCImportError(ImportError):
+    """C code (``PyImport_Import``) imports torch for a module in scope outside global mode.
+    C code reads its result from ``sys.modules``, which every thread shares: handing it the
+    facade would show the facade to every thread, so it is refused."""
+
+    def __init__(self, torch_name: str, importer):
+        super().__init__(
+            f"torchproxy: C code imports {torch_name!r} (PyImport_Import) for {importer!r}, "
+            f"which is in scope. C code reads the module from sys.modules, which all threads "
+            f"share, so the facade is not given to C importers outside global mode "
+            f"(Triton's specializer is handled: torchproxy.hook.settle_triton). Import torch "
+            f"from Python and pass the module to the C code, or use global mode "
+            f"(torchproxy.enable(scope=None)).", name=torch_name)
+        self.torch_name = torch_name
+        self.importer = importer
+
+
+class ConfigurationError(ValueError):
+    """A TORCHPROXY_* environment variable with a value torchproxy cannot use."""

@@ -13,39 +13,58 @@ entry points get one small wrapper each:
 
 - ``importlib.import_module`` / ``importlib.util.find_spec`` bypass ``__import__``: wrapped,
   with the caller's module read from the calling frame.
-- C code calling ``PyImport_Import`` (Triton's argument specializer) calls our ``__import__``
-  *and then reads* ``sys.modules[name]``.  For a scoped caller we publish the facade there for
-  that one read and take it back at the next Python event (see :func:`_c_import_window`).
+- C code calling ``PyImport_Import`` calls our ``__import__`` *and then reads*
+  ``sys.modules[name]``.  ``sys.modules`` is one dict for every thread, and a Python-level
+  hook cannot keep the GIL from switching threads while an entry is published there, so the
+  facade is never handed to C code that way outside global mode:
+
+  * Triton's argument specializer (the one C importer of torch we know of, ``specialize.cc``)
+    imports torch once per process to learn which Tensor class to fast-path.  It is *settled*
+    ahead of time (:func:`settle_triton`): with the facade published in ``sys.modules`` inside
+    one chain of C calls that runs no Python bytecode, so the GIL cannot pass to another thread
+    before the entry is taken back.  Triton then fast-paths Paddle's Tensor for good.
+  * any other scoped C-level ``import torch`` is refused with :class:`ScopedCImportError`.
+  * C-level imports of torch *submodules* while real torch is loaded come from real torch's
+    own C code (``set_`` imports ``torch.storage``), whoever the Python caller is: real torch.
 - Global mode (``scope=None``) is the one case where the facade is published in
   ``sys.modules``: the user asked for torch to *be* the facade for everyone.
 """
 from __future__ import annotations
 
 import builtins
+import functools
+import gc
 import importlib
 import importlib.machinery
 import importlib.util
+import operator
 import sys
 import threading
+import warnings
 
 from . import scope as _scope
-from .errors import ModuleNotProvidedError, NameNotProvidedImportError
+from .errors import ModuleNotProvidedError, NameNotProvidedImportError, ScopedCImportError
 from .facade import modules as _modules
 
 _STATE = _scope.STATE
 _wants_facade = _STATE.wants_facade
 
-_original_import = None
-_original_import_module = None
-_original_find_spec = None
+# What was installed before us.  Set by install() and never reset: a thread that entered our
+# hook just before another thread's disable() still finds the original to call.
+_original_import = builtins.__import__
+_original_import_module = importlib.import_module
+_original_find_spec = importlib.util.find_spec
+_installed = False
+# The interpreter's own C __import__, for the settle chain (which must run no Python code).
+_C_IMPORT = builtins.__import__ if type(builtins.__import__) is type(len) else None
 _lock = threading.RLock()
+_MISSING = object()
 
 
 def is_facade(mod) -> bool:
     """True for the facade's modules (isinstance, not an attribute probe: real torch.ops
     answers every getattr)."""
     return isinstance(mod, _modules.FacadeModule)
-
 
 
 def _is_torch_name(name) -> bool:
@@ -78,34 +97,53 @@ def _import_facade(name: str, fromlist):
 _users = _STATE.facade_users
 
 
-def _torch_own_c_import(name, fromlist) -> bool:
-    """Real torch's C code importing one of its submodules (``set_`` on a real tensor imports
-    ``torch.storage`` from DynamicTypes.cpp) sees the globals of whatever Python frame called
-    it -- Triton's interpreter, in scope, for one.  Only real torch's own code imports a torch
-    *submodule* from C (Triton's specializer imports just ``torch``), so those keep real torch.
-    Added for Triton (interpreter on real tensors while "triton" is in scope)."""
-    return (name != "torch" and type(fromlist) is list and not fromlist
-            and "torch" in sys.modules
-            and not is_facade(sys.modules["torch"]))
-
-
 def _proxy_import(name, globals=None, locals=None, fromlist=(), level=0):
-    if level == 0 and name[:5] == "torch" and (len(name) == 5 or name[5] == "."):
+    if name[:5] == "torch" and level == 0 and (len(name) == 5 or name[5] == "."):
+        if _real_view and _lock._is_owned():
+            # this thread is loading real torch for a blocked importer in global mode: every
+            # torch import on the way (real torch's own, from Python or C) is real torch's
+            return _original_import(name, globals, locals, fromlist, level)
         importer = globals.get("__name__") if type(globals) is dict else None
-        if _wants_facade(importer) and not _torch_own_c_import(name, fromlist):
+        if type(fromlist) is list and not fromlist:
+            # PyImport_Import (C code) passes a fresh empty *list* and then reads
+            # sys.modules; Python's IMPORT_NAME passes None or a tuple.
+            return _c_level_import(name, importer, globals, locals, fromlist)
+        if _wants_facade(importer):
             if importer not in _users:
                 _users.add(importer)
-            result = _import_facade(name, fromlist)
-            # PyImport_Import (C code) passes an empty *list* and then reads sys.modules;
-            # Python's IMPORT_NAME passes None or a tuple.
-            if type(fromlist) is list and not fromlist and not _STATE.global_mode:
-                _c_import_window(name)
-            return result
-        if _STATE.global_mode and _STATE.active:
+            return _import_facade(name, fromlist)
+        if _STATE.snapshot[1] and _STATE.snapshot[0]:
             return _real_import_in_global_mode(name, globals, locals, fromlist, level)
+        return _original_import(name, globals, locals, fromlist, level)
     if name in _C_COMPANIONS:
         return _import_c_companion(name, globals, locals, fromlist, level)
     return _original_import(name, globals, locals, fromlist, level)
+
+
+def _c_level_import(name, importer, globals, locals, fromlist):
+    snap = _STATE.snapshot
+    if name == "torch" and not _triton_settled:
+        _maybe_settle_triton()
+    if snap[0] and snap[1]:
+        # global mode: the facade is published; every C reader is meant to get it
+        if _wants_facade(importer):
+            if importer not in _users:
+                _users.add(importer)
+            return _import_facade(name, fromlist)
+        return _real_import_in_global_mode(name, globals, locals, fromlist, 0)
+    if _wants_facade(importer):
+        if name != "torch" and _real_torch_loaded():
+            # Real torch's own C code importing one of its submodules (``set_`` on a real
+            # tensor imports torch.storage from DynamicTypes.cpp) sees the globals of whatever
+            # Python frame called it -- Triton's interpreter, in scope, for one.
+            return _original_import(name, globals, locals, fromlist, 0)
+        raise ScopedCImportError(name, importer)
+    return _original_import(name, globals, locals, fromlist, 0)
+
+
+def _real_torch_loaded() -> bool:
+    mod = sys.modules.get("torch")
+    return mod is not None and not is_facade(mod)
 
 
 # Compiled companions (scope.COMPANIONS) run their own `import torch` through
@@ -134,8 +172,15 @@ def _proxy_import_module(name, package=None):
     if _is_torch_name(name):
         importer = sys._getframe(1).f_globals.get("__name__")
         if _wants_facade(importer):
-            _STATE.facade_users.add(importer)
+            _users.add(importer)
             return facade_module(name)
+        if _STATE.snapshot[1] and _STATE.snapshot[0]:
+            with _lock:
+                _enter_real_view()
+                try:
+                    return _original_import_module(name, package)
+                finally:
+                    _leave_real_view()
     return _original_import_module(name, package)
 
 
@@ -150,124 +195,231 @@ def _proxy_find_spec(name, package=None):
     return _original_find_spec(name, package)
 
 
-# -- imports from C code ---------------------------------------------------------------------
-_window_saved: dict = {}
-_window_prev_profile = None
-_MISSING = object()
+# -- Triton's one C-level import of torch -------------------------------------------------------
+_triton_settled = False
+# The modules Triton's specializer imports before torch (3.6 to 3.9): loaded before the chain,
+# so that inside it every import is a sys.modules hit (no Python code runs).
+_TRITON_INIT_MODULES = (
+    "triton._utils", "triton.runtime.jit", "triton.tools.tensor_descriptor",
+    "triton.experimental.gluon.nvidia.hopper", "triton.experimental.gluon.amd.gfx1250",
+    "triton.experimental.gluon.amd.cdna5", "triton.language",
+)
+_call = operator.methodcaller("__call__")
 
 
-def _c_import_window(name: str) -> None:
-    """Publish the facade under ``name`` in sys.modules for the C caller's read, and take it
-    back at the first Python-level event outside this module's hook frames (the C caller's
-    next call into Python, or its return to Python).  No Python code of any other module runs
-    in between, so nobody else can observe the entry."""
-    global _window_prev_profile
-    with _lock:
-        top = name.split(".")[0]
-        for key in (top, name):
-            if key not in _window_saved:
-                _window_saved[key] = sys.modules.get(key, _MISSING)
-            sys.modules[key] = _modules.MODULES[key]
-        if sys.getprofile() is not _window_close:
-            _window_prev_profile = sys.getprofile()
-    sys.setprofile(_window_close)  # last statement: every later event is from other frames
+def _make_chain_runner():
+    # A function whose globals give C code calling PyImport_Import the interpreter's own C
+    # __import__ (our hook is Python code, and Python code can hand the GIL to another thread).
+    ns = {"__builtins__": {"__import__": _C_IMPORT or _original_import, "list": list,
+                           "map": map, "BaseException": BaseException},
+          "__name__": "torchproxy._settle_chain", "call": _call}
+    exec("def run(steps, undo):\n"
+         "    try:\n"
+         "        return list(map(call, steps))\n"
+         "    except BaseException:\n"
+         "        list(map(call, undo))\n"
+         "        raise\n", ns)
+    return ns["run"]
 
 
-def _close_window_now() -> None:
-    global _window_prev_profile
-    with _lock:
-        for key, old in _window_saved.items():
-            if old is _MISSING:
-                if sys.modules.get(key) is _modules.MODULES.get(key):
-                    sys.modules.pop(key, None)
-            else:
-                sys.modules[key] = old
-        _window_saved.clear()
-        prev, _window_prev_profile = _window_prev_profile, None
-    if sys.getprofile() is _window_close:
-        sys.setprofile(prev)
+_run_chain = _make_chain_runner()
 
 
-def _window_close(frame, event, arg):
-    # events of the hook's own frames (their returns, their C calls) come first: skip them
-    if frame.f_code in _WINDOW_CODES:
+def _atomic_publish_call(key: str, value, fn, *args):
+    """``fn(*args)`` with ``sys.modules[key] = value`` around it, in one chain of C calls: no
+    Python bytecode runs between publishing and taking back, so no other thread runs (the GIL
+    changes hands only in the eval loop or in blocking C calls).  The collector is off inside
+    (finalizers are Python code), and so are this thread's tracer and profiler (restored)."""
+    modules = sys.modules
+    saved = modules.get(key, _MISSING)
+    restore = (functools.partial(modules.pop, key, None) if saved is _MISSING
+               else functools.partial(modules.__setitem__, key, saved))
+    gc_was_on = gc.isenabled()
+    tracer, profiler = sys.gettrace(), sys.getprofile()
+    steps = [gc.disable, functools.partial(modules.__setitem__, key, value),
+             functools.partial(fn, *args), restore]
+    undo = [restore]
+    if gc_was_on:
+        steps.append(gc.enable)
+        undo.append(gc.enable)
+    sys.settrace(None)
+    sys.setprofile(None)
+    try:
+        return _run_chain(steps, undo)[2]
+    finally:
+        sys.setprofile(profiler)
+        sys.settrace(tracer)
+
+
+def _triton_specializer():
+    lt = sys.modules.get("triton._C.libtriton")
+    return getattr(lt, "native_specialize_impl", None) if lt is not None else None
+
+
+def _maybe_settle_triton() -> None:
+    if _triton_settled or _triton_specializer() is None:
         return
-    _close_window_now()
+    if _wants_facade("triton.runtime.jit"):
+        try:
+            settle_triton()
+        except Exception as e:  # Triton then fast-paths no Tensor class: slower, still right
+            warnings.warn(f"torchproxy: could not settle Triton's specializer: {e!r}",
+                          RuntimeWarning)
 
 
-_WINDOW_CODES = {_proxy_import.__code__, _c_import_window.__code__}
+def settle_triton() -> bool:
+    """Hand the facade to Triton's one C-level ``import torch`` (its argument specializer, which
+    fast-paths the ``Tensor`` class it finds there), without it ever being visible to another
+    thread.  True if it was settled now; False if there is nothing to settle (no native
+    specializer loaded) or it was settled before.  Once per process: Triton caches the class.
+    If Triton's specializer ran before (it imported torch already), this changes nothing."""
+    global _triton_settled
+    with _lock:
+        if _triton_settled:
+            return False
+        spec = _triton_specializer()
+        if spec is None:
+            return False
+        for name in _TRITON_INIT_MODULES:
+            try:
+                _original_import_module(name)
+            except ImportError:
+                pass
+        facade = _modules.build()["torch"]
+        before = len(sys.modules)
+        _atomic_publish_call("torch", facade, spec, None, 0, False, False, False)
+        _triton_settled = True
+        if len(sys.modules) != before:  # the specializer imported a module we did not preload
+            new = [m for m in sys.modules if m.startswith("triton")][-3:]
+            warnings.warn(f"torchproxy: Triton's specializer imported modules during the settle "
+                          f"({new}): add them to hook._TRITON_INIT_MODULES", RuntimeWarning)
+        return True
 
 
 # -- global mode -------------------------------------------------------------------------------
 _saved_real: dict = {}
+_real_view = 0  # > 0 while a blocked importer's import runs with real torch in sys.modules
 
 
 def _publish_global() -> None:
     with _lock:
         mods = _modules.build()
-        for key in list(sys.modules):
-            if _is_torch_name(key) and not is_facade(sys.modules[key]):
-                _saved_real[key] = sys.modules.pop(key)
-        sys.modules.update(mods)
+        real = {k: v for k, v in sys.modules.items() if _is_torch_name(k) and not is_facade(v)}
+        try:
+            _saved_real.update(real)
+            for key in real:
+                del sys.modules[key]
+            sys.modules.update(mods)
+        except BaseException:
+            _unpublish_global()
+            raise
 
 
 def _unpublish_global() -> None:
     with _lock:
-        for key, mod in list(sys.modules.items()):
-            if _is_torch_name(key) and is_facade(mod):
-                del sys.modules[key]
-        sys.modules.update(_saved_real)
-        _saved_real.clear()
+        try:
+            for key, mod in list(sys.modules.items()):
+                if _is_torch_name(key) and is_facade(mod):
+                    del sys.modules[key]
+            sys.modules.update(_saved_real)
+            _saved_real.clear()
+        except BaseException:
+            for key, mod in list(sys.modules.items()):
+                if _is_torch_name(key) and is_facade(mod):
+                    del sys.modules[key]
+            sys.modules.update(_saved_real)
+            _saved_real.clear()
+            raise
 
 
-def _real_import_in_global_mode(name, globals, locals, fromlist, level):
-    """A blocked module imports torch while the facade is published: give it real torch."""
-    with _lock:
-        published = {k: v for k, v in sys.modules.items()
-                     if _is_torch_name(k) and is_facade(v)}
+def _enter_real_view():
+    """(with _lock held) Put real torch's modules back in sys.modules for a blocked importer;
+    nested calls (real torch's own imports while it loads) find the view already there."""
+    global _real_view
+    if _real_view == 0:
+        _real_view = 1
+        published = {k: v for k, v in sys.modules.items() if _is_torch_name(k) and is_facade(v)}
+        _real_view_published.clear()
+        _real_view_published.update(published)
         for key in published:
             del sys.modules[key]
         sys.modules.update(_saved_real)
+    else:
+        _real_view += 1
+
+
+def _leave_real_view():
+    global _real_view
+    _real_view -= 1
+    if _real_view == 0:
+        for key in list(sys.modules):
+            if _is_torch_name(key) and not is_facade(sys.modules[key]):
+                _saved_real[key] = sys.modules.pop(key)
+        sys.modules.update(_real_view_published)
+        _real_view_published.clear()
+
+
+_real_view_published: dict = {}
+
+
+def _real_import_in_global_mode(name, globals, locals, fromlist, level):
+    """A blocked module (or real torch itself) imports torch while the facade is published:
+    give it real torch."""
+    with _lock:
+        _enter_real_view()
         try:
             return _original_import(name, globals, locals, fromlist, level)
         finally:
-            for key in list(sys.modules):
-                if _is_torch_name(key):
-                    _saved_real[key] = sys.modules.pop(key)
-            sys.modules.update(published)
+            _leave_real_view()
 
 
 # -- install / uninstall ---------------------------------------------------------------------
 def installed() -> bool:
-    return _original_import is not None
+    return _installed
 
 
 def install() -> None:
-    global _original_import, _original_import_module, _original_find_spec
+    """Wrap the import entry points (all three or none)."""
+    global _original_import, _original_import_module, _original_find_spec, _installed
     with _lock:
-        if _original_import is not None:
+        if _installed:
             return
-        _original_import = builtins.__import__
-        _original_import_module = importlib.import_module
-        _original_find_spec = importlib.util.find_spec
-        builtins.__import__ = _proxy_import
-        importlib.import_module = _proxy_import_module
-        importlib.util.find_spec = _proxy_find_spec
+        found = (builtins.__import__, importlib.import_module, importlib.util.find_spec)
+        if found[0] is not _proxy_import:
+            _original_import, _original_import_module, _original_find_spec = found
+        try:
+            builtins.__import__ = _proxy_import
+            importlib.import_module = _proxy_import_module
+            importlib.util.find_spec = _proxy_find_spec
+            _installed = True
+        except BaseException:
+            _restore_entry_points()
+            raise
+
+
+def _restore_entry_points():
+    if builtins.__import__ is _proxy_import:
+        builtins.__import__ = _original_import
+    if importlib.import_module is _proxy_import_module:
+        importlib.import_module = _original_import_module
+    if importlib.util.find_spec is _proxy_find_spec:
+        importlib.util.find_spec = _original_find_spec
 
 
 def uninstall() -> None:
-    global _original_import, _original_import_module, _original_find_spec
+    """Put the original entry points back (all three, finishing the job if interrupted).  The
+    saved originals stay: threads already inside the hook keep working."""
+    global _installed
     with _lock:
-        if _original_import is None:
+        if not _installed:
             return
-        _close_window_now()
-        if builtins.__import__ is _proxy_import:
-            builtins.__import__ = _original_import
-        if importlib.import_module is _proxy_import_module:
-            importlib.import_module = _original_import_module
-        if importlib.util.find_spec is _proxy_find_spec:
-            importlib.util.find_spec = _original_find_spec
-        _original_import = _original_import_module = _original_find_spec = None
+        try:
+            _restore_entry_points()
+        except BaseException:
+            _restore_entry_points()
+            _installed = False
+            raise
+        _installed = False
 
 
 def sync_global_mode() -> None:

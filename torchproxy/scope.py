@@ -2,9 +2,15 @@
 
 Everything that must answer "does this caller get torch semantics?" (the import hook, the
 Tensor method dispatchers) calls :func:`wants_facade` with a module name.  The answer depends
-only on that name and on the current state, and is cached per name; any change of state
-replaces the cache dict in one assignment, so readers in other threads see either the old
-or the new answer, never a half-updated one.
+only on that name and on the current rules, and is cached per name.
+
+The whole state is ONE tuple, ``STATE.snapshot``; every change (enable, a guard entering or
+leaving, disable) computes a new tuple and publishes it with one assignment.  So a change is
+all-or-nothing (an exception or KeyboardInterrupt before that assignment leaves the old state,
+after it the new one), and readers in other threads see either the old or the new rules, never
+a mix.  ``snapshot[4]`` is the decision cache (module name -> bool); it is shared by every
+snapshot with the same decision inputs (active, global, scope, blocked), so re-entering the same
+guard finds its answers already cached.
 """
 from __future__ import annotations
 
@@ -12,9 +18,18 @@ import threading
 from typing import Iterable
 
 # Facade internals and Paddle itself keep Paddle semantics, even in global mode: Paddle's own
-# Python code calls `x.numel()` and `x.size` expecting Paddle's answers.
-ALWAYS_EXCLUDED = ("torchproxy", "paddle")
+# Python code calls `x.numel()` and `x.size` expecting Paddle's answers.  Real torch's own
+# modules (`torch._utils` importing `torch._C`...) always get real torch.
+ALWAYS_EXCLUDED = ("torchproxy", "paddle", "torch")
 DEFAULT_BLOCKED = frozenset({"tvm_ffi"})
+# Names that can never be a scope, and why (ValueError).
+REFUSED_SCOPES = {
+    "torch": "real torch's own modules always get real torch (the facade is built on Paddle, "
+             "not on torch); scope the modules that *import* torch instead",
+    "paddle": "Paddle's own code always keeps Paddle semantics (the facade is built on it)",
+    "torchproxy": "torchproxy's own code is written against Paddle and always keeps Paddle "
+                  "semantics",
+}
 # Packages that import torch from compiled companion modules with top-level names of their
 # own: scoping the package scopes the companions too.  TileLang's Cython launcher (its default
 # execution backend for target "c") is the module `tilelang_cython_wrapper`, built in its cache.
@@ -28,67 +43,98 @@ def _matches(name: str, prefixes) -> bool:
     return False
 
 
-def parse_names(value) -> frozenset[str]:
-    """'a,b' / 'a' / iterable of names -> frozenset, validating each name."""
+def _describe(value) -> str:
+    return f"{type(value).__name__} {value!r}"
+
+
+def parse_names(value, what: str = "scope") -> frozenset[str]:
+    """None / 'a,b' / 'a' / an iterable (set, list, tuple...) of names -> frozenset of validated
+    module names.  ``what`` names the argument in error messages."""
     if value is None:
         return frozenset()
     if isinstance(value, str):
-        value = [v for v in value.split(",")]
+        items = value.split(",")
+    elif isinstance(value, (bytes, bytearray)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"{what} must be a module name, a comma-separated string of names, or "
+                        f"a set/list/tuple of names; got {_describe(value)}")
+    else:
+        items = list(value)
     out = set()
-    for v in value:
+    for v in items:
         if not isinstance(v, str):
-            raise TypeError(f"scope and blocked names must be strings, got {v!r}")
+            raise TypeError(f"{what} names must be strings, got {_describe(v)}")
         v = v.strip()
         if not v:
+            if not isinstance(value, str):
+                raise ValueError(f"{what} contains an empty module name")
             continue
         if not all(part.isidentifier() for part in v.split(".")):
-            raise ValueError(f"{v!r} is not a module name (expected e.g. 'liger_kernel' or 'pkg.sub')")
+            raise ValueError(f"{what}: {v!r} is not a module name (expected e.g. 'liger_kernel' "
+                             f"or 'pkg.sub': identifiers joined by dots)")
         out.add(v)
+    if isinstance(value, str) and value.strip() and not out:
+        raise ValueError(f"{what} {value!r} names no module (expected e.g. 'mylib' or 'a,b')")
     return frozenset(out)
+
+
+def check_scope(names: frozenset[str]) -> None:
+    """ValueError for names that can never be a scope (torch, paddle, torchproxy, and inside)."""
+    for name in sorted(names):
+        top = name.split(".")[0]
+        if top in REFUSED_SCOPES:
+            raise ValueError(f"scope {name!r} is refused: {REFUSED_SCOPES[top]}")
 
 
 class _Layer:
     """One enable() call or one guard: what it adds.  `scope=None` means global."""
 
-    __slots__ = ("scope", "enable")
+    __slots__ = ("scope", "enable", "blocked")
 
-    def __init__(self, scope: frozenset[str] | None, enable: bool):
+    def __init__(self, scope: frozenset[str] | None, enable: bool, blocked=frozenset()):
         self.scope = scope
         self.enable = enable
+        self.blocked = blocked
+
+
+# decision inputs -> the decision cache shared by every snapshot with those inputs
+_CACHES: dict = {}
+
+
+def _build(base, guards: tuple, base_blocked: frozenset):
+    active = False
+    global_mode = False
+    scope: set[str] = set()
+    blocked = base_blocked
+    for layer in ((base,) + guards if base is not None else guards):
+        if layer.blocked:
+            blocked = blocked | layer.blocked
+        if not layer.enable:
+            # a disabling guard turns everything off while it is the innermost rule
+            active, global_mode, scope = False, False, set()
+            continue
+        active = True
+        if layer.scope is None:
+            global_mode = True
+        else:
+            scope |= layer.scope
+            for name in layer.scope:
+                scope.update(COMPANIONS.get(name, ()))
+    key = (active, global_mode, frozenset(scope), blocked)
+    cache = _CACHES.get(key)
+    if cache is None:
+        if len(_CACHES) > 256:
+            _CACHES.clear()
+        cache = _CACHES[key] = {}
+    return key + (cache, base, guards, base_blocked)
 
 
 class ScopeState:
     def __init__(self):
         self.lock = threading.RLock()
-        self.base: _Layer | None = None          # set by enable(), extended by later enables
-        self.guards: list[_Layer] = []           # guard layers, removed by identity on exit
-        self.blocked: frozenset[str] = DEFAULT_BLOCKED
         self.facade_users: set[str] = set()      # modules that were handed the facade
-        self._recompute()
+        self.snapshot = _build(None, (), DEFAULT_BLOCKED)
 
-    # -- derived, read lock-free by the hot paths ------------------------------------------
-    def _recompute(self):
-        active = False
-        global_mode = False
-        scope: set[str] = set()
-        layers = ([self.base] if self.base else []) + self.guards
-        for layer in layers:
-            if not layer.enable:
-                # a disabling guard turns everything off while it is the innermost rule
-                active, global_mode, scope = False, False, set()
-                continue
-            active = True
-            if layer.scope is None:
-                global_mode = True
-            else:
-                scope |= layer.scope
-                for name in layer.scope:
-                    scope.update(COMPANIONS.get(name, ()))
-        # One assignment publishes the new rules together with a fresh cache: a reader holds
-        # either the old snapshot or the new one, so a decision is never cached under the
-        # wrong rules.
-        self.snapshot = (active, global_mode, frozenset(scope), self.blocked, {})
-
+    # -- read lock-free by the hot paths ------------------------------------------------------
     @property
     def active(self) -> bool:
         return self.snapshot[0]
@@ -101,6 +147,18 @@ class ScopeState:
     def scope(self) -> frozenset[str]:
         return self.snapshot[2]
 
+    @property
+    def blocked(self) -> frozenset[str]:
+        return self.snapshot[3]
+
+    @property
+    def base(self) -> _Layer | None:
+        return self.snapshot[5]
+
+    @property
+    def guards(self) -> tuple:
+        return self.snapshot[6]
+
     def wants_facade(self, importer) -> bool:
         snap = self.snapshot
         cache = snap[4]
@@ -108,63 +166,91 @@ class ScopeState:
             return cache[importer]
         except KeyError:
             pass
-        except TypeError:  # unhashable __name__ (odd globals): never scoped
-            return False
+        except TypeError:  # unhashable __name__ (odd globals): a nameless importer
+            return _decide(snap, None)
         result = _decide(snap, importer)
         cache[importer] = result
         return result
 
-    # -- mutations ----------------------------------------------------------------------------
+    # -- changes: each computes the next snapshot, then publishes it in one assignment --------
+    def with_base(self, scope: frozenset[str] | None, blocked: frozenset[str] = frozenset()):
+        """The snapshot after enable(scope, blocked=blocked); does not publish it."""
+        s = self.snapshot
+        base = s[5]
+        if base is None:
+            base = _Layer(scope, True)
+        elif scope is None or base.scope is None:
+            base = _Layer(None, True)
+        else:
+            base = _Layer(base.scope | scope, True)
+        return _build(base, s[6], s[7] | blocked)
+
+    def with_guard(self, layer: _Layer):
+        s = self.snapshot
+        return _build(s[5], s[6] + (layer,), s[7])
+
+    def without_guard(self, layer: _Layer):
+        """The snapshot with ``layer`` removed (by identity: guards exited out of order, from
+        threads, remove their own layer only); the current one if it is not there."""
+        s = self.snapshot
+        guards = s[6]
+        for i in range(len(guards) - 1, -1, -1):
+            if guards[i] is layer:
+                return _build(s[5], guards[:i] + guards[i + 1:], s[7])
+        return s
+
+    def initial(self):
+        return _build(None, (), DEFAULT_BLOCKED)
+
     def extend_base(self, scope: frozenset[str] | None):
         with self.lock:
-            if self.base is None:
-                self.base = _Layer(scope, True)
-            elif scope is None or self.base.scope is None:
-                self.base = _Layer(None, True)
-            else:
-                self.base = _Layer(self.base.scope | scope, True)
-            self._recompute()
+            self.snapshot = self.with_base(scope)
 
     def clear_base(self):
         with self.lock:
-            self.base = None
-            self._recompute()
+            s = self.snapshot
+            self.snapshot = _build(None, s[6], s[7])
 
     def push(self, layer: _Layer):
         with self.lock:
-            self.guards.append(layer)
-            self._recompute()
+            self.snapshot = self.with_guard(layer)
 
     def pop(self, layer: _Layer):
         with self.lock:
-            # by identity: guards exited out of order (threads) remove their own layer only
-            for i in range(len(self.guards) - 1, -1, -1):
-                if self.guards[i] is layer:
-                    del self.guards[i]
-                    break
-            self._recompute()
+            self.snapshot = self.without_guard(layer)
 
     def add_blocked(self, names: Iterable[str]):
-        self.set_blocked(self.blocked | frozenset(names))
+        with self.lock:
+            s = self.snapshot
+            self.snapshot = _build(s[5], s[6], s[7] | frozenset(names))
 
     def set_blocked(self, names: frozenset[str]):
+        """The blocked names of enable() (guards' own blocked names stay with their guards)."""
         with self.lock:
-            self.blocked = frozenset(names)
-            self._recompute()
+            s = self.snapshot
+            self.snapshot = _build(s[5], s[6], frozenset(names))
 
     def reset(self):
         with self.lock:
-            self.base = None
-            self.guards = []
-            self.blocked = DEFAULT_BLOCKED
+            self.snapshot = self.initial()
             self.facade_users.clear()  # cleared in place: the hook holds a reference
-            self._recompute()
+
+    def current_users(self) -> list[str]:
+        """facade_users that the current rules still give the facade (modules of guards that
+        have exited drop out)."""
+        snap = self.snapshot
+        users = list(self.facade_users)
+        return sorted(u for u in users if _decide(snap, u))
 
 
 def _decide(snap, importer) -> bool:
-    active, global_mode, scope, blocked, _ = snap
-    if not active or not isinstance(importer, str):
+    active, global_mode, scope, blocked = snap[0], snap[1], snap[2], snap[3]
+    if not active:
         return False
+    if not isinstance(importer, str):
+        # no module name (exec(code, {}), eval, C code with no Python frame): only global
+        # mode means "every importer"
+        return global_mode
     if _matches(importer, blocked) or _matches(importer, ALWAYS_EXCLUDED):
         return False
     return global_mode or _matches(importer, scope)

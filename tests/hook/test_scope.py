@@ -34,6 +34,16 @@ def pkgs(tmp_path, monkeypatch, clean):
     return scoped, plain
 
 
+C_IMPORT = """
+def via_c(name=b"torch"):
+    import ctypes
+    f = ctypes.pythonapi.PyImport_ImportModule
+    f.restype = ctypes.py_object
+    f.argtypes = [ctypes.c_char_p]
+    return f(name)
+"""
+
+
 def facade(name="torch"):
     return facade_modules.MODULES[name]
 
@@ -65,14 +75,22 @@ def test_unscoped_code_gets_real_torch_and_sys_modules_stays_real(pkgs):
     assert here is real_torch
 
 
-def test_c_code_import_on_behalf_of_scoped_module(pkgs):
-    """PyImport_ImportModule from C reads sys.modules after calling __import__ (Triton's
-    specializer does this): the scoped caller gets the facade, and the entry is withdrawn."""
+def test_c_code_import_for_a_scoped_module_is_refused_not_published(pkgs):
+    """PyImport_ImportModule from C reads sys.modules after calling __import__: the facade
+    would have to be published there, where every thread sees it (issue 12, defect 1).  A
+    scoped C-level import is refused with a clear error; sys.modules and the profiler are
+    untouched; unscoped C-level imports get real torch."""
     scoped, plain = pkgs
     m = importlib.import_module(scoped)
-    assert m.via_c() is facade()
-    assert sys.modules["torch"] is real_torch  # withdrawn at the next Python event
+    with pytest.raises(torchproxy.ScopedCImportError, match=r"C code imports 'torch'.*in scope"):
+        m.via_c()
+    assert sys.modules["torch"] is real_torch
     assert sys.getprofile() is None
+    ns = {"__name__": "tp_unscoped_c"}
+    exec(C_IMPORT, ns)
+    assert ns["via_c"]() is real_torch
+    # real torch's own C code importing a submodule keeps real torch, whoever is on top
+    assert m.via_c(b"torch.nn") is real_torch.nn
     p = importlib.import_module(plain)
     assert p.lazy() is real_torch
 
@@ -83,7 +101,10 @@ def test_c_code_import_when_torch_was_not_loaded(pkgs, monkeypatch):
     for k in saved:
         monkeypatch.delitem(sys.modules, k)
     m = importlib.import_module(scoped)
-    assert m.via_c() is facade()
+    with pytest.raises(torchproxy.ScopedCImportError):
+        m.via_c()
+    with pytest.raises(torchproxy.ScopedCImportError):
+        m.via_c(b"torch.nn")  # real torch is not loaded: not its own C code
     assert "torch" not in sys.modules
 
 
@@ -150,7 +171,8 @@ def test_disable_restores_everything_exactly(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     torchproxy.enable(scope={scoped})
     m = importlib.import_module(scoped)
-    m.via_c()
+    with pytest.raises(torchproxy.ScopedCImportError):
+        m.via_c()
     with torchproxy.guard(scope="x_mod"):
         pass
     torchproxy.enable(scope=None)  # global mode publishes, disable must withdraw
@@ -197,7 +219,13 @@ def test_guards_nest_and_are_exception_safe(tmp_path, monkeypatch, clean):
             assert ma.lazy() is real_torch
         assert ma.lazy() is facade()
     assert ma.lazy() is real_torch
+    st = torchproxy.status()
+    assert st["enabled"] is False and st["guards"] == 0
+    # parked until disable(): inert (every import above passed through), removed by disable()
+    assert st["hook_installed"] is True
+    torchproxy.disable()
     assert torchproxy.status()["hook_installed"] is False
+    assert builtins.__import__ is not torchproxy.hook._proxy_import
 
 
 def test_paddle_semantics_outside_scope_while_enabled(pkgs):

@@ -2,10 +2,14 @@
 
 The script itself (``__main__``) is in scope too unless ``--no-main`` is given: it is the code
 the user asked to run on Paddle.  ``-m pkg.mod`` runs a module like ``python -m``.
+
+Misuse (no such script or module, a directory without ``__main__.py``, a bad ``--scope`` or
+``--blocked``) is one line on stderr and exit status 2, decided before Paddle is imported.
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import runpy
 import sys
@@ -24,23 +28,76 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
 
 
-def main(args) -> int:
-    import torchproxy
+class UsageError(Exception):
+    pass
 
+
+def _names(values, what):
+    from torchproxy import scope as _scope
+    joined = ",".join(values)
+    try:
+        names = _scope.parse_names(joined, what)
+        if what == "--scope":
+            _scope.check_scope(names)
+    except (TypeError, ValueError) as e:
+        raise UsageError(str(e)) from None
+    return names
+
+
+def _module_exists(name: str) -> bool:
+    if not all(part.isidentifier() for part in name.split(".")):
+        raise UsageError(f"-m {name!r} is not a module name")
+    # find_spec of a dotted name imports its parents: look each level up in turn
+    parts = name.split(".")
+    for i in range(1, len(parts) + 1):
+        try:
+            if importlib.util.find_spec(".".join(parts[:i])) is None:
+                return False
+        except (ImportError, ValueError):
+            return False
+    return True
+
+
+def plan(args):
+    """(scope, blocked) or UsageError, without importing Paddle."""
     if not args.module and not args.target:
-        print("torchproxy run: give a script path or -m module", file=sys.stderr)
-        return 2
+        raise UsageError("give a script path or -m module")
+    if args.global_mode and args.scope:
+        raise UsageError("--global and --scope exclude each other")
+    blocked = _names(args.blocked, "--blocked")
     if args.global_mode:
         scope = None
     else:
-        names = {n for s in args.scope for n in s.split(",") if n.strip()}
+        names = set(_names(args.scope, "--scope"))
         if not args.no_main:
             names.add("__main__")
         if not names:
-            print("torchproxy run: --scope is empty (name a module, or use --global)", file=sys.stderr)
-            return 2
+            raise UsageError("--scope is empty (name a module, or use --global)")
         scope = names
-    torchproxy.enable(scope, blocked=[b for s in args.blocked for b in s.split(",")] or None)
+    if args.module:
+        if not _module_exists(args.module):
+            raise UsageError(f"no module named {args.module!r}")
+    else:
+        target = args.target
+        if os.path.isdir(target):
+            if not os.path.isfile(os.path.join(target, "__main__.py")):
+                raise UsageError(f"{target!r} is a directory with no __main__.py")
+        elif not os.path.exists(target):
+            raise UsageError(f"no such script: {target!r}")
+        elif not os.path.isfile(target):
+            raise UsageError(f"{target!r} is not a file")
+    return scope, blocked
+
+
+def main(args) -> int:
+    try:
+        scope, blocked = plan(args)
+    except UsageError as e:
+        print(f"torchproxy run: {e}", file=sys.stderr)
+        return 2
+    import torchproxy
+
+    torchproxy.enable(scope, blocked=blocked or None)
     rest = list(args.args)
     if args.module:
         if args.target is not None:

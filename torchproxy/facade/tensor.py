@@ -56,36 +56,53 @@ def original(name: str):
 
 
 def install() -> None:
+    """All or nothing: interrupted (KeyboardInterrupt included), it takes back what it did.
+    Installed once by the first enable()/guard and kept (inert outside scope) until disable()."""
     with _lock:
         if _saved:
             return
         registry.load_table()
-        from . import dtypes
-        dtypes.install()  # torch's dtype attributes on Paddle's dtype type (dtypes.py says why)
-        for cls in _paddle_tensor_types():
-            for full, entry in registry.TENSOR_TABLE.items():
-                name = full.rsplit(".", 1)[1]
-                impl = entry.impl
-                current = _lookup_static(cls, name)
-                _saved[name] = cls.__dict__.get(name, _MISSING)
-                new = _dispatch.make(name, impl, None if current is _MISSING else current)
-                setattr(cls, name, new)
+        try:
+            _install_all()
+        except BaseException:
+            _uninstall_all()
+            raise
+
+
+def _install_all() -> None:
+    from . import dtypes
+    dtypes.install()  # torch's dtype attributes on Paddle's dtype type (dtypes.py says why)
+    for cls in _paddle_tensor_types():
+        for full, entry in registry.TENSOR_TABLE.items():
+            name = full.rsplit(".", 1)[1]
+            impl = entry.impl
+            current = _lookup_static(cls, name)
+            _saved[name] = cls.__dict__.get(name, _MISSING)
+            new = _dispatch.make(name, impl, None if current is _MISSING else current)
+            setattr(cls, name, new)
 
 
 def uninstall() -> None:
+    """Puts back exactly what was there; interrupted, it finishes the job before re-raising."""
     with _lock:
-        from . import dtypes
-        dtypes.uninstall()
-        for cls in _paddle_tensor_types():
-            for name, old in _saved.items():
-                if old is _MISSING:
-                    try:
-                        delattr(cls, name)
-                    except AttributeError:
-                        pass
-                else:
-                    setattr(cls, name, old)
-        _saved.clear()
+        try:
+            _uninstall_all()
+        except BaseException:
+            _uninstall_all()
+            raise
+
+
+def _uninstall_all() -> None:
+    from . import dtypes
+    dtypes.uninstall()
+    for cls in _paddle_tensor_types():
+        for name, old in list(_saved.items()):
+            if old is _MISSING:
+                if name in cls.__dict__:
+                    delattr(cls, name)
+            else:
+                setattr(cls, name, old)
+    _saved.clear()
 
 
 def installed() -> bool:
