@@ -12,7 +12,7 @@ import paddle
 from . import dtypes as _dt
 from .tensor import original as _original
 from ..paddle_shims import kernel_empty, kernel_full  # noqa: F401 - shared with op modules
-from .creation import _write_out, default_float  # noqa: F401 - shared with op modules
+from .creation import _check_cast, _write_out, default_float  # noqa: F401 - shared
 from .registry import adapter as _register_adapter
 from .registry import op as _register_op
 
@@ -125,11 +125,7 @@ def _legacy(dt):
     return _LEGACY_NAMES.get(n, n)
 
 
-def check_cast(result_dtype, target_dtype):
-    """torch's canCast: no float -> integer, complex -> real, or non-bool -> bool writes."""
-    if result_dtype != target_dtype and _cast_kind(result_dtype) > _cast_kind(target_dtype):
-        raise RuntimeError(f"result type {_legacy(result_dtype)} can't be cast to the desired "
-                           f"output type {_legacy(target_dtype)}")
+check_cast = _check_cast  # torch's canCast rule (creation.py, shared with out=)
 
 
 def make_inplace(name, fn):
@@ -152,27 +148,7 @@ def make_inplace(name, fn):
     return method
 
 
-def write_out(result, out):
-    """torch's ``out=``: the result cast to out's dtype (RuntimeError where torch refuses the
-    cast), out resized when its shape differs (silently when it is empty; torch warns for a
-    non-empty one, and so do we), written in place; returns out."""
-    if out is None:
-        return result
-    if not isinstance(out, paddle.Tensor):
-        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
-    if result.dtype != out.dtype:
-        check_cast(result.dtype, out.dtype)
-        result = result.astype(out.dtype)
-    shape = list(_paddle_shape(out))
-    if shape != list(result.shape) and _prod(shape) != 0:
-        import warnings
-        warnings.warn(f"An output with one or more elements was resized since it had shape "
-                      f"{shape}, which does not match the required output shape "
-                      f"{list(result.shape)}. This behavior is deprecated, and in a future "
-                      "PyTorch release outputs will not be resized unless they have zero "
-                      "elements.", UserWarning, stacklevel=3)
-    paddle.assign(result, output=out)
-    return out
+write_out = _write_out  # torch's out= rules (creation.py: cast check, resize, write)
 
 
 def with_out(fn):

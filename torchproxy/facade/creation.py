@@ -108,16 +108,45 @@ def _finish(t, requires_grad):
 
 
 def _write_out(result, out):
-    """``out=``: write into the given tensor (same shape, its dtype) and return it."""
+    """torch's ``out=``: the result cast to out's dtype (RuntimeError where torch refuses the
+    cast: float into an integer out, complex into a real one, anything but bool into a bool
+    one), out resized when its shape differs (silently when it is empty; torch warns for a
+    non-empty one, and so do we), written in place; returns out."""
     if out is None:
         return result
-    if list(out.shape) != list(result.shape):
-        raise RuntimeError(f"torchproxy: out= has shape {list(out.shape)}, the result has "
-                           f"{list(result.shape)} (torch would resize; not provided)")
+    if not isinstance(out, paddle.Tensor):
+        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
     if result.dtype != out.dtype:
+        _check_cast(result.dtype, out.dtype)
         result = result.astype(out.dtype)
-    paddle.assign(result, output=out)
+    shape, want = list(out.shape), list(result.shape)
+    if shape != want and math.prod(shape) != 0:
+        import warnings
+        warnings.warn(f"An output with one or more elements was resized since it had shape "
+                      f"{shape}, which does not match the required output shape {want}. This "
+                      "behavior is deprecated, and in a future PyTorch release outputs will not "
+                      "be resized unless they have zero elements.", UserWarning, stacklevel=3)
+    paddle.assign(result, output=out)  # resizes out in place when the shapes differ
     return out
+
+
+_CAST_LEGACY = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                "uint8": "Byte", "bool": "Bool", "float32": "Float", "float64": "Double",
+                "float16": "Half", "bfloat16": "BFloat16", "complex64": "ComplexFloat",
+                "complex128": "ComplexDouble"}
+
+
+def _cast_kind(dt):
+    n = _dt.torch_name(dt)
+    return 0 if n == "bool" else 3 if n.startswith("complex") else 2 if "float" in n else 1
+
+
+def _check_cast(result_dtype, target_dtype):
+    """torch's canCast: no float -> integer, complex -> real, or non-bool -> bool writes."""
+    if _cast_kind(result_dtype) > _cast_kind(target_dtype):
+        a, b = _dt.torch_name(result_dtype), _dt.torch_name(target_dtype)
+        raise RuntimeError(f"result type {_CAST_LEGACY.get(a, a)} can't be cast to the desired "
+                           f"output type {_CAST_LEGACY.get(b, b)}")
 
 
 def _dtype_or_default(dtype):

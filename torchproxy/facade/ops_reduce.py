@@ -6,7 +6,7 @@ from __future__ import annotations
 # import registered: a name added or removed must be added or removed here).
 NAMES = (
     "torch.Tensor.all", "torch.Tensor.amax", "torch.Tensor.amin", "torch.Tensor.any",
-    "torch.Tensor.argmax", "torch.Tensor.argmin", "torch.Tensor.argsort", "torch.Tensor.cumsum",
+    "torch.Tensor.argmax", "torch.Tensor.argmin", "torch.Tensor.argsort", "torch.Tensor.count_nonzero", "torch.Tensor.cumsum",
     "torch.Tensor.log_softmax", "torch.Tensor.logsumexp", "torch.Tensor.max", "torch.Tensor.mean",
     "torch.Tensor.min", "torch.Tensor.norm", "torch.Tensor.prod", "torch.Tensor.softmax",
     "torch.Tensor.sort", "torch.Tensor.std", "torch.Tensor.sum", "torch.Tensor.topk",
@@ -154,6 +154,10 @@ amin = _extreme("amin", paddle.amin)
 
 def _arg(torch_name, paddle_fn):
     def fn(input, dim=None, keepdim=False):
+        if input.ndim == 0:  # Paddle gives shape [1]; torch a 0-d index (after its dim check)
+            if dim is not None:
+                wrap_dim(dim, 0)
+            return _full([], 0, _dt.DTYPES["int64"], input)
         if dim is None:
             r = paddle_fn(input.reshape([-1]), axis=0)
             return r.reshape([1] * input.ndim) if keepdim else r.reshape([])
@@ -258,7 +262,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
     return TopkResult(v, i.astype("int64"))
 
 
-@adapter("torch.count_nonzero")
+@op("torch.count_nonzero", method=True)
 def count_nonzero(input, dim=None):
     return paddle.sum((input != 0).astype("int64"), axis=_dims(dim, input.ndim))
 

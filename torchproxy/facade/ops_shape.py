@@ -5,7 +5,7 @@ from __future__ import annotations
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
 NAMES = (
-    "torch.Tensor.chunk", "torch.Tensor.gather", "torch.Tensor.index_add",
+    "torch.Tensor.chunk", "torch.Tensor.flip", "torch.Tensor.gather", "torch.Tensor.index_add",
     "torch.Tensor.index_add_", "torch.Tensor.index_select", "torch.Tensor.masked_fill",
     "torch.Tensor.masked_fill_", "torch.Tensor.narrow", "torch.Tensor.repeat_interleave",
     "torch.Tensor.scatter", "torch.Tensor.scatter_", "torch.Tensor.scatter_add",
@@ -224,9 +224,29 @@ def triu(input, diagonal=0, *, out=None):
     return _write_out(paddle.triu(input, diagonal), out)
 
 
-@adapter("torch.flip")
+def _flip_method(self, *dims_args, dims=None):
+    """torch's Tensor.flip: ``x.flip(0, 1)``, ``x.flip((0, 1))`` or ``x.flip(dims=(0, 1))``."""
+    if dims_args and dims is not None:
+        raise TypeError("flip() got multiple values for argument 'dims'")
+    if dims is None:
+        if not dims_args:
+            raise TypeError("flip() missing 1 required positional arguments: \"dims\"")
+        dims = dims_args[0] if len(dims_args) == 1 else dims_args
+    return flip(self, dims)
+
+
+@op("torch.flip", method=_flip_method)
 def flip(input, dims):
-    return paddle.flip(input, axis=[wrap_dim(d, input.ndim) for d in dims])
+    """torch.flip: ``dims`` an int or a sequence of ints (negative ones wrap; duplicates are an
+    error)."""
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    axes = [wrap_dim(d, input.ndim) for d in dims]
+    if len(set(axes)) != len(axes):
+        raise RuntimeError(f"dims has duplicates, original flip dims size={len(axes)}, but "
+                           f"unique flip dims size={len(set(axes))}")
+    if not axes or input.ndim == 0:
+        return input.clone()
+    return paddle.flip(input, axis=axes)
 
 
 @adapter("torch.roll")

@@ -150,7 +150,9 @@ def op(torch_name: str, *, method=False, inplace=False, out: bool = False, note:
     can't be cast to the desired output type Y" RuntimeError where torch refuses the cast, and
     written into self; self is returned).
 
-    - ``method``: True (the same short name) or a string (another method name).
+    - ``method``: True (the same function under the same short name), a string (another
+      method name) or a function (a method of its own, where torch's Tensor form takes other
+      arguments: ``x.flip(0, 1)``).
     - ``inplace``: True (the generic in-place form ``<name>_``) or a function (a custom one).
     - ``out``: True when ``fn`` has no ``out=`` of its own and torch has one: the result is
       written into ``out`` by torch's rules (``_opbase.write_out``).
@@ -166,7 +168,9 @@ def op(torch_name: str, *, method=False, inplace=False, out: bool = False, note:
             from ._opbase import with_out
             impl = with_out(fn)
         _register(Entry(torch_name, "adapter", impl, note))
-        if method:
+        if callable(method):  # a method of its own (torch's Tensor form differs: x.flip(0, 1))
+            tensor_method(short, note)(method)
+        elif method:
             tensor_method(short if method is True else method, note)(impl)
         if inplace:
             if callable(inplace):
