@@ -231,3 +231,31 @@ def f(x):
     z = torch.zeros(2, 2, dtype=torch.uint64)
     return locks.dtype, locks.to(torch.int64), z.dtype, z.to(torch.int64)
 """, X)
+
+
+# -- torch.get/set_float32_matmul_precision (cut-cross-entropy's DOT_PRECISION heuristic) -------
+def test_float32_matmul_precision_round_trip():
+    check("""
+import torch
+def f():
+    before = torch.get_float32_matmul_precision()
+    seen = []
+    try:
+        for p in ("high", "highest", "medium", "highest"):
+            torch.set_float32_matmul_precision(p)
+            seen.append((torch.get_float32_matmul_precision(), torch.backends.cuda.matmul.allow_tf32))
+    finally:
+        torch.set_float32_matmul_precision(before)
+    return before, seen, torch.get_float32_matmul_precision()
+""")
+
+
+def test_float32_matmul_precision_bad_value_warns_and_keeps():
+    check("""
+import torch, warnings
+def f():
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        torch.set_float32_matmul_precision("fastest")
+    return torch.get_float32_matmul_precision(), [str(x.category.__name__) for x in w]
+""")

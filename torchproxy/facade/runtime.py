@@ -19,7 +19,8 @@ NAMES = (
     "torch.backends.mps", "torch.compile", "torch.compiler", "torch.compiler.allow_in_graph",
     "torch.compiler.disable", "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling",
     "torch.cuda.amp", "torch.cuda.amp.custom_bwd", "torch.cuda.amp.custom_fwd",
-    "torch.get_autocast_dtype", "torch.get_autocast_gpu_dtype", "torch.is_autocast_enabled",
+    "torch.get_autocast_dtype", "torch.get_autocast_gpu_dtype",
+    "torch.get_float32_matmul_precision", "torch.set_float32_matmul_precision", "torch.is_autocast_enabled",
     "torch.jit", "torch.jit.ignore", "torch.jit.is_scripting", "torch.jit.is_tracing",
     "torch.jit.script", "torch.jit.unused", "torch.mps", "torch.mps.is_available",
     "torch.torch_version", "torch.torch_version.TorchVersion", "torch.torch_version.__version__",
@@ -172,6 +173,32 @@ class _CudaMatmul:
 module("torch.backends.cuda")
 value("torch.backends.cuda.matmul", _CudaMatmul(),
       note="allow_tf32 reads/writes Paddle's cuBLAS TF32 switch (core.set_cublas_switch)")
+
+
+# torch.get/set_float32_matmul_precision: torch's legacy view of the same cuBLAS TF32 switch as
+# torch.backends.cuda.matmul.allow_tf32 ("highest" = off; "high"/"medium" = on).
+_MATMUL_PRECISION = ["highest"]
+
+
+@adapter("torch.set_float32_matmul_precision",
+         note="'medium' switches TF32 on as 'high' does (Paddle has no bf16-internal float32 matmul)")
+def set_float32_matmul_precision(precision: str) -> None:
+    if precision not in ("highest", "high", "medium"):
+        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
+                      "setFloat32MatmulPrecision call has no effect.", UserWarning, stacklevel=2)
+        return
+    _CUBLAS_TF32.write(precision != "highest")
+    _MATMUL_PRECISION[0] = precision
+
+
+@adapter("torch.get_float32_matmul_precision")
+def get_float32_matmul_precision() -> str:
+    """The last precision set, while the TF32 switch still agrees with it; else what the switch
+    says (``allow_tf32 = True`` -> "high", False -> "highest")."""
+    tf32 = _CUBLAS_TF32.read()
+    if (_MATMUL_PRECISION[0] != "highest") == tf32:
+        return _MATMUL_PRECISION[0]
+    return "high" if tf32 else "highest"
 
 
 @adapter("torch.backends.cuda.is_built")
