@@ -13,7 +13,9 @@ from compat_matrix.spec import Case, Library, rand, randint, randn
 
 LIBRARY = Library(
     name="fla",
-    scope=("fla", "einops", "triton"),
+    # einops is not in scope: it has its own Paddle backend (einops._backends.PaddleBackend,
+    # picked by tensor type), written with Paddle's Tensor methods (x.transpose(perm))
+    scope=("fla", "triton"),
     requires=("fla", "einops", "triton"),
     imports=("fla.ops", "fla.modules"),
     pip=("fla-core==0.6.0", "einops==0.8.2"),
@@ -63,9 +65,11 @@ def gated(name, normalize_k=False):
 
 def delta(name, gate):
     def fn(q, k, v, g, beta):
+        # by keyword: fused_recurrent_gated_delta_rule's 5th parameter is gk, not beta (a
+        # [B, T, H] gk there is read past its end: garbage, NaN under real torch)
         if gate:
-            return _first(getattr(_ops(), name)(q, _unit(k), v, _log_sigmoid(g), beta))
-        return _first(getattr(_ops(), name)(q, _unit(k), v, beta))
+            return _first(getattr(_ops(), name)(q, _unit(k), v, g=_log_sigmoid(g), beta=beta))
+        return _first(getattr(_ops(), name)(q, _unit(k), v, beta=beta))
     fn.__name__ = name
     return fn
 
