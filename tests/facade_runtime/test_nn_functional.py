@@ -161,3 +161,83 @@ def f(q):
     out2, w2 = m(q, q, q, need_weights=False, attn_mask=torch.ones(5, 5).triu(1) * -1e9)
     return out, w, out2, w2
 """, Q[0, 0], rtol=1e-4, atol=1e-5)
+
+
+LP = np.log(rng.dirichlet(np.ones(5), size=(12, 3))).astype("float32")  # [T, N, C], normalised
+
+
+@pytest.mark.parametrize("kw", ["", "reduction='sum'", "reduction='none', blank=4",
+                                "zero_infinity=True"])
+@pytest.mark.parametrize("targets", ["torch.tensor([[1, 2, 2, 3], [3, 3, 1, 0], [2, 1, 0, 0]])",
+                                     "torch.tensor([1, 2, 2, 3, 3, 3, 1, 2])"])
+def test_ctc_loss(kw, targets):
+    lengths = "(4, 3, 1)" if "[[" in targets else "(4, 3, 1)"
+    il = "(12, 3, 9)" if "zero_inf" in kw else "(12, 10, 9)"
+    check(f"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+def f(lp):
+    lp = lp.requires_grad_()
+    loss = F.ctc_loss(lp, {targets}, torch.tensor({il}), torch.tensor({lengths}), {kw})
+    loss2 = F.ctc_loss(lp, {targets}, {il}, {lengths}, {kw})
+    (loss * torch.arange(1, loss.numel() + 1).reshape(loss.shape)).sum().backward()
+    m = nn.CTCLoss(reduction='sum')(lp.detach()[:, 0], {targets}.flatten()[:4], (12,), (4,))
+    return loss, loss2, lp.grad, m
+""", LP, rtol=1e-4, atol=1e-5, check_grad_flag=False)
+
+
+def test_linear_cross_entropy_loss_module():
+    check("""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+def f(x):
+    torch.manual_seed(0)
+    m = nn.LinearCrossEntropyLoss(6, 4, bias=True, label_smoothing=0.1)
+    with torch.no_grad():
+        m.linear.weight.copy_(torch.linspace(-1, 1, 24).reshape(4, 6))
+        m.linear.bias.copy_(torch.tensor([0.1, -0.2, 0.3, 0.0]))
+    x = x[0].requires_grad_()
+    loss = m(x, torch.tensor([0, 3, 1, 2]))
+    loss.backward()
+    k = F.linear_cross_entropy(x.detach(), torch.ones(3, 2, 6) * 0.1, torch.tensor([[0, 2]] * 4))
+    return loss, x.grad, m.linear.weight.grad, sorted(m.state_dict()), k
+""", X, rtol=1e-4, atol=1e-5, check_grad_flag=False)
+
+
+@pytest.mark.parametrize("call", [
+    "F.interpolate(x, scale_factor=2)", "F.interpolate(x, size=(9, 7))",
+    "F.interpolate(x, size=(3, 2))", "F.interpolate(x, scale_factor=2, mode='bilinear')",
+    "F.interpolate(x, size=(9, 4), mode='bilinear', align_corners=True)",
+    "F.interpolate(x, size=(4, 3), mode='bilinear')",
+    "F.interpolate(x, scale_factor=(2, 3), mode='bicubic', align_corners=False)",
+    "F.interpolate(x, size=(3, 2), mode='area')",
+    "F.interpolate(x[:, :, 0], size=9, mode='linear')",
+    "F.interpolate(x.unsqueeze(2), scale_factor=(1, 2, 2), mode='trilinear')",
+    "nn.Upsample(scale_factor=2, mode='nearest')(x)", "nn.UpsamplingBilinear2d(size=(7, 9))(x)",
+    "nn.UpsamplingNearest2d(scale_factor=3)(x)",
+])
+def test_interpolate(call):
+    check(f"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+def f(x):
+    x = x.requires_grad_()
+    y = {call}
+    (y * 1.5).sum().backward()
+    return y, x.grad
+""", X4, rtol=1e-4, atol=1e-5, check_grad_flag=False)
+
+
+def test_interpolate_errors():
+    for call in ("F.interpolate(x, scale_factor=2, size=3)", "F.interpolate(x)",
+                 "F.interpolate(x, scale_factor=2, mode='bilinear', align_corners=None, antialias=False)[0, 0, 0, 0] * 0 + F.interpolate(x, scale_factor=2, align_corners=True)",
+                 "F.interpolate(x, scale_factor=2, mode='trilinear')"):
+        check(f"""
+import torch
+import torch.nn.functional as F
+def f(x):
+    return {call}
+""", X4)

@@ -22,7 +22,7 @@ NAMES = (
     "torch.nn.functional.binary_cross_entropy_with_logits", "torch.nn.functional.celu",
     "torch.nn.functional.celu_", "torch.nn.functional.conv3d",
     "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d",
-    "torch.nn.functional.conv_transpose3d", "torch.nn.functional.cosine_embedding_loss",
+    "torch.nn.functional.conv_transpose3d", "torch.nn.functional.ctc_loss", "torch.nn.functional.cosine_embedding_loss",
     "torch.nn.functional.dropout1d", "torch.nn.functional.dropout2d",
     "torch.nn.functional.dropout3d", "torch.nn.functional.elu", "torch.nn.functional.elu_",
     "torch.nn.functional.feature_alpha_dropout", "torch.nn.functional.gaussian_nll_loss",
@@ -55,7 +55,8 @@ NAMES = (
     "torch.nn.functional.triplet_margin_loss",
     "torch.nn.functional.triplet_margin_with_distance_loss", "torch.nn.functional.unfold",
     "torch.nn.functional.fold", "torch.nn.attention", "torch.nn.attention.SDPBackend",
-    "torch.nn.attention.sdpa_kernel",
+    "torch.nn.attention.sdpa_kernel", "torch.nn.functional.linear_cross_entropy",
+    "torch.nn.functional.interpolate", "torch.nn.functional.upsample",
 )
 
 import contextlib
@@ -551,6 +552,168 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     if swap:
         dn = paddle.minimum(dn, dist(positive, negative))
     return _reduce(PF.relu(margin + dp - dn), reduction)
+
+
+@adapter(F + "linear_cross_entropy", note="the reference computation (logits, then "
+         "cross_entropy); options= (chunking) changes nothing in the result and is accepted")
+def linear_cross_entropy(input, linear_weight, target, linear_bias=None, weight=None,
+                         reduction="mean", ignore_index=None, label_smoothing=0.0, options=None):
+    from .nn import cross_entropy
+    if input.ndim < 1 or input.ndim > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.ndim}")
+    if linear_weight.ndim < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got "
+                           f"{linear_weight.ndim}")
+    batch, in_features = list(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions "
+                           f"(in_features), got {in_features} and {linear_weight.shape[-1]}, "
+                           "respectively")
+    num_classes, out_features = linear_weight.shape[0], list(linear_weight.shape[1:-1])
+    if linear_bias is not None and list(linear_bias.shape) != [num_classes] + out_features:
+        raise RuntimeError(f"expected linear_bias shape {tuple([num_classes] + out_features)}, "
+                           f"got {tuple(linear_bias.shape)}")
+    if out_features and not batch:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape "
+                           f"{tuple(linear_weight.shape)} requires batched input, (N, "
+                           f"{in_features}), got unbatched input with shape {tuple(input.shape)}")
+    logits_shape = batch + [num_classes] + out_features
+    if list(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    w2 = linear_weight.reshape([-1, in_features])
+    logits = paddle.matmul(input, w2, transpose_y=True)
+    if linear_bias is not None:
+        logits = logits + linear_bias.reshape([-1])
+    logits = logits.reshape(logits_shape)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction,
+                         ignore_index=-100 if ignore_index is None else ignore_index,
+                         label_smoothing=label_smoothing)
+
+
+def _ctc_host(lp, tg, il, tl, blank):
+    """torch's CTC on the host (float64): per sample -log p(target | input) and torch's
+    gradient w.r.t. the log-probabilities, exp(lp) - sum over the target positions of
+    exp(alpha + beta - lp) / p (as torch's ctc_loss_backward: it assumes normalised rows)."""
+    import numpy as np
+    T, N, C = lp.shape
+    nll = np.zeros(N)
+    grad = np.zeros_like(lp)
+    neg = -np.inf
+    for n in range(N):
+        t_n, s_n = int(il[n]), int(tl[n])
+        ext = np.full(2 * s_n + 1, blank, dtype=np.int64)
+        ext[1::2] = tg[n][:s_n]
+        L = len(ext)
+        x = lp[:t_n, n, :][:, ext]  # [t_n, L]
+        skip = np.zeros(L, dtype=bool)
+        skip[2:] = (ext[2:] != blank) & (ext[2:] != ext[:-2])
+        alpha = np.full((t_n, L), neg)
+        if t_n == 0:
+            nll[n] = 0.0 if s_n == 0 else np.inf
+            continue
+        alpha[0, 0] = x[0, 0]
+        if L > 1:
+            alpha[0, 1] = x[0, 1]
+        for t in range(1, t_n):
+            a = alpha[t - 1]
+            a1 = np.concatenate([[neg], a[:-1]])
+            a2 = np.where(skip, np.concatenate([[neg, neg], a[:-2]]), neg)
+            alpha[t] = np.logaddexp(np.logaddexp(a, a1), a2) + x[t]
+        beta = np.full((t_n, L), neg)
+        beta[-1, -1] = x[-1, -1]
+        if L > 1:
+            beta[-1, -2] = x[-1, -2]
+        skip_b = np.zeros(L, dtype=bool)
+        skip_b[:-2] = skip[2:]
+        for t in range(t_n - 2, -1, -1):
+            b = beta[t + 1]
+            b1 = np.concatenate([b[1:], [neg]])
+            b2 = np.where(skip_b, np.concatenate([b[2:], [neg, neg]]), neg)
+            beta[t] = np.logaddexp(np.logaddexp(b, b1), b2) + x[t]
+        ll = alpha[-1, -1] if L == 1 else np.logaddexp(alpha[-1, -1], alpha[-1, -2])
+        nll[n] = -ll
+        ab = alpha + beta  # [t_n, L]
+        lcab = np.full((t_n, C), neg)
+        for s_ in range(L):
+            lcab[:, ext[s_]] = np.logaddexp(lcab[:, ext[s_]], ab[:, s_])
+        with np.errstate(invalid="ignore", over="ignore"):
+            grad[:t_n, n, :] = np.exp(lp[:t_n, n, :]) - np.exp(lcab + nll[n] - lp[:t_n, n, :])
+    return nll, grad
+
+
+class _CTC(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, log_probs, tg, il, tl, blank, zero_infinity):
+        import numpy as np
+        lp = log_probs.detach().astype("float64").numpy()
+        nll, grad = _ctc_host(lp, tg, il, tl, blank)
+        if zero_infinity:
+            inf = np.isinf(nll)
+            nll[inf] = 0.0
+            grad[:, inf, :] = 0.0
+        ctx.grad = grad
+        ctx.dtype = log_probs.dtype
+        return paddle.to_tensor(nll).astype(log_probs.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        gr = paddle.to_tensor(ctx.grad).astype(ctx.dtype)
+        return gr * g.reshape([1, -1, 1])
+
+
+def _as_list(v, name):
+    if isinstance(v, paddle.Tensor):
+        return [int(i) for i in v.reshape([-1]).tolist()]
+    if not isinstance(v, (list, tuple)):
+        raise TypeError(f"ctc_loss(): argument '{name}' must be a Tensor or a tuple of ints, "
+                        f"not {type(v).__name__}")
+    return [int(i) for i in v]
+
+
+@adapter(F + "ctc_loss", note="computed on the host in float64 (torch's alpha-beta recursion "
+         "and its gradient), the result cast to the input's dtype")
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
+             zero_infinity=False):
+    unbatched = log_probs.ndim == 2
+    lp = log_probs.unsqueeze(1) if unbatched else log_probs
+    if lp.ndim != 3:
+        raise RuntimeError(f"ctc_loss: expected log_probs to be 2-D or 3-D, got {log_probs.ndim}")
+    T, N, C = lp.shape
+    if isinstance(input_lengths, paddle.Tensor) != isinstance(target_lengths, paddle.Tensor):
+        raise TypeError("ctc_loss() received an invalid combination of arguments: "
+                        "input_lengths and target_lengths must both be Tensors or both tuples "
+                        "of ints")
+    il, tl = _as_list(input_lengths, "input_lengths"), _as_list(target_lengths, "target_lengths")
+    if len(il) != N:
+        raise RuntimeError(f"input_lengths must be of size batch_size ({N}), got {len(il)}")
+    if len(tl) != N:
+        raise RuntimeError(f"target_lengths must be of size batch_size ({N}), got {len(tl)}")
+    if any(v > T for v in il):
+        raise RuntimeError(f"Expected input_lengths to have value at most {T}, but got value "
+                           f"{max(il)}")
+    tgt = targets.astype("int64").numpy()
+    if unbatched and tgt.ndim == 1:
+        rows = [tgt[:tl[0]]]
+    elif tgt.ndim == 2:
+        rows = [tgt[n] for n in range(N)]
+    else:  # concatenated targets
+        rows, off = [], 0
+        for v in tl:
+            rows.append(tgt[off:off + v])
+            off += v
+    for n, r in enumerate(rows):
+        if len(r) < tl[n]:
+            raise RuntimeError(f"Expected tensor to have size at least {tl[n]} at dimension 1, "
+                               f"but got size {len(r)}")
+    loss = _CTC.apply(lp, rows, il, tl, blank, bool(zero_infinity))
+    if reduction == "none":
+        return loss.squeeze(0) if unbatched else loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        lens = paddle.to_tensor([max(v, 1) for v in tl], dtype=loss.dtype)
+        return (loss / lens).mean()
+    raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
 # -- dropout variants -------------------------------------------------------------------------------
@@ -1077,6 +1240,69 @@ def one_hot(tensor, num_classes=-1):
     if num_classes == -1:
         num_classes = int(tensor.max()) + 1 if math.prod(tensor.shape) else 0
     return PF.one_hot(tensor, num_classes).astype("int64")
+
+
+_INTERP_DIMS = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+
+
+@adapter(F + "interpolate", note="modes nearest/linear/bilinear/bicubic/trilinear/area on "
+         "Paddle's kernels; nearest-exact and antialias= are not provided")
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    nd = input.ndim - 2
+    if nd not in (1, 2, 3):
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
+                                  f"(got {input.ndim}D) for the modes: nearest | linear | "
+                                  f"bilinear | bicubic | trilinear | area | nearest-exact "
+                                  f"(got {mode})")
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
+    elif mode in _INTERP_DIMS:
+        if _INTERP_DIMS[mode] != nd:
+            raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs "
+                                      f"{_INTERP_DIMS[mode] + 2}D input")
+        align_corners = bool(align_corners)
+    else:
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
+                                  f"(got {input.ndim}D) for the modes: nearest | linear | "
+                                  f"bilinear | bicubic | trilinear | area | nearest-exact "
+                                  f"(got {mode})")
+    if mode == "nearest-exact" or antialias:
+        from ..errors import NotProvidedError
+        raise NotProvidedError("torch.nn.functional.interpolate(mode='nearest-exact' or "
+                               "antialias=True)")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("either size or scale_factor should be defined" if size is None
+                         else "only one of size or scale_factor should be defined")
+    sp = input.shape[2:]
+    if size is not None:
+        out = list(_ntuple(size, nd)) if isinstance(size, (list, tuple)) else [int(size)] * nd
+    else:
+        sf = list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * nd
+        if len(sf) != nd:
+            raise ValueError(f"Input and scale_factor must have the same number of spatial "
+                             f"dimensions, but got input with spatial dimensions of {sp} and "
+                             f"scale_factor of shape {sf}.")
+        out = [int(math.floor(L * f)) for L, f in zip(sp, sf)]
+        if any(f != int(f) for f in sf) and not recompute_scale_factor and mode != "area":
+            from ..errors import NotProvidedError
+            raise NotProvidedError("torch.nn.functional.interpolate(non-integer scale_factor "
+                                   "without recompute_scale_factor=True)")
+    fmt = {1: "NCW", 2: "NCHW", 3: "NCDHW"}[nd]
+    if mode == "area":
+        return _adaptive(input, out, nd, "avg")
+    pmode = {"nearest": "nearest", "linear": "linear", "bilinear": "bilinear",
+             "bicubic": "bicubic", "trilinear": "trilinear"}[mode]
+    return PF.interpolate(input, size=out, mode=pmode,
+                          align_corners=bool(align_corners) if mode != "nearest" else False,
+                          align_mode=0, data_format=fmt)
+
+
+@adapter(F + "upsample")
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 # -- attention --------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ NAMES = (
     "torch.nn.CircularPad1d", "torch.nn.CircularPad2d", "torch.nn.CircularPad3d",
     "torch.nn.ConstantPad1d", "torch.nn.ConstantPad2d", "torch.nn.ConstantPad3d",
     "torch.nn.Conv1d", "torch.nn.Conv2d", "torch.nn.Conv3d", "torch.nn.ConvTranspose1d",
-    "torch.nn.ConvTranspose2d", "torch.nn.ConvTranspose3d", "torch.nn.CosineEmbeddingLoss",
+    "torch.nn.ConvTranspose2d", "torch.nn.ConvTranspose3d", "torch.nn.CTCLoss", "torch.nn.CosineEmbeddingLoss",
     "torch.nn.CosineSimilarity", "torch.nn.Dropout1d", "torch.nn.Dropout2d",
     "torch.nn.Dropout3d", "torch.nn.ELU", "torch.nn.EmbeddingBag",
     "torch.nn.FeatureAlphaDropout", "torch.nn.Flatten", "torch.nn.Fold", "torch.nn.GLU",
@@ -26,7 +26,7 @@ NAMES = (
     "torch.nn.HingeEmbeddingLoss", "torch.nn.HuberLoss", "torch.nn.InstanceNorm1d",
     "torch.nn.InstanceNorm2d", "torch.nn.InstanceNorm3d", "torch.nn.L1Loss", "torch.nn.LPPool1d",
     "torch.nn.LPPool2d", "torch.nn.LPPool3d", "torch.nn.LSTM", "torch.nn.LSTMCell",
-    "torch.nn.LeakyReLU", "torch.nn.LocalResponseNorm", "torch.nn.LogSigmoid",
+    "torch.nn.LeakyReLU", "torch.nn.LinearCrossEntropyLoss", "torch.nn.LocalResponseNorm", "torch.nn.LogSigmoid",
     "torch.nn.LogSoftmax", "torch.nn.MSELoss", "torch.nn.MarginRankingLoss",
     "torch.nn.MaxPool1d", "torch.nn.MaxPool2d", "torch.nn.MaxPool3d", "torch.nn.Mish",
     "torch.nn.ModuleDict", "torch.nn.MultiLabelMarginLoss", "torch.nn.MultiLabelSoftMarginLoss",
@@ -43,7 +43,8 @@ NAMES = (
     "torch.nn.Transformer", "torch.nn.TransformerDecoder", "torch.nn.TransformerDecoderLayer",
     "torch.nn.TransformerEncoder", "torch.nn.TransformerEncoderLayer", "torch.nn.functional.embedding_bag",
     "torch.nn.TripletMarginLoss", "torch.nn.TripletMarginWithDistanceLoss", "torch.nn.Unflatten",
-    "torch.nn.Unfold", "torch.nn.ZeroPad1d", "torch.nn.ZeroPad2d", "torch.nn.ZeroPad3d",
+    "torch.nn.Unfold", "torch.nn.Upsample", "torch.nn.UpsamplingBilinear2d",
+    "torch.nn.UpsamplingNearest2d", "torch.nn.ZeroPad1d", "torch.nn.ZeroPad2d", "torch.nn.ZeroPad3d",
 )
 
 import collections
@@ -379,6 +380,48 @@ class GaussianNLLLoss(_Loss):
     def forward(self, input, target, var):
         return NF.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps,
                                     reduction=self.reduction)
+
+
+@_export
+class LinearCrossEntropyLoss(_WeightedLoss):
+    """torch 2.13's LinearCrossEntropyLoss: ``linear`` (a Linear without bias by default, its
+    weight [C * prod(out_features), in_features]) then cross entropy."""
+
+    def __init__(self, in_features, num_classes, *, out_features=(), bias=False, device=None,
+                 dtype=None, reduction="mean", weight=None, ignore_index=None,
+                 label_smoothing=0.0, options=None):
+        if weight is not None and list(weight.shape) != [num_classes]:
+            raise RuntimeError(f"expected weight shape to be {(num_classes,)}, got "
+                               f"{tuple(weight.shape)}")
+        if label_smoothing < 0 or label_smoothing > 1.0:
+            raise RuntimeError(f"expected label_smoothing to be in range [0, 1], got "
+                               f"{label_smoothing}")
+        super().__init__(weight=weight, reduction=reduction)
+        self.num_classes, self.out_features = num_classes, tuple(out_features)
+        self.ignore_index, self.label_smoothing, self.options = (ignore_index, label_smoothing,
+                                                                 options)
+        self.linear = _nn.Linear(in_features, math.prod(out_features) * num_classes, bias=bias,
+                                 device=device, dtype=dtype)
+
+    def forward(self, input, target):
+        w = self.linear.weight.reshape([self.num_classes, *self.out_features,
+                                        self.linear.in_features])
+        b = self.linear.bias.reshape([self.num_classes, *self.out_features]) \
+            if self.linear.bias is not None else None
+        return NF.linear_cross_entropy(input, w, target, linear_bias=b, weight=self.weight,
+                                       reduction=self.reduction, ignore_index=self.ignore_index,
+                                       label_smoothing=self.label_smoothing, options=self.options)
+
+
+@_export
+class CTCLoss(_Loss):
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(reduction=reduction)
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return NF.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                           self.reduction, self.zero_infinity)
 
 
 # -- distances ---------------------------------------------------------------------------------
@@ -1013,6 +1056,33 @@ class Fold(Module):
     def forward(self, input):
         return NF.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding,
                        self.stride)
+
+
+@_export
+class Upsample(Module):
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        self.size, self.mode, self.align_corners = size, mode, align_corners
+        self.scale_factor = float(scale_factor) if isinstance(scale_factor, (int, float)) \
+            else (tuple(float(f) for f in scale_factor) if scale_factor else None)
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def forward(self, input):
+        return NF.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                              recompute_scale_factor=self.recompute_scale_factor)
+
+
+@_export
+class UpsamplingNearest2d(Upsample):
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+@_export
+class UpsamplingBilinear2d(Upsample):
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
 
 # -- containers ---------------------------------------------------------------------------------
