@@ -9,9 +9,16 @@ NAMES = (
     "torch.nn.utils.rnn.pack_sequence", "torch.nn.utils.rnn.pad_packed_sequence",
     "torch.nn.utils.rnn.pad_sequence", "torch.nn.utils.vector_to_parameters",
     "torch.nn.utils.get_total_norm", "torch.nn.utils.clip_grads_with_norm_",
+    "torch.nn.utils.weight_norm", "torch.nn.utils.remove_weight_norm",
+    "torch.nn.utils.spectral_norm", "torch.nn.utils.remove_spectral_norm",
+    "torch.nn.utils.parametrize", "torch.nn.utils.parametrize.register_parametrization",
+    "torch.nn.utils.parametrize.remove_parametrizations",
+    "torch.nn.utils.parametrize.is_parametrized", "torch.nn.utils.parametrize.cached",
+    "torch.nn.utils.parametrizations", "torch.nn.utils.parametrizations.weight_norm",
 )
 
 import collections
+import contextlib
 import math
 
 import paddle
@@ -227,3 +234,326 @@ def pack_sequence(sequences, enforce_sorted=True):
 
 
 type_("torch.nn.utils.rnn.PackedSequence", PackedSequence)
+
+
+# -- weight norm / spectral norm (the forward pre-hook forms) -------------------------------------
+def _norm_except_dim(v, dim):
+    if dim is None:
+        return paddle.sqrt((v * v).sum())
+    dim = dim % v.ndim
+    axes = [i for i in range(v.ndim) if i != dim]
+    return paddle.sqrt((v * v).sum(axis=axes, keepdim=True)) if axes else paddle.abs(v)
+
+
+def _set_plain(module, name, value):
+    """A computed tensor as a plain attribute (not a parameter, not in the state_dict)."""
+    object.__setattr__(module, name, value)
+
+
+class _WeightNormHook:
+    def __init__(self, name, dim):
+        self.name, self.dim = name, dim
+
+    def compute(self, module):
+        g = getattr(module, self.name + "_g")
+        v = getattr(module, self.name + "_v")
+        if self.dim is None:
+            return v * (g / paddle.sqrt((v * v).sum()))
+        return v * (g / _norm_except_dim(v, self.dim))
+
+    def __call__(self, module, inputs):
+        _set_plain(module, self.name, self.compute(module))
+
+
+@adapter(U + "weight_norm")
+def weight_norm(module, name="weight", dim=0):
+    from .nn import Parameter
+    for h in getattr(module, "_torchproxy_norm_hooks", {}).values():
+        if isinstance(h[0], _WeightNormHook) and h[0].name == name:
+            raise RuntimeError(f"Cannot register two weight_norm hooks on the same parameter "
+                               f"{name}")
+    weight = getattr(module, name)
+    hook = _WeightNormHook(name, dim)
+    del module._parameters[name]
+    g = _norm_except_dim(weight, dim) if dim is not None else paddle.sqrt((weight * weight).sum())
+    module.add_parameter(name + "_g", Parameter(g.detach()))
+    module.add_parameter(name + "_v", Parameter(weight.detach()))
+    _set_plain(module, name, hook.compute(module))
+    handle = module.register_forward_pre_hook(hook)
+    module.__dict__.setdefault("_torchproxy_norm_hooks", {})[name] = (hook, handle)
+    return module
+
+
+@adapter(U + "remove_weight_norm")
+def remove_weight_norm(module, name="weight"):
+    from .nn import Parameter
+    hooks = module.__dict__.get("_torchproxy_norm_hooks", {})
+    entry = hooks.get(name)
+    if entry is None or not isinstance(entry[0], _WeightNormHook):
+        raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    hook, handle = hooks.pop(name)
+    weight = hook.compute(module).detach()
+    handle.remove()
+    del module._parameters[name + "_g"]
+    del module._parameters[name + "_v"]
+    module.__dict__.pop(name, None)
+    module.add_parameter(name, Parameter(weight))
+    return module
+
+
+class _SpectralNormHook:
+    def __init__(self, name, n_power_iterations, dim, eps):
+        self.name, self.n, self.dim, self.eps = name, n_power_iterations, dim, eps
+
+    def _matrix(self, w):
+        if self.dim != 0:
+            perm = [self.dim] + [d for d in range(w.ndim) if d != self.dim]
+            w = w.transpose(perm)
+        return w.reshape([w.shape[0], -1])
+
+    def compute(self, module, do_power_iteration):
+        w = getattr(module, self.name + "_orig")
+        u = getattr(module, self.name + "_u")
+        v = getattr(module, self.name + "_v")
+        mat = self._matrix(w)
+        if do_power_iteration:
+            with paddle.no_grad():
+                for _ in range(self.n):
+                    v_new = _normalize(paddle.mv(mat.t(), u), self.eps)
+                    u_new = _normalize(paddle.mv(mat, v_new), self.eps)
+                    paddle.assign(v_new, output=v)
+                    paddle.assign(u_new, output=u)
+        sigma = (u * paddle.mv(mat, v)).sum()
+        return w / sigma
+
+    def __call__(self, module, inputs):
+        _set_plain(module, self.name, self.compute(module, module.training))
+
+
+def _normalize(x, eps):
+    return x / paddle.maximum(paddle.sqrt((x * x).sum()), paddle.to_tensor(eps, dtype=x.dtype))
+
+
+@adapter(U + "spectral_norm")
+def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=None):
+    from .nn import Parameter
+    if n_power_iterations <= 0:
+        raise ValueError("Expected n_power_iterations to be positive, but got "
+                         f"n_power_iterations={n_power_iterations}")
+    if dim is None:
+        dim = 1 if type(module).__name__.startswith("ConvTranspose") else 0
+    weight = getattr(module, name)
+    hook = _SpectralNormHook(name, n_power_iterations, dim, eps)
+    mat = hook._matrix(weight.detach())
+    h, w = mat.shape
+    u = _normalize(paddle.normal(0.0, 1.0, [h]).astype(weight.dtype), eps)
+    v = _normalize(paddle.normal(0.0, 1.0, [w]).astype(weight.dtype), eps)
+    del module._parameters[name]
+    module.add_parameter(name + "_orig", Parameter(weight.detach()))
+    module.register_buffer(name + "_u", u)
+    module.register_buffer(name + "_v", v)
+    _set_plain(module, name, weight.detach().clone())
+    handle = module.register_forward_pre_hook(hook)
+    module.__dict__.setdefault("_torchproxy_norm_hooks", {})[name] = (hook, handle)
+    return module
+
+
+@adapter(U + "remove_spectral_norm")
+def remove_spectral_norm(module, name="weight"):
+    from .nn import Parameter
+    hooks = module.__dict__.get("_torchproxy_norm_hooks", {})
+    entry = hooks.get(name)
+    if entry is None or not isinstance(entry[0], _SpectralNormHook):
+        raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    hook, handle = hooks.pop(name)
+    weight = hook.compute(module, False).detach()
+    handle.remove()
+    del module._parameters[name + "_orig"]
+    del module._buffers[name + "_u"]
+    del module._buffers[name + "_v"]
+    module.__dict__.pop(name, None)
+    module.add_parameter(name, Parameter(weight))
+    return module
+
+
+# -- torch.nn.utils.parametrize ---------------------------------------------------------------
+module("torch.nn.utils.parametrize")
+module("torch.nn.utils.parametrizations")
+_CACHE = [None]
+
+
+def _plist_cls():
+    from .nn import Module
+    from .nn import ModuleList
+
+    class ParametrizationList(ModuleList):
+        """torch's ParametrizationList: the parametrizations ``0``, ``1``... and the
+        ``original`` tensor (``original0``, ``original1``... when right_inverse returns
+        several)."""
+
+        def __init__(self, modules, original, unsafe=False):
+            ModuleList.__init__(self, modules)
+            from .nn import Parameter
+            self.unsafe = unsafe
+            new = original
+            with paddle.no_grad():
+                for m in reversed(list(modules)):
+                    if hasattr(m, "right_inverse"):
+                        new = m.right_inverse(new)
+            self.is_tensor = isinstance(new, paddle.Tensor)
+            self.ntensors = 1 if self.is_tensor else len(new)
+            if self.is_tensor:
+                with paddle.no_grad():
+                    paddle.assign(new.astype(original.dtype), output=original)
+                self.add_parameter("original", original if isinstance(original, Parameter)
+                                   else Parameter(original))
+            else:
+                for i, t in enumerate(new):
+                    p = Parameter(t.detach().clone())
+                    p.stop_gradient = original.stop_gradient
+                    self.add_parameter(f"original{i}", p)
+
+        def right_inverse(self, value):
+            with paddle.no_grad():
+                for m in reversed(list(self)):
+                    if hasattr(m, "right_inverse"):
+                        value = m.right_inverse(value)
+                if self.is_tensor:
+                    paddle.assign(value.astype(self.original.dtype), output=self.original)
+                else:
+                    for i, t in enumerate(value):
+                        o = getattr(self, f"original{i}")
+                        paddle.assign(t.astype(o.dtype), output=o)
+
+        def forward(self):
+            if self.is_tensor:
+                x = self[0](self.original)
+            else:
+                x = self[0](*[getattr(self, f"original{i}") for i in range(self.ntensors)])
+            for m in list(self)[1:]:
+                x = m(x)
+            return x
+    return ParametrizationList
+
+
+_PLIST = [None]
+
+
+def _parametrized_class(module):
+    cls = type(module)
+    if getattr(cls, "_torchproxy_parametrized", False):
+        return cls
+    new = type(f"Parametrized{cls.__name__}", (cls,), {"_torchproxy_parametrized": True,
+                                                        "__module__": cls.__module__})
+    module.__class__ = new
+    return new
+
+
+def _inject_property(cls, name):
+    def get(self):
+        p = self.parametrizations[name]
+        if _CACHE[0] is not None:
+            key = (id(self), name)
+            if key not in _CACHE[0]:
+                _CACHE[0][key] = p()
+            return _CACHE[0][key]
+        return p()
+
+    def set_(self, value):
+        self.parametrizations[name].right_inverse(value)
+    setattr(cls, name, property(get, set_))
+
+
+@adapter("torch.nn.utils.parametrize.register_parametrization")
+def register_parametrization(module, tensor_name, parametrization, *, unsafe=False):
+    from .nn_modules import ModuleDict
+    if _PLIST[0] is None:
+        _PLIST[0] = _plist_cls()
+    if is_parametrized(module, tensor_name):
+        module.parametrizations[tensor_name].append(parametrization)
+        return module
+    if tensor_name in module._parameters:
+        original = module._parameters.pop(tensor_name)
+    elif tensor_name in module._buffers:
+        original = module._buffers.pop(tensor_name)
+    else:
+        raise ValueError(f"Module '{module}' does not have a parameter, a buffer, or a "
+                         f"parametrized element with name '{tensor_name}'")
+    if not is_parametrized(module):
+        module.add_module("parametrizations", ModuleDict())
+    module.parametrizations[tensor_name] = _PLIST[0]([parametrization], original, unsafe)
+    cls = _parametrized_class(module)
+    _inject_property(cls, tensor_name)
+    return module
+
+
+@adapter("torch.nn.utils.parametrize.is_parametrized")
+def is_parametrized(module, tensor_name=None):
+    plist = module._sub_layers.get("parametrizations") if hasattr(module, "_sub_layers") else None
+    if plist is None:
+        return False
+    return tensor_name is None or tensor_name in plist._sub_layers
+
+
+@adapter("torch.nn.utils.parametrize.remove_parametrizations")
+def remove_parametrizations(module, tensor_name, leave_parametrized=True):
+    from .nn import Parameter
+    if not is_parametrized(module, tensor_name):
+        raise ValueError(f"Module {module} does not have a parametrization on {tensor_name}")
+    plist = module.parametrizations[tensor_name]
+    if leave_parametrized:
+        with paddle.no_grad():
+            value = getattr(module, tensor_name).detach()
+    else:
+        if not plist.is_tensor:
+            raise ValueError("Cannot leave unparametrized (`leave_parametrized=False`) a tensor "
+                             "that is parametrized in terms of a sequence of tensors.")
+        value = plist.original.detach()
+    cls = type(module)
+    delattr(cls, tensor_name)
+    del module.parametrizations._sub_layers[tensor_name]
+    module.add_parameter(tensor_name, Parameter(value.clone()))
+    if not is_parametrized(module) or not module.parametrizations._sub_layers:
+        del module._sub_layers["parametrizations"]
+        module.__class__ = cls.__bases__[0]
+    return module
+
+
+@adapter("torch.nn.utils.parametrize.cached")
+@contextlib.contextmanager
+def cached():
+    outer = _CACHE[0] is None
+    if outer:
+        _CACHE[0] = {}
+    try:
+        yield
+    finally:
+        if outer:
+            _CACHE[0] = None
+
+
+def _weight_norm_module():
+    from .nn import Module
+
+    class _WeightNorm(Module):
+        def __init__(self, dim=0):
+            super().__init__()
+            self.dim = -1 if dim is None else dim
+
+        def forward(self, weight_g, weight_v):
+            if self.dim == -1:
+                return weight_v * (weight_g / paddle.sqrt((weight_v * weight_v).sum()))
+            return weight_v * (weight_g / _norm_except_dim(weight_v, self.dim))
+
+        def right_inverse(self, weight):
+            if self.dim == -1:
+                g = paddle.sqrt((weight * weight).sum())
+            else:
+                g = _norm_except_dim(weight, self.dim)
+            return g, weight
+    return _WeightNorm
+
+
+@adapter("torch.nn.utils.parametrizations.weight_norm")
+def parametrizations_weight_norm(module, name="weight", dim=0):
+    return register_parametrization(module, name, _weight_norm_module()(dim), unsafe=True)
