@@ -66,6 +66,7 @@ AREAS = (
     "torchproxy.facade.random",  # Generator streams, generator=, randperm/normal/bernoulli/multinomial
     "torchproxy.facade.signal",  # torch.signal.windows (torch's window formulas)
     "torchproxy.facade.fft",  # torch.fft on paddle.fft (torch's n/s/dim/norm, dtypes, errors)
+    "torchproxy.facade.linalg",  # torch.linalg on paddle.linalg (result tuples, norms, errors)
     "torchproxy.facade.ops_clients",  # names real clients need (Triton tutorials, Liger tests)
     "torchproxy.facade.data",  # torch.utils.data: datasets, samplers, collate, DataLoader with workers
     "torchproxy.facade.optim",  # torch.optim and lr_scheduler (torch's update formulas)

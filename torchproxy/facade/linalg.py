@@ -1,0 +1,629 @@
+"""``torch.linalg`` on Paddle's linear-algebra kernels (``paddle.linalg``, differentiable), with
+torch's signatures, named result tuples (``slogdet -> (sign, logabsdet)``, ``eigh ->
+(eigenvalues, eigenvectors)``, ``qr -> (Q, R)``, ``svd -> (U, S, Vh)``, ``*_ex -> (..., info)``),
+batch dimensions, ``out=``, and torch's errors: non-float input and non-square matrices are
+RuntimeErrors with torch's messages, singular matrices raise ``torch.linalg.LinAlgError`` (a
+RuntimeError).  Norms are written from torch's definitions on Paddle ops; ``pinv`` and
+``matrix_rank`` use torch's ``atol``/``rtol`` rule on the singular values.  Also
+``torch.det``/``Tensor.det``, ``torch.inverse``/``Tensor.inverse`` and ``torch.matrix_power``/
+``Tensor.matrix_power`` (torch's aliases of the linalg functions)."""
+from __future__ import annotations
+
+import builtins
+import collections
+import math
+import numbers
+
+import paddle
+
+from . import dtypes as _dt
+from ._opbase import _name, wrap_dim, write_out
+from .creation import default_float
+from .registry import adapter, module, op, type_
+
+NAMES = (
+    "torch.det", "torch.inverse", "torch.matrix_power", "torch.Tensor.det",
+    "torch.Tensor.inverse", "torch.Tensor.matrix_power",
+    "torch.linalg", "torch.linalg.LinAlgError", "torch.linalg.cholesky",
+    "torch.linalg.cholesky_ex", "torch.linalg.cond", "torch.linalg.cross", "torch.linalg.det",
+    "torch.linalg.diagonal", "torch.linalg.eig", "torch.linalg.eigh", "torch.linalg.eigvals",
+    "torch.linalg.eigvalsh", "torch.linalg.inv", "torch.linalg.inv_ex", "torch.linalg.matmul",
+    "torch.linalg.matrix_norm", "torch.linalg.matrix_power", "torch.linalg.matrix_rank",
+    "torch.linalg.multi_dot", "torch.linalg.norm", "torch.linalg.pinv", "torch.linalg.qr",
+    "torch.linalg.slogdet", "torch.linalg.solve", "torch.linalg.solve_ex",
+    "torch.linalg.solve_triangular", "torch.linalg.svd", "torch.linalg.svdvals",
+    "torch.linalg.tensorinv", "torch.linalg.tensorsolve", "torch.linalg.vander",
+    "torch.linalg.vecdot", "torch.linalg.vector_norm",
+)
+
+module("torch.linalg")
+
+
+class LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a singular or non-positive-definite input."""
+
+
+LinAlgError.__module__ = "torch.linalg"
+type_("torch.linalg.LinAlgError", LinAlgError)
+
+_LEGACY = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+           "bool": "Bool", "float16": "Half", "bfloat16": "BFloat16"}
+_FLOATS = ("float32", "float64", "complex64", "complex128")
+
+
+def _rt(name, fields):
+    cls = collections.namedtuple(name, fields)
+    cls.__module__ = "torch.return_types"
+    return cls
+
+
+SlogdetResult = _rt("slogdet", ("sign", "logabsdet"))
+EighResult = _rt("linalg_eigh", ("eigenvalues", "eigenvectors"))
+EigResult = _rt("linalg_eig", ("eigenvalues", "eigenvectors"))
+QRResult = _rt("linalg_qr", ("Q", "R"))
+SVDResult = _rt("linalg_svd", ("U", "S", "Vh"))
+InvExResult = _rt("linalg_inv_ex", ("inverse", "info"))
+CholExResult = _rt("linalg_cholesky_ex", ("L", "info"))
+SolveExResult = _rt("linalg_solve_ex", ("result", "info"))
+
+
+def _float(fn, A):
+    if not isinstance(A, paddle.Tensor):
+        raise TypeError(f"{fn}(): argument 'A' must be Tensor, not {type(A).__name__}")
+    n = _name(A.dtype)
+    if n not in _FLOATS:
+        raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. "
+                           f"Got {_LEGACY.get(n, n)}")
+    return A
+
+
+def _square(fn, A, what="A"):
+    _float(fn, A)
+    if A.ndim < 2:
+        raise RuntimeError(f"{fn}: The input tensor {what} must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{fn}: {what} must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    return A
+
+
+def _empty_batch(A):
+    return A.size == 0
+
+
+def _singular(fn, exc):
+    raise LinAlgError(f"{fn}: The diagonal element is zero, the inversion could not be "
+                      f"completed because the input matrix is singular.") from exc
+
+
+def _bcast(t, shape):
+    """broadcast_to that also gives 0-size results (Paddle 2.6's expand refuses size 0)."""
+    if math.prod(shape) == 0:
+        return paddle.zeros(shape, dtype=t.dtype)
+    return paddle.broadcast_to(t, shape)
+
+
+def _eye_like(A):
+    n = A.shape[-1]
+    e = paddle.eye(n, dtype=A.dtype)
+    return _bcast(e, A.shape) if A.ndim > 2 else e
+
+
+def _out(result, out):
+    if out is None:
+        return result
+    if isinstance(result, tuple):
+        for r, o in zip(result, out):
+            write_out(r, o)
+        return out
+    return write_out(result, out)
+
+
+# -- determinants, inverses, solves --------------------------------------------------------------
+@adapter("torch.linalg.det")
+def det(A, *, out=None):
+    _square("linalg.det", A)
+    if _empty_batch(A):
+        return _out(paddle.ones(A.shape[:-2], dtype=A.dtype), out)
+    return _out(paddle.linalg.det(A), out)
+
+
+op("torch.det", method=True)(lambda input: det(input))
+
+
+@adapter("torch.linalg.slogdet")
+def slogdet(A, *, out=None):
+    _square("linalg.slogdet", A)
+    if _empty_batch(A):
+        return _out(SlogdetResult(paddle.ones(A.shape[:-2], dtype=A.dtype),
+                                  paddle.zeros(A.shape[:-2], dtype=A.dtype)), out)
+    if _name(A.dtype).startswith("complex"):
+        d = paddle.linalg.det(A)
+        mag = paddle.abs(d)
+        return _out(SlogdetResult(d / mag.astype(d.dtype), paddle.log(mag)), out)
+    r = paddle.linalg.slogdet(A)
+    return _out(SlogdetResult(r[0], r[1]), out)
+
+
+def _inv(fn, A):
+    _square(fn, A)
+    if _empty_batch(A):
+        return paddle.zeros(A.shape, dtype=A.dtype)
+    try:
+        r = paddle.linalg.inv(A)
+    except (ValueError, RuntimeError) as e:
+        _singular(fn, e)
+    return r
+
+
+@adapter("torch.linalg.inv")
+def inv(A, *, out=None):
+    return _out(_inv("linalg.inv", A), out)
+
+
+op("torch.inverse", method=True)(lambda input, *, out=None: _out(_inv("inverse", input), out))
+
+
+@adapter("torch.linalg.inv_ex")
+def inv_ex(A, *, check_errors=False, out=None):
+    _square("linalg.inv_ex", A)
+    info = paddle.zeros(A.shape[:-2], dtype="int32")
+    try:
+        r = paddle.zeros(A.shape, dtype=A.dtype) if _empty_batch(A) else paddle.linalg.inv(A)
+    except (ValueError, RuntimeError) as e:
+        if check_errors:
+            _singular("linalg.inv_ex", e)
+        raise LinAlgError("linalg.inv_ex: a singular matrix in the batch (torch returns a "
+                          "partial inverse and info > 0; Paddle's inverse kernel refuses the "
+                          "batch)") from e
+    return _out(InvExResult(r, info), out)
+
+
+def _solve(fn, A, B, left):
+    _square(fn, A)
+    _float(fn, B)
+    if not left:  # X A = B  <=>  A^T X^T = B^T
+        return _solve(fn, A.transpose(list(range(A.ndim - 2)) + [A.ndim - 1, A.ndim - 2]),
+                      B.transpose(list(range(B.ndim - 2)) + [B.ndim - 1, B.ndim - 2]),
+                      True).transpose(list(range(B.ndim - 2)) + [B.ndim - 1, B.ndim - 2])
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and list(B.shape) == list(A.shape[:-1]))
+    Bm = B.unsqueeze(-1) if vector else B
+    batch = paddle.broadcast_shape(list(A.shape[:-2]), list(Bm.shape[:-2]))
+    A_ = _bcast(A, batch + list(A.shape[-2:]))
+    B_ = _bcast(Bm, batch + list(Bm.shape[-2:]))
+    if A_.dtype != B_.dtype:
+        raise RuntimeError(f"{fn}: Expected A and B to have the same dtype, but found A of type "
+                           f"{_dt.torch_name(A.dtype)} and B of type {_dt.torch_name(B.dtype)} "
+                           "instead.")
+    if A_.size == 0 or B_.size == 0:
+        r = paddle.zeros(B_.shape, dtype=B_.dtype)
+    else:
+        try:
+            r = paddle.linalg.solve(A_, B_)
+        except (ValueError, RuntimeError) as e:
+            raise LinAlgError(f"{fn}: The solver failed because the input matrix is "
+                              "singular.") from e
+    return r.squeeze(-1) if vector else r
+
+
+@adapter("torch.linalg.solve")
+def solve(A, B, *, left=True, out=None):
+    return _out(_solve("linalg.solve", A, B, left), out)
+
+
+@adapter("torch.linalg.solve_ex")
+def solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    r = _solve("linalg.solve_ex", A, B, left)
+    return _out(SolveExResult(r, paddle.zeros(A.shape[:-2], dtype="int32")), out)
+
+
+@adapter("torch.linalg.solve_triangular")
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+    _square("linalg.solve_triangular", A)
+    _float("linalg.solve_triangular", B)
+    if not left:
+        t = lambda x: x.transpose(list(range(x.ndim - 2)) + [x.ndim - 1, x.ndim - 2])  # noqa
+        return _out(t(solve_triangular(t(A), t(B), upper=not upper, left=True,
+                                       unitriangular=unitriangular)), out)
+    batch = paddle.broadcast_shape(list(A.shape[:-2]), list(B.shape[:-2]))
+    A_ = _bcast(A, batch + list(A.shape[-2:]))
+    B_ = _bcast(B, batch + list(B.shape[-2:]))
+    if A_.size == 0 or B_.size == 0:
+        return _out(paddle.zeros(B_.shape, dtype=B_.dtype), out)
+    return _out(paddle.linalg.triangular_solve(A_, B_, upper=upper, transpose=False,
+                                               unitriangular=unitriangular), out)
+
+
+@adapter("torch.linalg.cholesky")
+def cholesky(A, *, upper=False, out=None):
+    _square("linalg.cholesky", A)
+    if _empty_batch(A):
+        return _out(paddle.zeros(A.shape, dtype=A.dtype), out)
+    try:
+        r = paddle.linalg.cholesky(A, upper=upper)
+    except (ValueError, RuntimeError) as e:
+        raise LinAlgError("linalg.cholesky: The factorization could not be completed because "
+                          "the input is not positive-definite.") from e
+    if not bool(paddle.isfinite(r).all()):
+        raise LinAlgError("linalg.cholesky: The factorization could not be completed because "
+                          "the input is not positive-definite.")
+    return _out(r, out)
+
+
+@adapter("torch.linalg.cholesky_ex")
+def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    r = cholesky(A, upper=upper)
+    return _out(CholExResult(r, paddle.zeros(A.shape[:-2], dtype="int32")), out)
+
+
+@adapter("torch.linalg.matrix_power")
+def matrix_power(A, n, *, out=None):
+    _square("linalg.matrix_power", A)
+    if n == 0:
+        return _out(_eye_like(A).clone(), out)
+    if _empty_batch(A):
+        return _out(paddle.zeros(A.shape, dtype=A.dtype), out)
+    return _out(paddle.linalg.matrix_power(A, n), out)
+
+
+op("torch.matrix_power", method=True)(lambda input, n: matrix_power(input, n))
+
+
+# -- decompositions ------------------------------------------------------------------------------
+@adapter("torch.linalg.qr")
+def qr(A, mode="reduced", *, out=None):
+    _float("linalg.qr", A)
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           "'reduced' (default), 'r', or 'complete'")
+    if mode == "r":
+        r = paddle.linalg.qr(A, mode="r")
+        return _out(QRResult(paddle.zeros([0], dtype=A.dtype), r), out)
+    q, r = paddle.linalg.qr(A, mode=mode)
+    return _out(QRResult(q, r), out)
+
+
+@adapter("torch.linalg.svd")
+def svd(A, full_matrices=True, *, driver=None, out=None):
+    _float("linalg.svd", A)
+    if A.size == 0:  # Paddle's kernel leaves such outputs uninitialised
+        m, n, b = A.shape[-2], A.shape[-1], list(A.shape[:-2])
+        k = builtins.min(m, n)
+        real = _real_dtype(A)
+        if full_matrices:
+            u = _bcast(paddle.eye(m, dtype=A.dtype), b + [m, m])
+            vh = _bcast(paddle.eye(n, dtype=A.dtype), b + [n, n])
+        else:
+            u = paddle.zeros(b + [m, k], dtype=A.dtype)
+            vh = paddle.zeros(b + [k, n], dtype=A.dtype)
+        return _out(SVDResult(u if u.size == 0 else u.clone(), paddle.zeros(b + [k], dtype=real),
+                                  vh if vh.size == 0 else vh.clone()), out)
+    u, s, vh = paddle.linalg.svd(A, full_matrices=full_matrices)
+    return _out(SVDResult(u, s, vh), out)
+
+
+@adapter("torch.linalg.svdvals")
+def svdvals(A, *, driver=None, out=None):
+    _float("linalg.svdvals", A)
+    return _out(paddle.linalg.svd(A, full_matrices=False)[1], out)
+
+
+@adapter("torch.linalg.eigh")
+def eigh(A, UPLO="L", *, out=None):
+    _square("linalg.eigh", A)
+    w, v = paddle.linalg.eigh(A, UPLO=UPLO)
+    return _out(EighResult(w, v), out)
+
+
+@adapter("torch.linalg.eigvalsh")
+def eigvalsh(A, UPLO="L", *, out=None):
+    _square("linalg.eigvalsh", A)
+    return _out(paddle.linalg.eigvalsh(A, UPLO=UPLO), out)
+
+
+@adapter("torch.linalg.eig")
+def eig(A, *, out=None):
+    _square("linalg.eig", A)
+    w, v = paddle.linalg.eig(A)
+    return _out(EigResult(w, v), out)
+
+
+@adapter("torch.linalg.eigvals")
+def eigvals(A, *, out=None):
+    _square("linalg.eigvals", A)
+    return _out(paddle.linalg.eigvals(A), out)
+
+
+# -- norms ---------------------------------------------------------------------------------------
+def _norm_dtype(fn, A, dtype):
+    _float(fn, A)
+    if dtype is not None:
+        A = A.astype(_dt.to_paddle(dtype))
+    return A
+
+
+def _vnorm(x, ord, axis, keepdim):
+    a = paddle.abs(x)
+    if _name(a.dtype).startswith("complex"):
+        a = paddle.real(a)
+    if ord == math.inf:
+        return paddle.amax(a, axis=axis, keepdim=keepdim)
+    if ord == -math.inf:
+        return paddle.amin(a, axis=axis, keepdim=keepdim)
+    if ord == 0:
+        return paddle.sum((a != 0).astype(a.dtype), axis=axis, keepdim=keepdim)
+    if ord == 1:
+        return paddle.sum(a, axis=axis, keepdim=keepdim)
+    if ord == 2:
+        return paddle.sqrt(paddle.sum(a * a, axis=axis, keepdim=keepdim))
+    return paddle.pow(paddle.sum(paddle.pow(a, float(ord)), axis=axis, keepdim=keepdim),
+                      1.0 / ord)
+
+
+@adapter("torch.linalg.vector_norm")
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    x = _norm_dtype("linalg.vector_norm", x, dtype)
+    if isinstance(dim, numbers.Integral):
+        dim = [dim]
+    if dim is not None and len(dim) == 0:
+        dim = None
+    if x.ndim == 0:
+        return _out(_vnorm(x.reshape([1]), ord, None, False).reshape([]), out)
+    axis = None if dim is None else [wrap_dim(d, x.ndim) for d in dim]
+    if x.size == 0 and ord in (math.inf,) and axis is None:
+        raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty tensor "
+                           "because the operation does not have an identity")
+    r = _vnorm(x, ord, axis, keepdim)
+    if keepdim and axis is None:
+        r = r.reshape([1] * x.ndim)
+    return _out(r, out)
+
+
+@adapter("torch.linalg.matrix_norm")
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    A = _norm_dtype("linalg.matrix_norm", A, dtype)
+    if A.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    d0, d1 = wrap_dim(dim[0], A.ndim), wrap_dim(dim[1], A.ndim)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
+                           f"{dim[1]})")
+    if A.size == 0 and ord in (-1, -2, -math.inf):
+        raise IndexError(f"amin(): Expected reduction dim {dim[0]} to have non-zero size.")
+    if A.size == 0 and ord in ("fro", "nuc", 1, 2, math.inf):
+        shape = [1 if i in (d0, d1) else s for i, s in enumerate(A.shape)] if keepdim else \
+            [s for i, s in enumerate(A.shape) if i not in (d0, d1)]
+        return _out(paddle.zeros(shape, dtype=_real_dtype(A)), out)
+    if ord == "fro":
+        r = _vnorm(A, 2, [d0, d1], keepdim)
+    elif ord in ("nuc", 2, -2):
+        perm = [i for i in range(A.ndim) if i not in (d0, d1)] + [d0, d1]
+        s = paddle.linalg.svd(A.transpose(perm), full_matrices=False)[1]
+        r = paddle.sum(s, -1) if ord == "nuc" else (paddle.amax(s, -1) if ord == 2
+                                                    else paddle.amin(s, -1))
+        if keepdim:
+            for d in sorted((d0, d1)):
+                r = r.unsqueeze(d)
+    elif ord in (1, -1, math.inf, -math.inf):
+        sum_dim, red_dim = (d0, d1) if ord in (1, -1) else (d1, d0)
+        s = paddle.sum(paddle.abs(A), axis=sum_dim, keepdim=True)
+        f = paddle.amax if ord > 0 else paddle.amin
+        r = f(s, axis=red_dim, keepdim=True)
+        if not keepdim:
+            r = r.squeeze([d0, d1])
+    else:
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    return _out(r, out)
+
+
+@adapter("torch.linalg.norm")
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+    if isinstance(dim, numbers.Integral):
+        dim = (dim,)
+    if dim is not None:
+        if len(dim) == 1:
+            return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
+        return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim, dtype=dtype,
+                           out=out)
+    if ord is None:
+        return vector_norm(A, 2, None, keepdim, dtype=dtype, out=out)
+    if A.ndim == 2:
+        return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype, out=out)
+    if A.ndim == 1 and not isinstance(ord, str):
+        return vector_norm(A, ord, None, keepdim, dtype=dtype, out=out)
+    raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be "
+                       f"1D or 2D. Got {A.ndim}D.")
+
+
+@adapter("torch.linalg.cond")
+def cond(A, p=None, *, out=None):
+    _float("linalg.cond", A)
+    if p is None or p in (2, -2):
+        s = paddle.linalg.svd(A, full_matrices=False)[1]
+        r = paddle.amax(s, -1) / paddle.amin(s, -1)
+        if p == -2:
+            r = 1 / r
+        return _out(r, out)
+    _square("linalg.cond", A)
+    return _out(matrix_norm(A, p) * matrix_norm(_inv("linalg.cond", A), p), out)
+
+
+# -- pseudo-inverse and rank (torch's atol/rtol rule) --------------------------------------------
+def _tol(fn, A, S, atol, rtol, tol_dtype):
+    smax = paddle.amax(S, -1, keepdim=True) if S.shape[-1] > 0 else \
+        paddle.zeros(list(S.shape[:-1]) + [1], dtype=S.dtype)
+    eps = float(paddle.finfo(tol_dtype).eps) if hasattr(paddle, "finfo") else \
+        {"float32": 1.1920928955078125e-07, "float64": 2.220446049250313e-16}[_name(tol_dtype)]
+    def val(v):
+        if v is None:
+            return None
+        if isinstance(v, paddle.Tensor):
+            return v.astype(S.dtype).unsqueeze(-1)
+        return paddle.full([], float(v), dtype=S.dtype)
+    at, rt = val(atol), val(rtol)
+    if rt is None:
+        rt = paddle.full([], 0.0 if (at is not None and not isinstance(atol, paddle.Tensor)
+                                     and atol > 0) else eps * builtins.max(A.shape[-2:]),
+                         dtype=S.dtype)
+        if at is not None:
+            rt = paddle.full([], 0.0, dtype=S.dtype) if isinstance(atol, paddle.Tensor) or \
+                atol > 0 else rt
+    if at is None:
+        at = paddle.full([], 0.0, dtype=S.dtype)
+    return paddle.maximum(at, rt * smax)
+
+
+def _real_dtype(A):
+    n = _name(A.dtype)
+    return {"complex64": "float32", "complex128": "float64"}.get(n, n)
+
+
+@adapter("torch.linalg.matrix_rank")
+def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):
+    _float("linalg.matrix_rank", A)
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    if A.size == 0:
+        return _out(paddle.zeros(A.shape[:-2], dtype="int64"), out)
+    if hermitian:
+        S = paddle.abs(paddle.linalg.eigvalsh(A))
+    else:
+        S = paddle.linalg.svd(A, full_matrices=False)[1]
+    t = _tol("linalg.matrix_rank", A, S, atol, rtol, _real_dtype(A))
+    return _out(paddle.sum((S > t).astype("int64"), -1), out)
+
+
+@adapter("torch.linalg.pinv")
+def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    _float("linalg.pinv", A)
+    if A.size == 0:
+        shape = list(A.shape[:-2]) + [A.shape[-1], A.shape[-2]]
+        return _out(paddle.zeros(shape, dtype=A.dtype), out)
+    tr = list(range(A.ndim - 2)) + [A.ndim - 1, A.ndim - 2]
+    if hermitian:
+        w, V = paddle.linalg.eigh(A)
+        S = paddle.abs(w)
+        t = _tol("linalg.pinv", A, S, atol, rtol, _real_dtype(A))
+        inv_w = paddle.where(S > t, 1 / w, paddle.zeros_like(w))
+        Vh = paddle.conj(V).transpose(tr) if _name(A.dtype).startswith("complex") else V.transpose(tr)
+        return _out(paddle.matmul(V * inv_w.unsqueeze(-2).astype(V.dtype), Vh), out)
+    U, S, Vh = paddle.linalg.svd(A, full_matrices=False)
+    t = _tol("linalg.pinv", A, S, atol, rtol, _real_dtype(A))
+    inv_s = paddle.where(S > t, 1 / S, paddle.zeros_like(S))
+    cplx = _name(A.dtype).startswith("complex")
+    V = paddle.conj(Vh).transpose(tr) if cplx else Vh.transpose(tr)
+    Uh = paddle.conj(U).transpose(tr) if cplx else U.transpose(tr)
+    return _out(paddle.matmul(V * inv_s.unsqueeze(-2).astype(V.dtype), Uh), out)
+
+
+# -- products and shapes -------------------------------------------------------------------------
+@adapter("torch.linalg.matmul")
+def matmul(input, other, *, out=None):
+    from .ops import matmul as _mm
+    return _mm(input, other, out=out)
+
+
+@adapter("torch.linalg.cross")
+def cross(input, other, *, dim=-1, out=None):
+    from ._opbase import broadcast_shape
+    shape = broadcast_shape(input, other)
+    if input.ndim != other.ndim:
+        raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions.")
+    d = wrap_dim(dim, len(shape))
+    if input.shape[d] != 3 or other.shape[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{input.shape[d]} and {other.shape[d]}")
+    a, b = _bcast(input, shape), _bcast(other, shape)
+    if a.dtype != b.dtype:
+        from ._opbase import result_type
+        dt = result_type(input, other)
+        a, b = a.astype(dt), b.astype(dt)
+    return _out(paddle.cross(a, b, axis=d), out)
+
+
+@adapter("torch.linalg.diagonal")
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    d1, d2 = wrap_dim(dim1, A.ndim), wrap_dim(dim2, A.ndim)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return paddle.diagonal(A, offset=offset, axis1=d1, axis2=d2)
+
+
+@adapter("torch.linalg.vecdot")
+def vecdot(x, y, *, dim=-1, out=None):
+    if x.dtype != y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
+                           f"x of type {_dt.torch_name(x.dtype)} and y of type "
+                           f"{_dt.torch_name(y.dtype)} instead.")
+    xc = paddle.conj(x) if _name(x.dtype).startswith("complex") else x
+    return _out(paddle.sum(xc * y, axis=dim), out)
+
+
+@adapter("torch.linalg.multi_dot")
+def multi_dot(tensors, *, out=None):
+    ts = list(tensors)
+    if len(ts) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(ts)}")
+    first_1d, last_1d = ts[0].ndim == 1, ts[-1].ndim == 1
+    if first_1d:
+        ts[0] = ts[0].unsqueeze(0)
+    if last_1d:
+        ts[-1] = ts[-1].unsqueeze(-1)
+    r = ts[0]
+    for t in ts[1:]:
+        r = paddle.matmul(r, t)
+    if first_1d:
+        r = r.squeeze(0)
+    if last_1d:
+        r = r.squeeze(-1)
+    return _out(r, out)
+
+
+@adapter("torch.linalg.vander")
+def vander(x, *, N=None):
+    if x.ndim == 0:
+        x = x.reshape([1])
+    n = x.shape[-1] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    if _name(x.dtype) == "bool":
+        x = x.astype("int64")
+    if n == 0:
+        return paddle.zeros(list(x.shape) + [0], dtype=x.dtype)
+    cols = [paddle.ones_like(x)]
+    for _ in range(1, n):
+        cols.append(cols[-1] * x)
+    return paddle.stack(cols, axis=-1)
+
+
+@adapter("torch.linalg.tensorinv")
+def tensorinv(A, ind=2, *, out=None):
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    out_shape = list(A.shape[ind:]) + list(A.shape[:ind])
+    rows = math.prod(A.shape[:ind])
+    cols = math.prod(A.shape[ind:])
+    if rows != cols:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           "prod(self.shape[:ind]), but got "
+                           f"{cols} != {rows}")
+    return _out(_inv("linalg.inv", A.reshape([rows, cols])).reshape(out_shape), out)
+
+
+@adapter("torch.linalg.tensorsolve")
+def tensorsolve(A, B, dims=None, *, out=None):
+    if dims is not None:
+        nd = A.ndim
+        dims = [wrap_dim(d, nd) for d in dims]
+        perm = [i for i in range(nd) if i not in dims] + dims
+        A = A.transpose(perm)
+    res_shape = list(A.shape[B.ndim:])
+    n = math.prod(res_shape)
+    m = math.prod(B.shape)
+    if m != math.prod(A.shape[:B.ndim]) or m != n:
+        raise RuntimeError("Expected self to satisfy the requirement "
+                           "prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), "
+                           f"but got {n} != {math.prod(A.shape[:B.ndim])}")
+    r = _solve("linalg.solve", A.reshape([m, n]), B.reshape([m]), True)
+    return _out(r.reshape(res_shape), out)
