@@ -14,6 +14,7 @@ Each side runs in its own pytest process, in the unpacked sdist (its pyproject p
 A case counts only where real torch passes it.
 
     python tests/clients/liger_suite.py                 # the CI selection, both sides, counts
+    python tests/clients/liger_suite.py --full          # everything measured (9 files)
     python tests/clients/liger_suite.py test/transformers/test_rope.py   # any pytest ids
     python tests/clients/liger_suite.py --no-interpreter-fix ...  # Triton's interpreter as is
 
@@ -38,14 +39,50 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TIMEOUT_PER_TEST = 60  # seconds (pytest-timeout): the interpreter on a loaded 2-core machine
 
-# The CI selection: small CPU cases of every file whose kernels run in Triton's interpreter
-# under real torch (the survey of all 2372 tests: see the report).  Ids as pytest prints them.
-SELECTED = [
-    "test/transformers/test_softmax.py",
-    "test/transformers/test_sparsemax.py",
-    "test/transformers/test_relu_squared.py",
-    "test/transformers/test_poly_norm.py",
-]
+# The CI selection: one or two small cases per kernel family, about 30 s of CPU per side.
+# FULL is what was measured for the report (8 files, whole): ``liger_suite.py --full``.
+_T = "test/transformers/"
+SELECTED = [_T + i for i in (
+    "test_softmax.py::test_liger_softmax[dtype0-1e-05-1e-05-shape0]",
+    "test_softmax.py::test_liger_softmax[dtype0-1e-05-1e-05-shape1]",
+    "test_sparsemax.py::test_liger_sparsemax_functional_correctness[dtype0-1e-05-1e-05-1-5-123-123]",
+    "test_relu_squared.py::test_liger_relu_squared_functional[dtype0-1e-05-1e-05-shape0]",
+    "test_relu_squared.py::test_liger_relu_squared_functional[dtype0-1e-05-1e-05-shape1]",
+    "test_layer_norm.py::test_liger_layer_norm[dtype0-1e-05-1e-05-2-8-64]",
+    "test_layer_norm.py::test_liger_layer_norm_functional[dtype0-1e-05-1e-05-2-8-64]",
+    "test_group_norm.py::test_liger_group_norm[dtype0-0.0001-0.0001-1-1-1-3]",
+    "test_poly_norm.py::test_correctness_functional[dtype0-0.0001-1e-06-2-2-8]",
+    "test_geglu.py::test_correctness_functional[dtype0-1e-05-1e-05-2-2-8]",
+    "test_swiglu.py::test_correctness_functional[dtype0-1.0-1e-05-2-8-8]",
+)]
+FULL = [_T + f"test_{f}.py" for f in ("softmax", "sparsemax", "relu_squared", "layer_norm",
+                                       "group_norm", "poly_norm", "rms_norm", "geglu",
+                                       "swiglu")]
+
+# nodeid -> why the proxy differs from real torch there (cases real torch passes)
+KNOWN_PROXY_FAILURES = {
+    **{f"{_T}test_poly_norm.py::test_correctness[dtype0-0.0003-1e-06-{s}]":
+       "the reference weight gradient (autograd of the test's NaivePolyNorm through Paddle's "
+       "CPU kernels: a float32 sum over bs*sl*hd products) and Liger's kernel's differ by "
+       "~6e-4 (150.34657 vs 150.34721), over the test's atol 3e-4; the forward matches"
+       for s in ("2-128-512", "5-123-123", "8-64-1024")},
+    **{f"{_T}{k}": "the reference is a Hugging Face transformers module (LlamaMLP, Phi3MLP), "
+       "built with real torch: transformers is not in the scope, so it cannot take Paddle "
+       "tensors (to(paddle dtype) TypeError)"
+       for k in ("test_swiglu.py::test_correctness_llamamlp[dtype0-1.0-1e-05-2-256-256-512]",
+                 "test_swiglu.py::test_correctness_llamamlp[dtype0-1.0-1e-05-6-42-123-431]",
+                 "test_swiglu.py::test_correctness_phi3mlp[dtype0-1.0-1e-05-2-256-256-512]",
+                 "test_swiglu.py::test_correctness_phi3mlp[dtype0-1.0-1e-05-6-42-123-431]",
+                 "test_geglu.py::test_correctness[dtype0-1.0-2e-06-9-41-341-4231]")},
+    **{f"{_T}{k}": "vacuous on real torch: Triton 3.6's interpreter multiplies bfloat16 values "
+       "as their uint16 bit patterns (geglu_a.cast(bf16) * b_row), so both calls return the "
+       "same garbage and allclose holds; with Paddle's random inputs that garbage holds a NaN"
+       for k in ("test_geglu.py::test_correctness_functional[dtype1-0.01-0.01-2-2-8]",
+                 "test_swiglu.py::test_correctness_functional[dtype1-10000.0-0.01-2-8-8]")},
+    f"{_T}test_swiglu.py::test_correctness_falcon_h1_mlp[dtype0-1.0-1e-05-1.5-0.5-2-256-256-512]":
+        "NaN in 15.8% of gate_proj.weight.grad on the proxy's inputs (Paddle's random "
+        "numbers); not investigated yet",
+}
 
 
 class SourcesMissing(Exception):
@@ -135,7 +172,8 @@ def compare(ids, fixes=True):
 
 def main(argv):
     fixes = "--no-interpreter-fix" not in argv
-    ids = [a for a in argv if a != "--no-interpreter-fix"] or SELECTED
+    ids = [a for a in argv if a not in ("--no-interpreter-fix", "--full")] or (
+        FULL if "--full" in argv else SELECTED)
     real, proxy, out = compare(ids, fixes)
     ok = sorted(k for k, v in real.items() if v == "PASSED")
     both = [k for k in ok if proxy.get(k) == "PASSED"]
@@ -143,7 +181,8 @@ def main(argv):
           f"{len(both)} of those {len(ok)}")
     for k in ok:
         if proxy.get(k) != "PASSED":
-            print(f"  proxy {proxy.get(k, 'missing')}: {k}")
+            print(f"  proxy {proxy.get(k, 'missing')}: {k}\n      known: "
+                  f"{KNOWN_PROXY_FAILURES.get(k, 'NO')}")
     tail = out[out.find("torchproxy ====="):] if "torchproxy =====" in out else ""
     print(tail[:3000])
     return 0 if len(both) == len(ok) else 1
