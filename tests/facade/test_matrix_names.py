@@ -259,3 +259,30 @@ def f():
         torch.set_float32_matmul_precision("fastest")
     return torch.get_float32_matmul_precision(), [str(x.category.__name__) for x in w]
 """)
+
+
+# -- storages of uint32 tensors (the Triton interpreter's view of cut-cross-entropy's locks) -----
+def test_uint32_storage_set_round_trip():
+    """What Triton's interpreter does with every tensor argument: new_empty(0) + set_(storage,
+    offset, size, stride); Paddle has no as_strided kernel for uint32, the whole view works."""
+    _needs_uint()
+    check("""
+import torch
+def f():
+    t = torch.full((6,), 7, dtype=torch.uint32)
+    host = t.new_empty(0, device="cpu").set_(t.untyped_storage(), t.storage_offset(), t.size(),
+                                             t.stride())
+    return (host.dtype, tuple(host.shape), host.data_ptr() == t.data_ptr(),
+            t.untyped_storage().nbytes(), host.to(torch.int64))
+""")
+
+
+def test_uint32_storage_other_view_is_refused_clearly():
+    _needs_uint()
+    import paddle
+    import torchproxy  # noqa: F401
+    from torchproxy.facade.storage import UntypedStorage, set_
+    t = paddle.zeros([6], dtype="int64").cast(paddle.uint32)
+    dst = paddle.zeros([0], dtype="int64").cast(paddle.uint32)
+    with pytest.raises(NotImplementedError, match="set_.*uint32 tensor: Paddle .* has no as_strided/view kernels"):
+        set_(dst, UntypedStorage.of_tensor(t), 2, [3], [1])

@@ -51,9 +51,21 @@ def _itemsize(dtype) -> int:
     return _ITEMSIZE[str(dtype).split(".")[-1]]  # "paddle.float16" on every Paddle version
 
 
+# Paddle 3.x's uint32/uint64 tensors have a cast kernel and little else on the CPU (no empty,
+# full, reshape, view_dtype or as_strided kernels): their storages cannot be re-viewed, only
+# handed back whole (UntypedStorage._whole); remove when Paddle registers those kernels.
+_BARE_DTYPES = ("uint32", "uint64")
+
+
+def _bare(dtype) -> bool:
+    return str(dtype).split(".")[-1] in _BARE_DTYPES
+
+
 def _empty(shape, dtype, place):
     """paddle.empty on ``place`` (allocation only: no kernel runs, so it works everywhere)."""
     with place_guard(place):
+        if _bare(dtype):  # no empty kernel: zeros made in int64 and cast (exact)
+            return paddle.zeros(shape, dtype="int64").cast(dtype)
         return paddle.empty(shape, dtype=dtype)
 
 
@@ -75,13 +87,14 @@ def _contiguous_strides(shape):
 class UntypedStorage:
     """torch.UntypedStorage over a Paddle allocation (bytes; ``element_size()`` is 1)."""
 
-    __slots__ = ("_ptr", "_nbytes", "_flat", "_place")
+    __slots__ = ("_ptr", "_nbytes", "_flat", "_place", "_whole")
 
-    def __init__(self, ptr: int, nbytes: int, flat, place):
+    def __init__(self, ptr: int, nbytes: int, flat, place, whole=None):
         self._ptr = ptr        # address of the allocation's first byte
         self._nbytes = nbytes
         self._flat = flat      # 1-D Paddle tensor over [ptr, ptr + nbytes), or None when empty
-        self._place = place
+        self._place = place    # ... or when the dtype has no as_strided kernel (_bare): then
+        self._whole = whole    # the tensor it came from, the only view set_() can give back
 
     @classmethod
     def of_tensor(cls, x) -> "UntypedStorage":
@@ -99,6 +112,8 @@ class UntypedStorage:
             return cls(ptr, nbytes, None, x.place)
         # as_strided wants a contiguous input on Paddle 2.6; a one-element index of a strided
         # view is one (and a view, not a copy: checked below)
+        if _bare(x.dtype):
+            return cls(ptr, nbytes, None, x.place, whole=x)
         first = x if x.is_contiguous() or not len(x.shape) else x[(0,) * len(x.shape)]
         if first.data_ptr() != x.data_ptr():  # a copy, not a view: nothing below would alias
             raise RuntimeError("torchproxy: untyped_storage(): Paddle returned a copy for an "
@@ -142,8 +157,10 @@ class UntypedStorage:
         """torch: self when already on the CPU, else a host copy of every byte."""
         if self._is_cpu():
             return self
-        if self._flat is None:
+        if self._nbytes == 0:
             return UntypedStorage(0, 0, None, paddle.CPUPlace())
+        if self._flat is None:
+            _refuse_bare(self._whole.dtype, "UntypedStorage.cpu()")
         host = self._flat.cpu()  # a device-to-host memcpy: no Paddle GPU kernel involved
         return UntypedStorage(host.data_ptr(), host.shape[0] * _itemsize(host.dtype), host,
                               paddle.CPUPlace())
@@ -154,8 +171,10 @@ class UntypedStorage:
         if src._nbytes != self._nbytes:
             raise RuntimeError(f"size mismatch, got input ({src._nbytes}), "
                                f"output ({self._nbytes})")
-        if self._flat is None or (src._ptr == self._ptr and src._is_cpu() == self._is_cpu()):
+        if self._nbytes == 0 or (src._ptr == self._ptr and src._is_cpu() == self._is_cpu()):
             return self  # empty, or the very same bytes (the interpreter on CPU tensors)
+        if self._flat is None or src._flat is None:
+            _refuse_bare((self._whole if self._flat is None else src._whole).dtype, "UntypedStorage.copy_()")
         if src._flat.dtype != self._flat.dtype:
             raise NotImplementedError("torchproxy: copy_ between storages of tensors of "
                                       "different dtypes is not supported")
@@ -169,6 +188,11 @@ class UntypedStorage:
 
 
 type_("torch.UntypedStorage", UntypedStorage)
+
+
+def _refuse_bare(dtype, what):
+    raise NotImplementedError(f"torchproxy: {what} of a {dtype} tensor: Paddle "
+                              f"{paddle.__version__} has no as_strided/view kernels for that dtype")
 
 
 def _numel(x) -> int:
@@ -223,6 +247,13 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
         raise RuntimeError(f"torchproxy: set_(): the view needs bytes [{start}, {end}) of a "
                            f"storage of {source.nbytes()} bytes")
     flat = source._flat
+    if flat is None:  # a _bare dtype: only the tensor the storage came from, as it was
+        t = source._whole
+        if (t.dtype == self.dtype and list(t.shape) == size and list(t.get_strides()) == stride
+                and byte_offset(t) == start):
+            share_buffer(t, self)
+            return self
+        _refuse_bare(t.dtype, "Tensor.set_() to another view")
     if flat.dtype != self.dtype:
         # Paddle 2.6's dtype view crashes the process (SIGFPE) for some pairs: refuse clearly
         raise NotImplementedError(f"torchproxy: set_(): viewing a {flat.dtype} storage as "
