@@ -104,6 +104,12 @@ CASES = [
     ("nn.AdaptiveMaxPool1d(4, return_indices=True)", [_arr(2, 3, 10)]),
     ("nn.AdaptiveMaxPool3d((2, 3, 2))", [_arr(1, 2, 5, 7, 3)]),
     ("nn.LPPool2d(2, 3, stride=2)", [np.abs(_arr(1, 2, 7, 7))]),
+    ("nn.FractionalMaxPool2d((2, 3), output_size=(4, 3), return_indices=True, "
+     "_random_samples=torch.linspace(0.05, 0.95, 6).reshape(1, 3, 2))", [_arr(1, 3, 7, 6)]),
+    ("nn.FractionalMaxPool2d(2, output_ratio=0.5, _random_samples=torch.linspace(0.1, 0.9, 6)"
+     ".reshape(1, 3, 2))", [_arr(3, 5, 7)]),
+    ("nn.FractionalMaxPool3d((4, 2, 3), output_size=(10, 3, 2), return_indices=True, "
+     "_random_samples=torch.linspace(0.05, 0.95, 24).reshape(2, 4, 3))", [_arr(2, 4, 16, 7, 5)]),
     # norms (training updates the running statistics: compared through the state round trip)
     ("nn.BatchNorm2d(3, momentum=None)", [_arr(4, 3, 5, 5)]),
     ("nn.BatchNorm1d(4, affine=False)", [_arr(6, 4)]),

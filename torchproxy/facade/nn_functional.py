@@ -57,6 +57,9 @@ NAMES = (
     "torch.nn.functional.fold", "torch.nn.attention", "torch.nn.attention.SDPBackend",
     "torch.nn.attention.sdpa_kernel", "torch.nn.functional.linear_cross_entropy",
     "torch.nn.functional.interpolate", "torch.nn.functional.upsample",
+    "torch.nn.functional.fractional_max_pool2d", "torch.nn.functional.fractional_max_pool3d",
+    "torch.nn.functional.fractional_max_pool2d_with_indices",
+    "torch.nn.functional.fractional_max_pool3d_with_indices",
 )
 
 import contextlib
@@ -930,6 +933,84 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                      divisor_override, 3, "avg_pool3d")
+
+
+def _fractional_intervals(sample, in_size, out_size, pool):
+    import numpy as np
+    seq = np.empty(out_size, dtype=np.int64)
+    if out_size > 1:
+        alpha = np.float32(in_size - pool) / np.float32(out_size - 1)
+        for i in range(out_size - 1):
+            seq[i] = int(np.float32((np.float32(i) + sample) * alpha)) - int(np.float32(sample * alpha))
+    seq[out_size - 1] = in_size - pool
+    return seq
+
+
+def _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                         _random_samples, nd):
+    import numpy as np
+    name = f"fractional_max_pool{nd}d"
+    x, unb = _batched(input, nd, name)
+    ks = _ntuple(kernel_size, nd)
+    sp = x.shape[2:]
+    if output_size is None:
+        if output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output_size or an "
+                             "output_ratio")
+        ratios = list(output_ratio) if isinstance(output_ratio, (list, tuple)) else [output_ratio] * nd
+        outs = [int(L * r) for L, r in zip(sp, ratios)]
+    else:
+        outs = list(_ntuple(output_size, nd))
+    for L, k, o in zip(sp, ks, outs):
+        if o + k - 1 > L:
+            raise RuntimeError(f"{name}(): pool size {k} too large relative to input size {L} "
+                               f"for output size {o}")
+    n, c = x.shape[0], x.shape[1]
+    if _random_samples is None:
+        samples = paddle.rand([n, c, nd], dtype=x.dtype)
+    else:
+        samples = _random_samples
+    smp = samples.astype("float32").numpy()
+    # torch's order of the samples per plane: 2-d (w, h); 3-d (t, h, w)
+    order = [1, 0] if nd == 2 else list(range(nd))
+    strides = [int(np.prod(sp[d + 1:])) for d in range(nd)]
+    K = int(np.prod(ks))
+    offs = np.stack(np.meshgrid(*[np.arange(k) for k in ks], indexing="ij"), -1).reshape(K, nd)
+    idx = np.empty((n, c, int(np.prod(outs)), K), dtype=np.int64)
+    for b in range(n):
+        for ch in range(c):
+            seqs = [_fractional_intervals(smp[b, ch, order[d]], sp[d], outs[d], ks[d])
+                    for d in range(nd)]
+            starts = np.stack(np.meshgrid(*seqs, indexing="ij"), -1).reshape(-1, 1, nd)
+            pos = starts + offs[None]  # [O, K, nd]
+            idx[b, ch] = (pos * np.array(strides)).sum(-1)
+    flat_idx = paddle.to_tensor(idx)
+    xf = x.reshape([n, c, -1])
+    w = paddle.take_along_axis(xf, flat_idx.reshape([n, c, -1]), axis=2).reshape(idx.shape)
+    am = paddle.argmax(w, axis=3, keepdim=True)
+    out = paddle.take_along_axis(w, am, axis=3).squeeze(3).reshape([n, c] + outs)
+    ind = paddle.take_along_axis(flat_idx, am, axis=3).squeeze(3).reshape([n, c] + outs)
+    if unb:
+        out, ind = out.squeeze(0), ind.squeeze(0)
+    return (out, ind) if return_indices else out
+
+
+def _fmp(nd):
+    def fmp(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+            _random_samples=None):
+        return _fractional_max_pool(input, kernel_size, output_size, output_ratio,
+                                    return_indices, _random_samples, nd)
+
+    def fmpi(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+             _random_samples=None):
+        return _fractional_max_pool(input, kernel_size, output_size, output_ratio, True,
+                                    _random_samples, nd)
+    adapter(F + f"fractional_max_pool{nd}d")(fmp)
+    adapter(F + f"fractional_max_pool{nd}d_with_indices")(fmpi)
+    return fmp
+
+
+fractional_max_pool2d, fractional_max_pool3d = _fmp(2), _fmp(3)
 
 
 def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, nd):

@@ -43,6 +43,7 @@ NAMES = (
     "torch.nn.Transformer", "torch.nn.TransformerDecoder", "torch.nn.TransformerDecoderLayer",
     "torch.nn.TransformerEncoder", "torch.nn.TransformerEncoderLayer", "torch.nn.functional.embedding_bag",
     "torch.nn.TripletMarginLoss", "torch.nn.TripletMarginWithDistanceLoss", "torch.nn.Unflatten",
+    "torch.nn.FractionalMaxPool2d", "torch.nn.FractionalMaxPool3d",
     "torch.nn.Unfold", "torch.nn.Upsample", "torch.nn.UpsamplingBilinear2d",
     "torch.nn.UpsamplingNearest2d", "torch.nn.ZeroPad1d", "torch.nn.ZeroPad2d", "torch.nn.ZeroPad3d",
 )
@@ -727,6 +728,37 @@ def _adaptive_cls(nd, kind):
 
 AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = (_adaptive_cls(n, "avg") for n in (1, 2, 3))
 AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = (_adaptive_cls(n, "max") for n in (1, 2, 3))
+
+
+def _fmp_cls(nd):
+    fn = {2: NF.fractional_max_pool2d, 3: NF.fractional_max_pool3d}[nd]
+
+    class FractionalMaxPool(Module):
+        def __init__(self, kernel_size, output_size=None, output_ratio=None,
+                     return_indices=False, _random_samples=None):
+            super().__init__()
+            self.kernel_size, self.return_indices = kernel_size, return_indices
+            self.output_size, self.output_ratio = output_size, output_ratio
+            self.register_buffer("_random_samples", _random_samples)
+            if output_size is None and output_ratio is None:
+                raise ValueError(f"FractionalMaxPool{nd}d requires specifying either an "
+                                 "output size, or a pooling ratio")
+            if output_size is not None and output_ratio is not None:
+                raise ValueError("only one of output_size and output_ratio may be specified")
+            if output_ratio is not None:
+                r = NF._ntuple(1, nd) if False else (
+                    output_ratio if isinstance(output_ratio, (list, tuple)) else (output_ratio,) * nd)
+                if not all(0 < v < 1 for v in r):
+                    raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+        def forward(self, input):
+            return fn(input, self.kernel_size, self.output_size, self.output_ratio,
+                      self.return_indices, _random_samples=self._random_samples)
+    FractionalMaxPool.__name__ = FractionalMaxPool.__qualname__ = f"FractionalMaxPool{nd}d"
+    return _export(FractionalMaxPool)
+
+
+FractionalMaxPool2d, FractionalMaxPool3d = _fmp_cls(2), _fmp_cls(3)
 
 
 def _lppool_cls(nd):
