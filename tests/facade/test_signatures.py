@@ -128,3 +128,20 @@ def test_unscoped_callers_keep_paddles_flip_count_nonzero_argmax(enabled):
     np.testing.assert_allclose(s.numpy(), X.sum(1), rtol=1e-6)
     with pytest.raises(TypeError):  # torch's keyword is not Paddle's: the dispatcher kept Paddle's
         x.flip(dims=[0])
+
+
+METHODS = [
+    "x.logical_and_(y)", "x.logical_or_(y > 0)", "(x > 0).logical_and_(y > 0)",
+    "x.multiply(y)", "x.multiply_(2)", "i.multiply_(y)", "x.subtract(y, alpha=2)",
+    "x.subtract_(1)", "x.divide(y)", "i.divide(2, rounding_mode='floor')", "x.divide_(2)",
+    "i.divide_(2)", "x.clip_(-0.2, 0.2)", "i.clip_(max=1)",
+    "x[0, :, :3].addmm(x[0], y[0].t())", "x[0, :1, :3].addmm(x[0], y[0].t(), beta=0.5, alpha=2)",
+    "x[0].addmm(x[0], y[0].t())",
+]
+
+
+@pytest.mark.parametrize("expr", METHODS)
+def test_method_and_inplace_forms(expr):
+    """The Tensor forms the same declarations give (registry.op): in place means self is
+    written (cast to its dtype where torch allows, its RuntimeError where not) and returned."""
+    check(f"import torch\ndef f(x, y, i):\n    r = {expr}\n    return x, i, r\n", X, Y, I)

@@ -41,6 +41,9 @@ NAMES = (
     "torch.sigmoid", "torch.sign", "torch.sin", "torch.sinh", "torch.sqrt", "torch.square",
     "torch.sub", "torch.subtract", "torch.tan", "torch.tanh", "torch.true_divide", "torch.trunc",
     "torch.where",
+    "torch.Tensor.logical_and_", "torch.Tensor.logical_or_", "torch.Tensor.multiply",
+    "torch.Tensor.multiply_", "torch.Tensor.subtract", "torch.Tensor.subtract_",
+    "torch.Tensor.divide", "torch.Tensor.divide_", "torch.Tensor.clip_", "torch.Tensor.addmm",
 )
 
 import paddle
@@ -133,9 +136,11 @@ def _binary(torch_name, paddle_fn, result_float=False, method=False, inplace=Fal
 BINARY = {}
 
 
-# the binary ops below that are also Tensor methods (mul also has mul_)
+# the binary ops below that are also Tensor methods, and those that also have the in-place
+# form (x.logical_and_(y) writes the result into x, cast to x's dtype, as torch does)
 _BINARY_METHODS = ("mul", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "remainder",
                    "logical_and", "logical_or")
+_BINARY_INPLACE = ("mul", "logical_and", "logical_or")  # eq_, ge_...: ops_more.py
 
 
 for _n, _f in {"mul": paddle.multiply, "maximum": paddle.maximum, "minimum": paddle.minimum,
@@ -145,13 +150,13 @@ for _n, _f in {"mul": paddle.multiply, "maximum": paddle.maximum, "minimum": pad
                "logical_or": paddle.logical_or, "logical_xor": paddle.logical_xor,
                "bitwise_and": paddle.bitwise_and, "bitwise_or": paddle.bitwise_or,
                "bitwise_xor": paddle.bitwise_xor}.items():
-    BINARY[_n] = _binary(_n, _f, method=_n in _BINARY_METHODS, inplace=_n == "mul")
+    BINARY[_n] = _binary(_n, _f, method=_n in _BINARY_METHODS, inplace=_n in _BINARY_INPLACE)
 
 
 BINARY["multiply"] = BINARY["mul"]
 
 
-adapter("torch.multiply")(BINARY["mul"])
+op("torch.multiply", method=True, inplace=True)(BINARY["mul"])
 
 
 def _atan2(a, b):
@@ -197,7 +202,7 @@ def sub(input, other, *, alpha=1, out=None):
     return _write_out(paddle.subtract(a, b), out)
 
 
-adapter("torch.subtract")(sub)
+op("torch.subtract", method=True, inplace=True)(sub)
 
 
 @op("torch.div", method=True, inplace=True)
@@ -219,7 +224,7 @@ def div(input, other, *, rounding_mode=None, out=None):
                        f"found '{rounding_mode}'")
 
 
-adapter("torch.divide")(div)
+op("torch.divide", method=True, inplace=True)(div)
 
 
 @op("torch.pow", method=True, inplace=True)
@@ -276,7 +281,7 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
     return _write_out(paddle.clip(x, min, max), out)
 
 
-clip = op("torch.clip", method=True)(clamp)
+clip = op("torch.clip", method=True, inplace=True)(clamp)
 
 
 @adapter("torch.clamp_min")
@@ -366,9 +371,25 @@ def bmm(input, mat2, *, out=None):
     return _write_out(paddle.matmul(input, mat2), out)
 
 
-@adapter("torch.addmm")
+def _expandable(t, target):
+    """torch's expand check (``input`` of addmm must expand to the product's shape)."""
+    shape = list(t.shape)
+    if len(shape) > len(target):
+        raise RuntimeError(f"The expanded size of the tensor ({target[0] if target else 0}) "
+                           f"must match the existing size ({shape[0]}) at non-singleton dimension "
+                           f"0.  Target sizes: {target}.  Tensor sizes: {shape}")
+    lead = len(target) - len(shape)
+    for i, d in enumerate(shape):
+        if d != 1 and d != target[lead + i]:
+            raise RuntimeError(f"The expanded size of the tensor ({target[lead + i]}) must match "
+                               f"the existing size ({d}) at non-singleton dimension {lead + i}."
+                               f"  Target sizes: {target}.  Tensor sizes: {shape}")
+
+
+@op("torch.addmm", method=True)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     prod_ = mm(mat1, mat2)
+    _expandable(input, list(prod_.shape))
     r = prod_ * alpha if alpha != 1 else prod_
     if beta != 0:
         r = r + (input * beta if beta != 1 else input)
