@@ -182,6 +182,9 @@ def f(p):
 # -- float8 on the CPU (Triton 06: torch.empty_like(q) for float8_e5m2 q) ------------------------
 @pytest.mark.parametrize("dt", ["float8_e5m2", "float8_e4m3fn"])
 def test_empty_like_float8(dt):
+    import paddle
+    if paddle.__version__.startswith("2."):
+        pytest.skip(f"gaps.toml: torch.{dt} (Paddle 2.6)")
     check(f"""
 import torch
 def f(x):
