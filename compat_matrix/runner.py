@@ -335,6 +335,8 @@ class Runner:
                 "libraries": {s.library.name: {"install": s.library.install_lines(),
                                                "scope": list(s.library.scope),
                                                "notes": s.library.notes,
+                                               "devices": list(s.library.devices),
+                                               "unavailable_reason": s.library.unavailable_reason,
                                                "cases": [c.name for c in s.cases]}
                               for s in self.specs}}
         for (lib, case, backend, dev), rec in done.items():
@@ -525,8 +527,9 @@ class Runner:
         devices_ok = case.devices if case and case.devices else lib.devices
         info = self.info_of(s)
         if device not in devices_ok:
+            why = lib.unavailable_reason if device not in lib.devices else ""
             return {**rec, "status": "n/a", "reason": "unavailable",
-                    "detail": f"{rec['case']} does not run on {device}"}
+                    "detail": f"{rec['case']} does not run on {device}" + (f": {why}" if why else "")}
         if device == "gpu" and not info.get("gpu_count"):
             return {**rec, "status": "n/a", "reason": "unavailable", "detail": "no GPU here"}
         if backend == "paddle_compat" and not info.get("paddle_compat"):

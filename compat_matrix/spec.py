@@ -53,6 +53,9 @@ class Library:
     # once, e.g. ("torchproxy", "gpu", "torchproxy.integrations.triton:bind").  "*" matches any.
     setup: tuple[tuple[str, str, str], ...] = ()
     notes: str = ""
+    # why it does not run on the devices left out of ``devices`` (the n/a cells' detail), e.g.
+    # "needs a Paddle 3.3+ CUDA build with the compat headers; sm_90"
+    unavailable_reason: str = ""
 
     def install_lines(self) -> list[str]:
         """How to install it: the pinned pip line first, then any further commands."""

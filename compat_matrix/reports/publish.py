@@ -43,6 +43,18 @@ def render(m, command: str = "") -> str:
         lines.append(f"| {lib} | {row['cases']} | " + " | ".join(cells) + " |")
     lines += ["", "Pass = matches real torch (for the torch column: matches the numpy reference, or "
               "runs when the case has none; for import cases: imports).", ""]
+    libs = meta.get("libraries", {})
+    absent = [lib for lib, row in s["per_library"].items()
+              if not any(row[f"{b}/{d}"][1] for b, d in m.columns)
+              and set(libs.get(lib, {}).get("devices") or ()).isdisjoint(s["devices"])]
+    if absent:
+        lines += ["## Libraries that do not run on these devices", ""]
+        for lib in absent:
+            info = libs.get(lib, {})
+            lines.append(f"- **{lib}** (devices: {', '.join(info.get('devices') or [])}): "
+                         f"{info.get('unavailable_reason') or info.get('notes') or ''}; install: `"
+                         + " && ".join(info.get("install") or []) + "`")
+        lines.append("")
     torch_fails = [r for r in m.records if r["backend"] == "torch" and r["case"] != "import"
                    and r["status"] not in ("runs", "matches", "n/a") and r.get("outputs") is None]
     lines += ["## Cases real torch does not run here", ""]

@@ -1,0 +1,154 @@
+"""pytorch/extension-cpp: the reference C++ extension (TORCH_LIBRARY operators ``mymuladd``,
+``mymul``, ``myadd_out`` with ``register_fake`` / ``register_autograd`` in Python), unmodified.
+
+Why this library: it is the template every torch C++ operator library starts from (FlashMLA,
+DeepGEMM and DeepEP are built the same way); a row here says whether such a library builds
+against Paddle's torch-compatible C++ headers (Paddle 3.3+) through
+``python -m torchproxy.facade.cpp_extension -- pip install ...`` and then runs under the proxy.
+
+It is built from source twice, from the pinned commit (SHA below: the one pin): once against
+real torch (the oracle's build) and once against Paddle; each backend's worker puts its build
+first on ``sys.path`` (the ``setup`` hooks below).  Build both with
+
+    python -m compat_matrix.specs.extension_cpp        # fetch + both builds, ~2 min
+
+(the source comes from the local mirror when there is one, else GitHub's archive of the
+commit).  CPU cases: extension-cpp's own CPU tests (test/test_extension.py: sample inputs,
+correctness against a * b + c, gradients, myadd_out, the mymul operator through torch.ops).
+"""
+import os
+
+from compat_matrix.spec import Case, Library, randn, value
+
+SHA = "0ec4969c7bc8e15a8456e5eb9d9ca0a7ec15bc95"   # "uses current CUDAStream correctly (#118)"
+_ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+BUILD = os.path.join(_ROOT, "build", "matrix-extension-cpp", SHA[:12])
+SITE = {"torch": os.path.join(BUILD, "site-torch"), "paddle": os.path.join(BUILD, "site-paddle")}
+_INSTALL = "pip install --no-build-isolation --no-deps --target {site} ."
+
+
+def _rel(path):
+    return "<repo>/" + os.path.relpath(path, _ROOT)  # run from the source tree: absolute there
+
+
+LIBRARY = Library(
+    name="extension_cpp",
+    scope=("extension_cpp",),
+    requires=("extension_cpp",),           # probed on the Paddle build (pythonpath below)
+    imports=("extension_cpp",),
+    install=(f"git archive (or GitHub's archive) of pytorch/extension-cpp@{SHA} -> "
+             f"{_rel(BUILD)}/src",
+             "python -m " + _INSTALL.format(site=_rel(SITE["torch"])) + "   # real torch's build",
+             "python -m torchproxy.facade.cpp_extension -- python -m "
+             + _INSTALL.format(site=_rel(SITE["paddle"])) + "   # Paddle's build",
+             "python -m compat_matrix.specs.extension_cpp   # does all three"),
+    pythonpath=(os.path.relpath(SITE["paddle"], os.path.dirname(os.path.abspath(__file__))),),
+    devices=("cpu", "gpu"),
+    setup=(("torch", "*", "compat_matrix.specs.extension_cpp:use_torch_build"),
+           ("torchproxy", "*", "compat_matrix.specs.extension_cpp:use_paddle_build"),
+           ("paddle_compat", "*", "compat_matrix.specs.extension_cpp:use_paddle_build")),
+    notes="C++ extension built from source against real torch and against Paddle's "
+          "torch-compatible headers (Paddle >= 3.3)",
+)
+
+
+def _first_on_path(side):
+    import sys
+    site = SITE[side]
+    if not os.path.isdir(os.path.join(site, "extension_cpp")):
+        raise RuntimeError(f"extension_cpp is not built for {side} in {site}: run "
+                           "python -m compat_matrix.specs.extension_cpp")
+    other = SITE["paddle" if side == "torch" else "torch"]
+    sys.path[:] = [site] + [p for p in sys.path if os.path.normpath(p) not in (site, other)]
+
+
+def use_torch_build():
+    _first_on_path("torch")
+
+
+def use_paddle_build():
+    _first_on_path("paddle")
+
+
+def mymuladd(a, b, c):
+    import extension_cpp
+    return extension_cpp.ops.mymuladd(a, b, c)
+
+
+def mymuladd_backward(a, b, c, g):
+    import torch
+    import extension_cpp
+    out = extension_cpp.ops.mymuladd(a, b, c)
+    return (out,) + torch.autograd.grad(out, [a, b], g)
+
+
+def mymul(a, b):
+    import torch
+    import extension_cpp  # noqa: F401 - registers the operators
+    return torch.ops.extension_cpp.mymul.default(a, b), torch.ops.extension_cpp.mymul(a, b)
+
+
+def myadd_out(a, b, o):
+    import extension_cpp
+    extension_cpp.ops.myadd_out(a, b, o)
+    return o
+
+
+def _muladd(a, b, c):
+    return (a * b + c).astype("float32")
+
+
+CASES = [
+    Case("mymuladd", mymuladd, inputs=[randn(3), randn(3), value(1.0)], reference=_muladd),
+    Case("mymuladd_2d", mymuladd, inputs=[randn(2, 3), randn(2, 3), value(-0.3)],
+         reference=_muladd),
+    Case("mymuladd_backward", mymuladd_backward,
+         inputs=[randn(20, grad=True), randn(20, grad=True), value(3.14), randn(20)]),
+    Case("mymul", mymul, inputs=[randn(4, 5), randn(4, 5)],
+         reference=lambda a, b: ((a * b).astype("float32"),) * 2),
+    Case("myadd_out", myadd_out, inputs=[randn(20), randn(20), randn(20)],
+         reference=lambda a, b, o: (a + b).astype("float32")),
+]
+
+
+def build() -> None:
+    """Fetch the pinned source and build it for real torch and for Paddle (skips what exists)."""
+    import io
+    import subprocess
+    import sys
+    import tarfile
+    import urllib.request
+
+    src = os.path.join(BUILD, "src")
+    if not os.path.exists(os.path.join(src, "setup.py")):
+        os.makedirs(src, exist_ok=True)
+        mirror = "/work/.mirror/pytorch+extension-cpp/repo"
+        if os.path.isdir(mirror):
+            data = subprocess.run(["git", "--git-dir", mirror, "archive", SHA],
+                                  capture_output=True, check=True).stdout
+            tarfile.open(fileobj=io.BytesIO(data)).extractall(src)
+        else:
+            url = f"https://codeload.github.com/pytorch/extension-cpp/tar.gz/{SHA}"
+            with tarfile.open(fileobj=io.BytesIO(urllib.request.urlopen(url, timeout=60).read())) as tf:
+                prefix = tf.getnames()[0].split("/")[0] + "/"
+                for m in tf.getmembers():
+                    if m.name.startswith(prefix) and len(m.name) > len(prefix):
+                        m.name = m.name[len(prefix):]
+                        tf.extract(m, src)
+    for side in ("torch", "paddle"):
+        site = SITE[side]
+        if os.path.isdir(os.path.join(site, "extension_cpp")):
+            print(f"[extension_cpp] {side} build present: {site}")
+            continue
+        tree = os.path.join(BUILD, f"src-{side}")  # one build tree per side
+        subprocess.run(["rm", "-rf", tree], check=True)
+        subprocess.run(["cp", "-r", src, tree], check=True)
+        cmd = [sys.executable, "-m"] + _INSTALL.format(site=site).split()
+        if side == "paddle":
+            cmd = [sys.executable, "-m", "torchproxy.facade.cpp_extension", "--"] + cmd
+        print(f"[extension_cpp] building for {side}: {' '.join(cmd)}", flush=True)
+        subprocess.run(cmd, cwd=tree, check=True, env=dict(os.environ, PYTHONPATH=_ROOT))
+
+
+if __name__ == "__main__":
+    build()
