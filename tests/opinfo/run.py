@@ -3,7 +3,7 @@
     python -m tests.opinfo.run                 # run, compare with the ledger (exit 1 if it is stale)
     python -m tests.opinfo.run --write         # run, then rewrite the ledger and the reports
     python -m tests.opinfo.run --match linalg  # only ids containing "linalg" (never --write)
-    python -m tests.opinfo.run --limit 8       # the first 8 samples per dtype (CI's subset)
+    python -m tests.opinfo.run --limit 5       # the first 5 samples per dtype (like CI)
 
 Each run uses the current interpreter's Paddle (``.venv``: 3.3.1, ``.venv26``: 2.6.2).  The work
 happens in a worker process that prints one JSON line per variant; when Paddle kills it (a
@@ -62,7 +62,7 @@ def run_item(item, limit=None, only=None):
 def worker(args) -> int:
     its = items(args.suite)
     if args.match:
-        its = [i for i in its if args.match in i[1]]
+        its = [i for i in its if any(m in i[1] for m in args.match.split(","))]
     for n, it in enumerate(its):
         if n < args.start:
             continue
@@ -147,7 +147,8 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--suite", choices=("ops", "modules", "all"), default="all")
     ap.add_argument("--write", action="store_true", help="rewrite the ledgers and the reports")
-    ap.add_argument("--match", help="only ids containing this text")
+    ap.add_argument("--match", help="only ids containing this text (a comma-separated list: "
+                    "any of them)")
     ap.add_argument("--limit", type=int, help="first N samples per dtype (default: all)")
     ap.add_argument("--timeout", type=float, default=180, help="seconds one variant may take")
     ap.add_argument("--facade", help="what facade was measured (default: git HEAD of this checkout)")
