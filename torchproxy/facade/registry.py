@@ -67,6 +67,7 @@ AREAS = (
     "torchproxy.facade.signal",  # torch.signal.windows (torch's window formulas)
     "torchproxy.facade.fft",  # torch.fft on paddle.fft (torch's n/s/dim/norm, dtypes, errors)
     "torchproxy.facade.linalg",  # torch.linalg on paddle.linalg (result tuples, norms, errors)
+    "torchproxy.facade.special",  # torch.special on Paddle ops (erfc/erfcx/ndtr fits, polynomials)
     "torchproxy.facade.ops_clients",  # names real clients need (Triton tutorials, Liger tests)
     "torchproxy.facade.data",  # torch.utils.data: datasets, samplers, collate, DataLoader with workers
     "torchproxy.facade.optim",  # torch.optim and lr_scheduler (torch's update formulas)
