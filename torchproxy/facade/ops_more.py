@@ -1,0 +1,968 @@
+"""More torch.* functions and Tensor methods from torch's OpInfo database (issue 11, breadth):
+the arc* aliases, special unary math (lgamma, digamma, erfc, sinc, logit...), binary math
+(xlogy, hypot, logaddexp, copysign, gcd, ldexp, float_power...), small linear algebra (dot,
+vdot, inner, addr, addmv, addbmm, baddbmm, trace), stacking/splitting (vstack, tensor_split,
+rot90...), reductions (var_mean, aminmax, nansum, kthvalue, mode...), and the Tensor methods /
+in-place forms of the existing unary and comparison ops with torch's promotion (an int or bool
+tensor's ``x.acos()`` is computed in the default float dtype, as torch does; ``x.acos_()`` on an
+int tensor is torch's "result type Float can't be cast" error).
+
+Everything is written against Paddle's public API on 2.6.2 and 3.3.1 alike (where 2.6 lacks a
+function, it is composed from what both have)."""
+from __future__ import annotations
+
+import builtins
+import math
+
+import paddle
+
+from . import dtypes as _dt
+from . import ops as _ops
+from . import ops_reduce as _red
+from . import ops_shape as _shape
+from ._opbase import (_FLOATS, _INTS, _float_input, _full, _name, _operands, _register_op,
+                      _write_out, adapter, check_cast, make_inplace, op, result_type, wrap_dim,
+                      _LEGACY_NAMES, _return_type)
+from .creation import default_float
+from .registry import TENSOR_TABLE, tensor_method
+
+NAMES = (
+    "torch.Tensor.absolute", "torch.Tensor.absolute_", "torch.Tensor.acos", "torch.Tensor.acos_",
+    "torch.Tensor.acosh", "torch.Tensor.acosh_", "torch.Tensor.addbmm", "torch.Tensor.addbmm_",
+    "torch.Tensor.addmv", "torch.Tensor.addmv_", "torch.Tensor.addr", "torch.Tensor.addr_",
+    "torch.Tensor.aminmax", "torch.Tensor.angle", "torch.angle", "torch.Tensor.vsplit", "torch.Tensor.hsplit", "torch.Tensor.dsplit", "torch.Tensor.arccos", "torch.Tensor.arccos_",
+    "torch.Tensor.arccosh", "torch.Tensor.arccosh_", "torch.Tensor.arcsin",
+    "torch.Tensor.arcsin_", "torch.Tensor.arcsinh", "torch.Tensor.arcsinh_",
+    "torch.Tensor.arctan", "torch.Tensor.arctan2", "torch.Tensor.arctan2_",
+    "torch.Tensor.arctan_", "torch.Tensor.arctanh", "torch.Tensor.arctanh_", "torch.Tensor.asin",
+    "torch.Tensor.asin_", "torch.Tensor.asinh", "torch.Tensor.asinh_", "torch.Tensor.atan",
+    "torch.Tensor.atan2", "torch.Tensor.atan2_", "torch.Tensor.atan_", "torch.Tensor.atanh",
+    "torch.Tensor.atanh_", "torch.Tensor.baddbmm", "torch.Tensor.baddbmm_", "torch.Tensor.ceil",
+    "torch.Tensor.ceil_", "torch.Tensor.copysign", "torch.Tensor.copysign_", "torch.Tensor.cos",
+    "torch.Tensor.cos_", "torch.Tensor.cosh", "torch.Tensor.cosh_", "torch.Tensor.deg2rad",
+    "torch.Tensor.deg2rad_", "torch.Tensor.diff", "torch.Tensor.digamma",
+    "torch.Tensor.digamma_", "torch.Tensor.dot", "torch.Tensor.eq_", "torch.Tensor.erf",
+    "torch.Tensor.erf_", "torch.Tensor.erfc", "torch.Tensor.erfc_", "torch.Tensor.erfinv",
+    "torch.Tensor.erfinv_", "torch.Tensor.exp", "torch.Tensor.exp2", "torch.Tensor.exp2_",
+    "torch.Tensor.exp_", "torch.Tensor.expm1", "torch.Tensor.expm1_", "torch.Tensor.fix",
+    "torch.Tensor.fix_", "torch.Tensor.fliplr", "torch.Tensor.flipud",
+    "torch.Tensor.float_power", "torch.Tensor.float_power_", "torch.Tensor.floor",
+    "torch.Tensor.floor_", "torch.Tensor.floor_divide", "torch.Tensor.floor_divide_",
+    "torch.Tensor.fmax", "torch.Tensor.fmin", "torch.Tensor.fmod", "torch.Tensor.fmod_",
+    "torch.Tensor.frac", "torch.Tensor.frac_", "torch.Tensor.gcd", "torch.Tensor.gcd_",
+    "torch.Tensor.ge_", "torch.Tensor.ger", "torch.Tensor.greater", "torch.Tensor.greater_",
+    "torch.Tensor.greater_equal", "torch.Tensor.greater_equal_", "torch.Tensor.gt_",
+    "torch.Tensor.heaviside", "torch.Tensor.heaviside_", "torch.Tensor.hypot",
+    "torch.Tensor.hypot_", "torch.Tensor.i0", "torch.Tensor.i0_", "torch.Tensor.inner",
+    "torch.Tensor.kron", "torch.Tensor.kthvalue", "torch.Tensor.lcm", "torch.Tensor.lcm_",
+    "torch.Tensor.ldexp", "torch.Tensor.ldexp_", "torch.Tensor.le_", "torch.Tensor.less",
+    "torch.Tensor.less_", "torch.Tensor.less_equal", "torch.Tensor.less_equal_",
+    "torch.Tensor.lgamma", "torch.Tensor.lgamma_", "torch.Tensor.log", "torch.Tensor.log10",
+    "torch.Tensor.log10_", "torch.Tensor.log1p", "torch.Tensor.log1p_", "torch.Tensor.log2",
+    "torch.Tensor.log2_", "torch.Tensor.log_", "torch.Tensor.logaddexp",
+    "torch.Tensor.logaddexp2", "torch.Tensor.logcumsumexp", "torch.Tensor.logical_not",
+    "torch.Tensor.logical_not_", "torch.Tensor.logical_xor", "torch.Tensor.logical_xor_",
+    "torch.Tensor.logit", "torch.Tensor.logit_", "torch.Tensor.lt_", "torch.Tensor.movedim",
+    "torch.Tensor.moveaxis", "torch.Tensor.msort", "torch.Tensor.mv", "torch.Tensor.mvlgamma",
+    "torch.Tensor.mvlgamma_", "torch.Tensor.nan_to_num", "torch.Tensor.nan_to_num_",
+    "torch.Tensor.nanmean", "torch.Tensor.nansum", "torch.Tensor.ne_", "torch.Tensor.neg",
+    "torch.Tensor.neg_", "torch.Tensor.negative", "torch.Tensor.negative_",
+    "torch.Tensor.nextafter", "torch.Tensor.nextafter_", "torch.Tensor.not_equal",
+    "torch.Tensor.not_equal_", "torch.Tensor.polygamma", "torch.Tensor.polygamma_",
+    "torch.Tensor.positive", "torch.Tensor.rad2deg", "torch.Tensor.rad2deg_",
+    "torch.Tensor.ravel", "torch.Tensor.reciprocal", "torch.Tensor.reciprocal_",
+    "torch.Tensor.remainder_", "torch.Tensor.rot90",
+    "torch.Tensor.round", "torch.Tensor.round_", "torch.Tensor.rsqrt", "torch.Tensor.rsqrt_",
+    "torch.Tensor.select", "torch.Tensor.sgn", "torch.Tensor.sgn_", "torch.Tensor.sigmoid",
+    "torch.Tensor.sigmoid_", "torch.Tensor.sign", "torch.Tensor.sign_", "torch.Tensor.signbit",
+    "torch.Tensor.sin", "torch.Tensor.sin_", "torch.Tensor.sinc", "torch.Tensor.sinc_",
+    "torch.Tensor.sinh", "torch.Tensor.sinh_", "torch.Tensor.sqrt", "torch.Tensor.sqrt_",
+    "torch.Tensor.square", "torch.Tensor.square_", "torch.Tensor.std_mean",
+    "torch.Tensor.sum_to_size", "torch.Tensor.swapdims", "torch.Tensor.t", "torch.Tensor.t_",
+    "torch.Tensor.tan", "torch.Tensor.tan_", "torch.Tensor.tanh", "torch.Tensor.tanh_",
+    "torch.Tensor.tensor_split", "torch.Tensor.trace", "torch.Tensor.true_divide",
+    "torch.Tensor.true_divide_", "torch.Tensor.trunc", "torch.Tensor.trunc_",
+    "torch.Tensor.var_mean", "torch.Tensor.vdot", "torch.Tensor.xlogy", "torch.Tensor.xlogy_",
+    "torch.acosh", "torch.addbmm", "torch.addmv", "torch.addr", "torch.aminmax", "torch.arccos",
+    "torch.arccosh", "torch.arcsin", "torch.arcsinh", "torch.arctan", "torch.arctan2",
+    "torch.arctanh", "torch.asinh", "torch.atanh", "torch.atleast_1d", "torch.atleast_3d",
+    "torch.baddbmm", "torch.channels_last", "torch.channels_last_3d", "torch.column_stack",
+    "torch.copysign", "torch.deg2rad", "torch.diff", "torch.digamma", "torch.dot",
+    "torch.dsplit", "torch.dstack", "torch.erfc", "torch.erfinv", "torch.fix", "torch.fliplr",
+    "torch.flipud", "torch.float_power", "torch.floor_divide", "torch.fmax", "torch.fmin",
+    "torch.frac", "torch.gcd", "torch.ger", "torch.greater", "torch.greater_equal",
+    "torch.heaviside", "torch.hsplit", "torch.hstack", "torch.hypot", "torch.i0", "torch.inner",
+    "torch.kron", "torch.kthvalue", "torch.lcm", "torch.ldexp", "torch.less", "torch.less_equal",
+    "torch.lgamma", "torch.logaddexp", "torch.logaddexp2", "torch.logcumsumexp", "torch.logit",
+    "torch.logspace", "torch.msort", "torch.mv", "torch.mvlgamma", "torch.nan_to_num",
+    "torch.nanmean", "torch.nansum", "torch.nextafter", "torch.not_equal", "torch.polygamma",
+    "torch.positive", "torch.rad2deg", "torch.ravel", "torch.rot90", "torch.row_stack",
+    "torch.rsub", "torch.select", "torch.sgn", "torch.signbit", "torch.sinc", "torch.std_mean",
+    "torch.swapdims", "torch.t", "torch.tensor_split", "torch.trace", "torch.var_mean",
+    "torch.vdot", "torch.vsplit", "torch.vstack", "torch.xlogy",
+)
+
+_DEFAULT_INT = _dt.DTYPES["int64"]
+
+
+def _is_float(x):
+    return _name(x.dtype) in _FLOATS
+
+
+def _is_complex(x):
+    return _name(x.dtype).startswith("complex")
+
+
+def _f(x):
+    """The float operand of float-only math (ints/bools -> the default float)."""
+    return _float_input(x) if isinstance(x, paddle.Tensor) else x
+
+
+def _legacy(dt):
+    n = _name(dt)
+    return _LEGACY_NAMES.get(n, n)
+
+
+# -- Tensor methods / in-place forms of the existing ops ---------------------------------------
+def _method(name, fn, inplace=True):
+    """Tensor.<name> (and <name>_) as ``fn`` with torch's promotion, unless already declared."""
+    if f"torch.Tensor.{name}" not in TENSOR_TABLE:
+        tensor_method(name)(fn)
+    if inplace and f"torch.Tensor.{name}_" not in TENSOR_TABLE:
+        tensor_method(f"{name}_")(make_inplace(f"{name}_", fn))
+
+
+for _n in ("exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sigmoid", "tanh",
+           "sin", "cos", "tan", "erf", "reciprocal", "asin", "acos", "atan", "sinh", "cosh",
+           "exp2", "neg", "negative", "sign", "floor", "ceil", "trunc"):
+    _method(_n, _ops.UNARY[_n])
+_method("absolute", _ops.UNARY["abs"])
+
+
+def _square(input, *, out=None):
+    # torch squares a bool tensor as pow(x, 2): the result is int64
+    return _ops.UNARY["square"](input.astype("int64") if _name(input.dtype) == "bool" else input,
+                                out=out)
+
+
+_method("square", _square)
+_method("round", _ops.round)
+_method("logical_not", _ops.UNARY["logical_not"])
+for _n in ("eq", "ne", "lt", "le", "gt", "ge", "remainder"):
+    _method(_n, _ops.BINARY[_n])
+_method("logical_xor", _ops.BINARY["logical_xor"])
+_method("atan2", _ops.BINARY["atan2"])
+_method("true_divide", _ops.BINARY["true_divide"])
+_method("fmod", _ops.fmod)
+_method("movedim", _shape.movedim, inplace=False)
+_method("moveaxis", _shape.movedim, inplace=False)
+
+for _alias, _target in (("arccos", "acos"), ("arcsin", "asin"), ("arctan", "atan")):
+    adapter(f"torch.{_alias}")(_ops.UNARY[_target])
+    _method(_alias, _ops.UNARY[_target])
+adapter("torch.arctan2")(_ops.BINARY["atan2"])
+_method("arctan2", _ops.BINARY["atan2"])
+for _alias, _target in (("not_equal", "ne"), ("less", "lt"), ("less_equal", "le"),
+                        ("greater", "gt"), ("greater_equal", "ge")):
+    adapter(f"torch.{_alias}")(_ops.BINARY[_target])
+    _method(_alias, _ops.BINARY[_target])
+
+
+# -- unary math --------------------------------------------------------------------------------
+def _unary_float(torch_name, compute, aliases=()):
+    """A float-only unary op: ints/bools -> the default float; out=; method; in-place."""
+    def fn(input, *, out=None):
+        x = _f(input)
+        if x.size == 0:
+            return _write_out(x.clone(), out)
+        return _write_out(compute(x), out)
+    fn.__name__ = fn.__qualname__ = torch_name
+    fn = op(f"torch.{torch_name}", method=True, inplace=True)(fn)
+    for a in aliases:
+        adapter(f"torch.{a}")(fn)
+        _method(a, fn)
+    return fn
+
+
+acosh = _unary_float("acosh", paddle.acosh, ("arccosh",))
+asinh = _unary_float("asinh", paddle.asinh, ("arcsinh",))
+atanh = _unary_float("atanh", paddle.atanh, ("arctanh",))
+lgamma = _unary_float("lgamma", paddle.lgamma)
+digamma = _unary_float("digamma", lambda x: paddle.where(  # torch: digamma(0) = -inf
+    x == 0, _full([], -math.inf, x.dtype, x), paddle.digamma(x)))
+erfinv = _unary_float("erfinv", paddle.erfinv)
+i0 = _unary_float("i0", paddle.i0)
+
+
+def _erfc(x):
+    # 1 - erf(x) computed one width up keeps torch's accuracy where erf(x) is near 1
+    wide = x.astype("float64") if _name(x.dtype) != "float64" else x
+    r = 1 - paddle.erf(wide)
+    return r.astype(x.dtype)
+
+
+erfc = _unary_float("erfc", _erfc)
+
+
+def _sinc(x):
+    px = x * math.pi
+    safe = paddle.where(x == 0, paddle.ones_like(x), px)
+    return paddle.where(x == 0, paddle.ones_like(x), paddle.sin(safe) / safe)
+
+
+sinc = _unary_float("sinc", _sinc)
+deg2rad = _unary_float("deg2rad", lambda x: x * _full([], math.pi / 180.0, x.dtype, x))
+rad2deg = _unary_float("rad2deg", lambda x: x * _full([], 180.0 / math.pi, x.dtype, x))
+
+
+def _same_dtype_unary(torch_name, compute, float_only_msg=None):
+    def fn(input, *, out=None):
+        if float_only_msg and not _is_float(input):
+            raise NotImplementedError(float_only_msg.format(_legacy(input.dtype)))
+        if input.size == 0:
+            return _write_out(input.clone(), out)
+        return _write_out(compute(input), out)
+    fn.__name__ = fn.__qualname__ = torch_name
+    return op(f"torch.{torch_name}", method=True, inplace=True)(fn)
+
+
+frac = _same_dtype_unary("frac", lambda x: x - paddle.trunc(x),
+                         '"frac_cpu" not implemented for \'{}\'')
+fix = _same_dtype_unary("fix", lambda x: paddle.trunc(x) if _is_float(x) else x)
+sgn = _same_dtype_unary("sgn", lambda x: x.clone() if _name(x.dtype) == "bool" else
+                        _ops.UNARY["sign"](x))
+
+
+@op("torch.angle", method=True, out=True)
+def angle(input):
+    if _is_complex(input):
+        return paddle.angle(input)
+    x = _f(input)
+    r = paddle.where(x < 0, _full([], math.pi, x.dtype, x), paddle.zeros_like(x))
+    return paddle.where(paddle.isnan(x), x, r)
+
+
+@op("torch.positive", method=True)
+def positive(input):
+    if _name(input.dtype) == "bool":
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+@op("torch.signbit", method=True, out=True)
+def signbit(input):
+    if _name(input.dtype) == "bool":
+        return paddle.zeros(input.shape, dtype="bool")
+    if not _is_float(input):
+        return input < 0
+    neg_zero = (input == 0) & ((1.0 / paddle.where(input == 0, input, paddle.ones_like(input)))
+                               < 0)
+    return (input < 0) | neg_zero
+
+
+@op("torch.logit", method=True, inplace=True, out=True)
+def logit(input, eps=None):
+    x = _f(input)
+    if eps is not None:
+        x = paddle.clip(x, eps, 1.0 - eps)
+    return paddle.log(x / (1 - x))
+
+
+@op("torch.nan_to_num", method=True, inplace=True, out=True)
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    if not (_is_float(input)):
+        return input.clone()
+    info = paddle.finfo(input.dtype)
+    posinf = info.max if posinf is None else posinf
+    neginf = info.min if neginf is None else neginf
+    x = paddle.where(paddle.isnan(input), _full([], nan, input.dtype, input), input)
+    x = paddle.where(paddle.isinf(x) & (x > 0), _full([], posinf, input.dtype, input), x)
+    return paddle.where(paddle.isinf(x) & (x < 0), _full([], neginf, input.dtype, input), x)
+
+
+@op("torch.polygamma", out=True)
+def polygamma(n, input):
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    x = _f(input)
+    if x.size == 0:
+        return x.clone()
+    if n == 0:
+        return paddle.digamma(x)
+    return paddle.polygamma(x, n)
+
+
+@tensor_method("polygamma")
+def _polygamma_method(self, n):
+    return polygamma(n, self)
+
+
+tensor_method("polygamma_")(make_inplace("polygamma_", _polygamma_method))
+
+
+@op("torch.mvlgamma", method=True, inplace=True, out=True)
+def mvlgamma(input, p):
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    input = _f(input)
+    args = input.unsqueeze(-1) - paddle.arange(p, dtype=input.dtype) / 2.0
+    return paddle.lgamma(args).sum(-1) + p * (p - 1) / 4.0 * math.log(math.pi)
+
+
+# -- binary math -------------------------------------------------------------------------------
+def _binop(torch_name, compute, float_result=False, method=True, inplace=True, int_only=False):
+    def fn(input, other, *, out=None):
+        a, b = _operands(input, other)
+        if int_only and _name(a.dtype) not in _INTS:
+            raise NotImplementedError(f'"{torch_name}_cpu" not implemented for '
+                                      f"'{_legacy(a.dtype)}'")
+        if float_result:
+            a, b = _f(a), _f(b)
+        return _write_out(compute(a, b), out)
+    fn.__name__ = fn.__qualname__ = torch_name
+    return op(f"torch.{torch_name}", method=method, inplace=inplace)(fn)
+
+
+def _bshape(a, b):
+    shape = paddle.broadcast_shape(list(a.shape), list(b.shape))
+    return paddle.broadcast_to(a, shape), paddle.broadcast_to(b, shape)
+
+
+def _xlogy(a, b):
+    a, b = _bshape(a, b)
+    r = a * paddle.log(b)
+    r = paddle.where(a == 0, paddle.zeros_like(r), r)
+    return paddle.where(paddle.isnan(b), b, r)
+
+
+xlogy = _binop("xlogy", _xlogy, float_result=True)
+
+
+def _hypot(a, b):
+    a, b = _bshape(a, b)
+    return paddle.sqrt(a * a + b * b)
+
+
+hypot = _binop("hypot", _hypot)
+
+
+def _logaddexp(a, b, log_base=None):
+    a, b = _bshape(a, b)
+    if log_base:
+        a, b = a * log_base, b * log_base
+    m = paddle.maximum(a, b)
+    d = -paddle.abs(a - b)
+    r = m + paddle.log1p(paddle.exp(d))
+    r = paddle.where(a == b, a + math.log(2.0), r)  # infinities of one sign
+    r = paddle.where(paddle.isnan(a) | paddle.isnan(b), a + b, r)
+    return r / log_base if log_base else r
+
+
+logaddexp = _binop("logaddexp", _logaddexp, float_result=True, inplace=False)
+logaddexp2 = _binop("logaddexp2", lambda a, b: _logaddexp(a, b, math.log(2.0)),
+                    float_result=True, inplace=False)
+
+
+def _fmax(a, b, pick):
+    a, b = _bshape(a, b)
+    if _name(a.dtype) == "bool":  # Paddle has no bool maximum/minimum kernel
+        return pick(a.astype("int32"), b.astype("int32")).astype("bool")
+    r = pick(a, b)
+    if _is_float(a):
+        r = paddle.where(paddle.isnan(a), b, paddle.where(paddle.isnan(b), a, r))
+    return r
+
+
+fmax = _binop("fmax", lambda a, b: _fmax(a, b, paddle.maximum), inplace=False)
+fmin = _binop("fmin", lambda a, b: _fmax(a, b, paddle.minimum), inplace=False)
+
+
+def _copysign(a, b):
+    a, b = _bshape(a, b)
+    neg = signbit(b)
+    mag = paddle.abs(a)
+    return paddle.where(neg, -mag, mag)
+
+
+copysign = _binop("copysign", _copysign, float_result=True)
+
+
+def _nextafter(a, b):
+    if _name(a.dtype) not in ("float32", "float64"):
+        raise NotImplementedError(f'"nextafter_cpu" not implemented for \'{_legacy(a.dtype)}\'')
+    a, b = _bshape(a, b)
+    return paddle.nextafter(a, b)
+
+
+nextafter = _binop("nextafter", _nextafter)
+
+
+def _heaviside_op(input, values, *, out=None):
+    if isinstance(values, paddle.Tensor) and input.dtype != values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
+    if _is_complex(input):
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    a, b = _bshape(input, values)
+    zero = paddle.zeros_like(a)
+    r = paddle.where(a == 0, b, (a > 0).astype(a.dtype) if _name(a.dtype) != "bool" else a)
+    r = paddle.where(paddle.isnan(a), a, r) if _is_float(a) else r
+    return _write_out(r, out)
+
+
+heaviside = op("torch.heaviside", method=True, inplace=True)(_heaviside_op)
+
+
+def _gcd(a, b):
+    a, b = _bshape(a, b)
+    return paddle.gcd(a, b)
+
+
+def _lcm(a, b):
+    a, b = _bshape(a, b)
+    return paddle.lcm(a, b)
+
+
+gcd = _binop("gcd", _gcd, int_only=True)
+lcm = _binop("lcm", _lcm, int_only=True)
+
+
+@op("torch.ldexp", method=True, inplace=True, out=True)
+def ldexp(input, other):
+    a = _f(input)
+    return _ops.BINARY["mul"](a, _ops.pow(2.0, other) if isinstance(other, paddle.Tensor) else 2.0 ** other)
+
+
+@op("torch.floor_divide", method=True, inplace=True, out=True)
+def floor_divide(input, other):
+    return _ops.div(input, other, rounding_mode="floor")
+
+
+@op("torch.float_power", method=True, inplace=lambda self, exponent: _float_power_(self, exponent),
+    out=True)
+def float_power(input, exponent):
+    def up(v):
+        if isinstance(v, paddle.Tensor):
+            return v.astype("complex128" if _is_complex(v) else "float64")
+        return v
+    cplx = any(isinstance(v, builtins.complex) or isinstance(v, paddle.Tensor) and _is_complex(v)
+               for v in (input, exponent))
+    if cplx:
+        input = input.astype("complex128") if isinstance(input, paddle.Tensor) else input
+        exponent = exponent.astype("complex128") if isinstance(exponent, paddle.Tensor) \
+            else exponent
+        return _ops.pow(input, exponent)
+    return _ops.pow(up(input), up(exponent) if isinstance(exponent, paddle.Tensor)
+                    else float(exponent))
+
+
+def _float_power_(self, exponent):
+    want = "complex128" if _is_complex(self) else "float64"
+    if _name(self.dtype) != want:
+        raise RuntimeError(f"the base given to float_power_ has dtype {_legacy(self.dtype)} but "
+                           f"the operation's result requires dtype {_legacy(_dt.DTYPES[want])}")
+    return make_inplace("float_power_", float_power)(self, exponent)
+
+
+@adapter("torch.rsub")
+def rsub(input, other, *, alpha=1):
+    return _ops.sub(other, input, alpha=alpha) if isinstance(other, paddle.Tensor) else \
+        _ops.sub(_full([], other, result_type(input, other), input), input, alpha=alpha)
+
+
+# -- linear algebra ----------------------------------------------------------------------------
+def _vec_check(a, b, name):
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"{name} : expected both vectors to have same dtype, but found "
+                           f"{_legacy(a.dtype)} and {_legacy(b.dtype)}")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
+                           f"[{b.shape[0]}] to have the same number of elements, but got "
+                           f"{a.shape[0]} and {b.shape[0]} elements respectively")
+
+
+@op("torch.dot", method=True, out=True)
+def dot(input, tensor):
+    _vec_check(input, tensor, "dot")
+    r = (input * tensor).sum()
+    return r.astype(input.dtype)
+
+
+@op("torch.vdot", method=True, out=True)
+def vdot(input, other):
+    _vec_check(input, other, "vdot")
+    a = paddle.conj(input) if _is_complex(input) else input
+    return (a * other).sum().astype(input.dtype)
+
+
+@op("torch.inner", method=True, out=True)
+def inner(input, other):
+    if input.ndim == 0 or other.ndim == 0:
+        return _ops.BINARY["mul"](input, other)
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but got "
+                           f"shapes {list(input.shape)} and {list(other.shape)}")
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"expected both inputs to have same dtype, but found "
+                           f"{_legacy(input.dtype)} and {_legacy(other.dtype)}")
+    return paddle.tensordot(input, other, axes=[[input.ndim - 1], [other.ndim - 1]])
+
+
+@op("torch.ger", method=True, out=True)
+def ger(input, vec2):
+    if input.ndim != 1 or vec2.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.ndim}-D")
+    return _ops.outer(input, vec2)
+
+
+def _mm_any(a, b):
+    """matmul for every dtype (Paddle lacks integer/bool matmul kernels on some versions)."""
+    if _name(a.dtype) in _INTS:
+        return (a.unsqueeze(-1) * b.unsqueeze(-3)).sum(-2).astype(a.dtype) if a.ndim >= 2 and \
+            b.ndim >= 2 else (a * b).sum(-1).astype(a.dtype)
+    return paddle.matmul(a, b)
+
+
+def _beta_alpha(input, prod, beta, alpha, name):
+    if _name(prod.dtype) in _INTS:  # torch casts the scalars to the integer type
+        beta, alpha = int(beta), int(alpha)
+    if _name(prod.dtype) == "bool":
+        prod = prod.astype("bool")
+    if beta == 0:
+        res = _ops.BINARY["mul"](prod, alpha) if alpha != 1 else prod
+        return paddle.broadcast_to(res, prod.shape) if list(res.shape) != list(prod.shape) else res
+    a = _ops.BINARY["mul"](input, beta) if beta != 1 else input
+    b = _ops.BINARY["mul"](prod, alpha) if alpha != 1 else prod
+    return _ops.add(a, b).astype(prod.dtype)
+
+
+def _dtypes_match(*ts):
+    d = ts[0].dtype
+    for t in ts[1:]:
+        if t.dtype != d:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                               f"{_legacy(d)} != {_legacy(t.dtype)}")
+
+
+@op("torch.mv", method=True, out=True)
+def mv(input, vec):
+    if input.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {vec.ndim}")
+    if input.shape[1] != vec.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({input.shape[0]}), mat "
+                           f"({input.shape[0]}x{input.shape[1]}), vec ({vec.shape[0]})")
+    _dtypes_match(input, vec)
+    if _name(input.dtype) in _INTS:
+        return (input * vec).sum(-1).astype(input.dtype)
+    return paddle.matmul(input, vec)
+
+
+def _prod_of(fn):
+    return fn
+
+
+@op("torch.addmv", method=True, inplace=True, out=True)
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    return _beta_alpha(input, mv(mat, vec), beta, alpha, "addmv")
+
+
+@op("torch.addr", method=True, inplace=True, out=True)
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    if vec1.ndim != 1 or vec2.ndim != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.ndim}-D")
+    prod = paddle.outer(vec1, vec2) if _name(vec1.dtype) != "bool" else \
+        (vec1.unsqueeze(1) & vec2.unsqueeze(0))
+    if _name(vec1.dtype) == "bool":
+        p = prod if alpha else paddle.zeros_like(prod)
+        r = p if not beta else paddle.logical_or(
+            paddle.broadcast_to(input.astype("bool"), prod.shape), p)
+        return r
+    return _beta_alpha(input, prod, beta, alpha, "addr")
+
+
+def _bmm(a, b):
+    if a.ndim != 3 or b.ndim != 3:
+        raise RuntimeError(f"batch1 must be a 3D tensor")
+    if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    _dtypes_match(a, b)
+    if _name(a.dtype) in _INTS:
+        return (a.unsqueeze(-1) * b.unsqueeze(1)).sum(-2).astype(a.dtype)
+    return paddle.bmm(a, b)
+
+
+@op("torch.baddbmm", method=True, inplace=True, out=True)
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    return _beta_alpha(input, _bmm(batch1, batch2), beta, alpha, "baddbmm")
+
+
+@op("torch.addbmm", method=True, inplace=True, out=True)
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    p = _bmm(batch1, batch2)
+    p = p.sum(0).astype(p.dtype) if p.shape[0] else paddle.zeros(
+        [batch1.shape[1], batch2.shape[2]], dtype=p.dtype)
+    return _beta_alpha(input, p, beta, alpha, "addbmm")
+
+
+@op("torch.kron", method=True, out=True)
+def kron(input, other):
+    a, b = _operands(input, other)
+    nd = builtins.max(a.ndim, b.ndim)
+    a = a.reshape([1] * (nd - a.ndim) + list(a.shape))
+    b = b.reshape([1] * (nd - b.ndim) + list(b.shape))
+    r = a.reshape([s for d in a.shape for s in (d, 1)]) * b.reshape(
+        [s for d in b.shape for s in (1, d)])
+    return r.reshape([x * y for x, y in zip(a.shape, b.shape)])
+
+
+@op("torch.trace", method=True)
+def trace(input):
+    if input.ndim != 2:
+        raise RuntimeError("trace: expected a matrix, but got tensor with dim "
+                           f"{input.ndim}")
+    d = paddle.diagonal(input)
+    if _name(input.dtype) in _INTS:
+        return d.astype("int64").sum() if d.shape[0] else paddle.zeros([], "int64")
+    return d.sum() if d.shape[0] else paddle.zeros([], input.dtype)
+
+
+@op("torch.t", method=True, inplace=lambda self: _t_(self))
+def t(input):
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                           f"{input.ndim}D")
+    return input.t() if input.ndim == 2 else input
+
+
+def _t_(self):
+    r = t(self)
+    if self.ndim == 2:
+        self.reshape_(r.shape)  # a 2-d tensor's shape swaps
+        paddle.assign(r, output=self)
+    return self
+
+
+# -- shape -------------------------------------------------------------------------------------
+@adapter("torch.atleast_1d")
+def atleast_1d(*tensors):
+    ts = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    out = tuple(x.reshape([1]) if x.ndim == 0 else x for x in ts)
+    return out[0] if len(tensors) == 1 and isinstance(tensors[0], paddle.Tensor) else out
+
+
+@adapter("torch.atleast_3d")
+def atleast_3d(*tensors):
+    ts = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+
+    def one(x):
+        if x.ndim == 0:
+            return x.reshape([1, 1, 1])
+        if x.ndim == 1:
+            return x.reshape([1, x.shape[0], 1])
+        if x.ndim == 2:
+            return x.unsqueeze(-1)
+        return x
+    out = tuple(one(x) for x in ts)
+    return out[0] if len(tensors) == 1 and isinstance(tensors[0], paddle.Tensor) else out
+
+
+def _stack_like(torch_name, prep, dim):
+    def fn(tensors, *, out=None):
+        if isinstance(tensors, paddle.Tensor):
+            raise TypeError(f"{torch_name}(): argument 'tensors' must be tuple of Tensors, "
+                            "not Tensor")
+        if len(tensors) == 0:
+            raise RuntimeError(f"{torch_name} expects a non-empty TensorList")
+        ts = [prep(x) for x in tensors]
+        d = dim(ts)
+        return _shape.cat(ts, d, out=out)
+    fn.__name__ = fn.__qualname__ = torch_name
+    return adapter(f"torch.{torch_name}")(fn)
+
+
+def _2d(x):
+    return x.reshape([1, -1]) if x.ndim < 2 else x
+
+
+vstack = _stack_like("vstack", _2d, lambda ts: 0)
+adapter("torch.row_stack")(vstack)
+hstack = _stack_like("hstack", lambda x: x.reshape([1]) if x.ndim == 0 else x,
+                     lambda ts: 0 if ts[0].ndim == 1 else 1)
+dstack = _stack_like("dstack", lambda x: atleast_3d(x), lambda ts: 2)
+column_stack = _stack_like("column_stack",
+                           lambda x: x.reshape([-1, 1]) if x.ndim <= 1 else x, lambda ts: 1)
+
+
+@op("torch.tensor_split", method=True)
+def tensor_split(input, indices_or_sections, dim=0):
+    if input.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
+                           "tensor with 0 dims")
+    d = wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    ios = indices_or_sections
+    if isinstance(ios, paddle.Tensor):
+        if ios.ndim > 1 or _name(ios.dtype) != "int64":
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have a "
+                               "dtype of long and to be 0-D or 1-D")
+        ios = int(ios.item()) if ios.ndim == 0 else [int(v) for v in ios.tolist()]
+    if isinstance(ios, int):
+        if ios <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {ios}")
+        q, r = divmod(n, ios)
+        bounds, s = [], 0
+        for i in range(ios):
+            s += q + (1 if i < r else 0)
+            bounds.append(s)
+        bounds = bounds[:-1]
+    else:
+        bounds = list(ios)
+    out, prev = [], 0
+    for b in bounds + [n]:
+        b = builtins.min(builtins.max(b if b >= 0 else b + n, 0), n)
+        lo = builtins.min(prev, n)
+        hi = builtins.max(b, lo)
+        out.append(paddle.slice(input, [d], [lo], [hi]))
+        prev = hi if b >= lo else lo
+        prev = b if b >= lo else prev
+    return tuple(out)
+
+
+def _dir_split(torch_name, dim, min_dim):
+    def fn(input, indices_or_sections):
+        if input.ndim < min_dim:
+            raise RuntimeError(f"torch.{torch_name} requires a tensor with at least {min_dim} "
+                               f"dimension, but got a tensor with {input.ndim} dimensions!")
+        d = dim(input)
+        if isinstance(indices_or_sections, int) and indices_or_sections == 0:
+            raise RuntimeError(f"torch.{torch_name} attempted to split along dimension {d}, "
+                               "but the split_size is 0")
+        if isinstance(indices_or_sections, int) and input.shape[d] % indices_or_sections:
+            raise RuntimeError(f"torch.{torch_name} attempted to split along dimension {d}, "
+                               f"but the size of the dimension {input.shape[d]} is not divisible "
+                               f"by the split_size {indices_or_sections}!")
+        return tensor_split(input, indices_or_sections, d)
+    fn.__name__ = fn.__qualname__ = torch_name
+    return op(f"torch.{torch_name}", method=True)(fn)
+
+
+vsplit = _dir_split("vsplit", lambda x: 0, 2)
+hsplit = _dir_split("hsplit", lambda x: 0 if x.ndim == 1 else 1, 1)
+dsplit = _dir_split("dsplit", lambda x: 2, 3)
+
+
+@op("torch.fliplr", method=True)
+def fliplr(input):
+    if input.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return paddle.flip(input, [1])
+
+
+@op("torch.flipud", method=True)
+def flipud(input):
+    if input.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return paddle.flip(input, [0])
+
+
+@op("torch.rot90", method=True)
+def rot90(input, k=1, dims=(0, 1)):
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if input.ndim < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.ndim}")
+    d0, d1 = wrap_dim(dims[0], input.ndim), wrap_dim(dims[1], input.ndim)
+    if d0 == d1:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and "
+                           f"dim1 = {d1}")
+    k = k % 4
+    if k == 0:
+        return input.clone()
+    return paddle.rot90(input, k, [d0, d1])
+
+
+@op("torch.ravel", method=True)
+def ravel(input):
+    return input.reshape([-1])
+
+
+@op("torch.select", method=True)
+def select(input, dim, index):
+    if input.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    if index < -n or index >= n:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(input.shape)} at dimension {dim}")
+    i = index + n if index < 0 else index
+    return paddle.slice(input, [d], [i], [i + 1]).squeeze(d)
+
+
+@op("torch.swapdims", method=True)
+def swapdims(input, dim0, dim1):
+    return _shape.transpose(input, dim0, dim1)
+
+
+@tensor_method("sum_to_size")
+def sum_to_size(self, *size):
+    size = list(size[0]) if len(size) == 1 and isinstance(size[0], (list, tuple)) else \
+        list(size)
+    shape = list(self.shape)
+    if len(size) > len(shape) or builtins.any(
+            s != 1 and s != d for s, d in zip(size[::-1], shape[::-1])):
+        raise RuntimeError(f"size {{{size}}} is not expandable to size {{{shape}}}.")
+    lead = len(shape) - len(size)
+    axes = list(range(lead)) + [lead + i for i, s in enumerate(size)
+                                if s == 1 and shape[lead + i] != 1]
+    if not axes:  # torch sums a 0-d tensor to size () (a bool one becomes int64)
+        return _red.sum(self) if self.ndim == 0 else self
+    return _red.sum(self, axes, True).reshape(size)
+
+
+@op("torch.diff", method=True, out=True)
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    if input.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    d = wrap_dim(dim, input.ndim)
+    parts = [p for p in (prepend, input, append) if p is not None]
+    parts = [p if p.ndim else paddle.broadcast_to(
+        p.reshape([1] * input.ndim), [1 if i == d else s for i, s in enumerate(input.shape)])
+        for p in parts]
+    x = paddle.concat(parts, d) if len(parts) > 1 else input
+    for _ in range(n):
+        m = x.shape[d]
+        if m == 0:
+            break
+        hi = paddle.slice(x, [d], [1], [m])
+        lo = paddle.slice(x, [d], [0], [m - 1])
+        x = (hi != lo) if _name(x.dtype) == "bool" else hi - lo
+    return x
+
+
+# -- reductions --------------------------------------------------------------------------------
+AminmaxResult = _return_type("aminmax", ("min", "max"))
+
+
+@op("torch.aminmax", method=True)
+def aminmax(input, *, dim=None, keepdim=False):
+    if input.size == 0 and dim is None:
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
+    x = input.astype("int32") if _name(input.dtype) == "bool" else input
+    mn = _red.amin(x, () if dim is None else dim, keepdim)
+    mx = _red.amax(x, () if dim is None else dim, keepdim)
+    return AminmaxResult(mn.astype(input.dtype), mx.astype(input.dtype))
+
+
+def _stat_mean(torch_name, stat):
+    def fn(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        if isinstance(dim, bool):  # var_mean(x, True): the unbiased flag, positionally
+            dim, unbiased = None, dim
+        s = stat(input, dim, unbiased, keepdim, correction=correction)
+        m = _red.mean(input, dim, keepdim)
+        return s, m
+    fn.__name__ = fn.__qualname__ = torch_name
+    return op(f"torch.{torch_name}", method=True)(fn)
+
+
+var_mean = _stat_mean("var_mean", _red.var)
+std_mean = _stat_mean("std_mean", _red.std)
+
+
+@op("torch.nansum", method=True, out=True)
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    if _is_complex(input):
+        raise RuntimeError("nansum does not support complex inputs")
+    x = paddle.where(paddle.isnan(input), paddle.zeros_like(input), input) \
+        if _is_float(input) else input
+    return _red.sum(x, dim, keepdim, dtype=dtype)
+
+
+@op("torch.nanmean", method=True, out=True)
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+    if not _is_float(input) and not _is_complex(input):
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {_legacy(input.dtype)}")
+    keep = (~paddle.isnan(input)).astype(input.dtype)
+    s = nansum(input, dim, keepdim, dtype=dtype)
+    return s / _red.sum(keep, dim, keepdim, dtype=dtype)
+
+
+@op("torch.kthvalue", method=True)
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+    d = wrap_dim(dim, input.ndim)
+    n = input.shape[d] if input.ndim else 1
+    if k < 1 or k > n:
+        raise IndexError(f"kthvalue(): selected number k out of range for dimension {dim}")
+    x = input.reshape([1]) if input.ndim == 0 else input
+    s = _red.sort(x, d, stable=True)
+    v = paddle.slice(s.values, [d], [k - 1], [k])
+    i = paddle.slice(s.indices, [d], [k - 1], [k])
+    if not keepdim or input.ndim == 0:
+        v, i = v.squeeze(d), i.squeeze(d)
+    if input.ndim == 0:
+        v, i = v.reshape([]), i.reshape([])
+    return _shape_result(_red.KthResult if hasattr(_red, "KthResult") else
+                         _return_type("kthvalue"), v, i, out)
+
+
+def _shape_result(cls, v, i, out):
+    if out is not None:
+        _write_out(v, out[0])
+        _write_out(i, out[1])
+        return cls(out[0], out[1])
+    return cls(v, i)
+
+
+@op("torch.msort", method=True, out=True)
+def msort(input):
+    return _red.sort(input, 0).values if input.ndim else input.clone()
+
+
+@op("torch.logcumsumexp", method=True, out=True)
+def logcumsumexp(input, dim):
+    d = wrap_dim(dim, input.ndim)
+    x = _f(input)
+    if x.ndim == 0:
+        return x.clone()
+    if x.size == 0:
+        return x.clone()
+    return paddle.logcumsumexp(x, axis=d)
+
+
+# -- creation ----------------------------------------------------------------------------------
+@adapter("torch.logspace")
+def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    from . import creation as _cr
+    dt = _dt.to_paddle(dtype) if dtype is not None else default_float()
+    vals = [float(base) ** (start + (end - start) * i / (steps - 1)) if steps > 1 else
+            float(base) ** start for i in range(steps)]
+    if _name(dt) in _INTS:
+        vals = [int(v) for v in vals]
+    r = _cr.tensor(vals, dtype=dt, device=device, requires_grad=requires_grad) if steps else \
+        _cr.zeros(0, dtype=dt, device=device, requires_grad=requires_grad)
+    return _write_out(r, out)
+
+
+# -- memory formats ----------------------------------------------------------------------------
+# torch.channels_last / channels_last_3d are values of torch.memory_format; conversions that
+# take one (x.to(memory_format=...), x.float(memory_format=...)) keep the values (Paddle tensors
+# have one row-major layout; torch's channels-last tensors hold the same values).
+from .creation import memory_format as _memory_format  # noqa: E402
+from .registry import value as _value  # noqa: E402
+
+channels_last = _memory_format("channels_last")
+channels_last_3d = _memory_format("channels_last_3d")
+_value("torch.channels_last", channels_last,
+       note="accepted by conversions (x.to/x.float(memory_format=...)): values as torch's; "
+            "the layout stays row-major (stride() differs); empty(memory_format=) refuses it")
+_value("torch.channels_last_3d", channels_last_3d,
+       note="as torch.channels_last")
