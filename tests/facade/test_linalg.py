@@ -134,3 +134,16 @@ L = torch.linalg
 def f():
     return {call}
 """)
+
+
+def test_lu_householder():
+    check("""
+import torch
+def f(a, b, r):
+    L = torch.linalg
+    LU, piv = L.lu_factor(a)
+    P, Lo, U = L.lu(a)
+    return [LU, piv, L.lu_factor_ex(a), P, Lo, U, L.lu(r).U, L.lu_solve(LU, piv, b),
+            L.lu_solve(LU, piv, b, adjoint=True), L.lu_solve(LU, piv, b.transpose(-1, -2), left=False),
+            L.householder_product(r.T, r[0, :3]), torch.orgqr(r.T, r[0, :3]), r.T.orgqr(r[0, :3])]
+""", A, B, R, rtol=1e-5, atol=1e-6)

@@ -33,7 +33,9 @@ NAMES = (
     "torch.linalg.slogdet", "torch.linalg.solve", "torch.linalg.solve_ex",
     "torch.linalg.solve_triangular", "torch.linalg.svd", "torch.linalg.svdvals",
     "torch.linalg.tensorinv", "torch.linalg.tensorsolve", "torch.linalg.vander",
-    "torch.linalg.vecdot", "torch.linalg.vector_norm",
+    "torch.linalg.vecdot", "torch.linalg.vector_norm", "torch.linalg.lu", "torch.linalg.lu_factor",
+    "torch.linalg.lu_factor_ex", "torch.linalg.lu_solve", "torch.linalg.householder_product",
+    "torch.orgqr", "torch.Tensor.orgqr",
 )
 
 module("torch.linalg")
@@ -626,3 +628,99 @@ def tensorsolve(A, B, dims=None, *, out=None):
                            f"but got {n} != {math.prod(A.shape[:B.ndim])}")
     r = _solve("linalg.solve", A.reshape([m, n]), B.reshape([m]), True)
     return _out(r.reshape(res_shape), out)
+
+
+# -- LU, Householder, least squares --------------------------------------------------------------
+LUFactorResult = _rt("linalg_lu_factor", ("LU", "pivots"))
+LUFactorExResult = _rt("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+LUResult = _rt("linalg_lu", ("P", "L", "U"))
+LstsqResult = _rt("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+
+
+def _lu(fn, A, pivot):
+    _float(fn, A)
+    if A.ndim < 2:
+        raise RuntimeError(f"{fn}: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(A.shape)} instead")
+    if not pivot and A.place.is_cpu_place():
+        raise RuntimeError(f"{fn}: LU without pivoting is not implemented on the CPU")
+    if A.size == 0:  # Paddle 2.6's kernel refuses 0-size input
+        b, k = list(A.shape[:-2]), builtins.min(A.shape[-2:])
+        return (paddle.zeros(A.shape, dtype=A.dtype), paddle.zeros(b + [k], dtype="int32"),
+                paddle.zeros(b, dtype="int32"))
+    return paddle.linalg.lu(A, pivot=pivot, get_infos=True)
+
+
+@adapter("torch.linalg.lu_factor")
+def lu_factor(A, *, pivot=True, out=None):
+    LU, piv, info = _lu("linalg.lu_factor", A, pivot)
+    if bool((info > 0).any()) if info.size else False:
+        raise LinAlgError("torch.linalg.lu_factor: U[i,i] is zero and using it on "
+                          "lu_solve would result in a division by zero. If you still want to "
+                          "perform the factorization, consider calling linalg.lu(A, pivot) or "
+                          "linalg.lu_factor_ex(A, pivot)")
+    return _out(LUFactorResult(LU, piv), out)
+
+
+@adapter("torch.linalg.lu_factor_ex")
+def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+    LU, piv, info = _lu("linalg.lu_factor_ex", A, pivot)
+    return _out(LUFactorExResult(LU, piv, info.astype("int32").reshape(A.shape[:-2])), out)
+
+
+@adapter("torch.linalg.lu")
+def lu(A, *, pivot=True, out=None):
+    LU, piv, _ = _lu("linalg.lu", A, pivot)
+    if A.size == 0:
+        b, (m, n) = list(A.shape[:-2]), A.shape[-2:]
+        k = builtins.min(m, n)
+        return _out(LUResult(_bcast(paddle.eye(m, dtype=A.dtype), b + [m, m]),
+                             _bcast(paddle.eye(m, k, dtype=A.dtype), b + [m, k]),
+                             paddle.zeros(b + [k, n], dtype=A.dtype)), out)
+    P, L, U = paddle.linalg.lu_unpack(LU, piv)
+    return _out(LUResult(P.astype(A.dtype), L, U), out)
+
+
+def _mT(x):
+    return x.transpose(list(range(x.ndim - 2)) + [x.ndim - 1, x.ndim - 2])
+
+
+def _mH(x):
+    return paddle.conj(_mT(x)) if _name(x.dtype).startswith("complex") else _mT(x)
+
+
+@adapter("torch.linalg.lu_solve")
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+    _float("linalg.lu_solve", LU)
+    if not left:  # X A = B  <=>  A^H X^H = B^H
+        return _out(_mH(lu_solve(LU, pivots, _mH(B), left=True, adjoint=not adjoint)), out)
+    if LU.size == 0 or B.size == 0:
+        batch = paddle.broadcast_shape(list(LU.shape[:-2]), list(B.shape[:-2]))
+        return _out(paddle.zeros(batch + list(B.shape[-2:]), dtype=B.dtype), out)
+    P, L, U = paddle.linalg.lu_unpack(LU, pivots)
+    P = P.astype(LU.dtype)
+    batch = paddle.broadcast_shape(list(LU.shape[:-2]), list(B.shape[:-2]))
+    L, U, P = (_bcast(t, batch + list(t.shape[-2:])) for t in (L, U, P))
+    B = _bcast(B, batch + list(B.shape[-2:]))
+    if B.size == 0 or L.size == 0:
+        return _out(paddle.zeros(B.shape, dtype=B.dtype), out)
+    if not adjoint:  # A = P L U: X = U^-1 L^-1 P^T B
+        y = paddle.linalg.triangular_solve(L, paddle.matmul(_mT(P), B), upper=False,
+                                           unitriangular=True)
+        return _out(paddle.linalg.triangular_solve(U, y, upper=True), out)
+    # A^H = U^H L^H P^T: X = P L^-H U^-H B
+    y = paddle.linalg.triangular_solve(_mH(U), B, upper=False)
+    y = paddle.linalg.triangular_solve(_mH(L), y, upper=True, unitriangular=True)
+    return _out(paddle.matmul(P, y), out)
+
+
+@adapter("torch.linalg.householder_product")
+def householder_product(A, tau, *, out=None):
+    _float("linalg.householder_product", A)
+    # torch reads only the strictly lower part of A (implicit unit diagonal): pass exactly that
+    m, n = A.shape[-2], A.shape[-1]
+    V = paddle.tril(A, -1) + paddle.eye(m, n, dtype=A.dtype)
+    return _out(paddle.linalg.householder_product(V, tau), out)
+
+
+op("torch.orgqr", method=True)(lambda input, tau: householder_product(input, tau))
