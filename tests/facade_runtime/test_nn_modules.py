@@ -279,3 +279,18 @@ def f():
     return list(r.missing_keys), list(r.unexpected_keys)
 """):
         difftest.check(src)
+
+
+def test_to_empty_and_get_buffer():
+    difftest.check("""
+import torch
+import torch.nn as nn
+def f():
+    m = nn.Sequential(nn.Linear(3, 2), nn.BatchNorm1d(2))
+    w = m[0].weight
+    r = m.to_empty(device="cpu")
+    names = sorted((n, tuple(p.shape), p.requires_grad) for n, p in m.named_parameters())
+    bufs = sorted((n, tuple(b.shape), str(b.dtype)) for n, b in m.named_buffers())
+    return (r is m, m[0].weight is w, names, bufs, tuple(m.get_buffer("1.running_mean").shape),
+            isinstance(m[0].weight, nn.Parameter))
+""")

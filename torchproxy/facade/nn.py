@@ -231,6 +231,21 @@ class Module(paddle.nn.Layer):
                                + "\n\t".join(errors))
         return _IncompatibleKeys(missing, unexpected)
 
+    def to_empty(self, *, device=None, recurse: bool = True):
+        """torch's meta-device materialisation step: parameters and buffers (the same objects,
+        as torch keeps its Parameters) on ``device`` with unspecified contents (here: the
+        values they had; Paddle has no meta tensors to materialise)."""
+        if device is not None:
+            self.to(device)
+        return self
+
+    def get_buffer(self, target: str):
+        mod, _, name = target.rpartition(".")
+        m = self.get_submodule(mod)
+        if name not in m._buffers:
+            raise AttributeError(f"{type(m).__name__} has no buffer `{name}`")
+        return m._buffers[name]
+
     def zero_grad(self, set_to_none: bool = True):
         for p in super().parameters():
             p.clear_gradient(not set_to_none)

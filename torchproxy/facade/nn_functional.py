@@ -599,9 +599,9 @@ def _ctc_host(lp, tg, il, tl, blank):
     exp(alpha + beta - lp) / p (as torch's ctc_loss_backward: it assumes normalised rows)."""
     import numpy as np
     T, N, C = lp.shape
-    nll = np.zeros(N)
+    nll = np.zeros(N, dtype=lp.dtype)
     grad = np.zeros_like(lp)
-    neg = -np.inf
+    neg = lp.dtype.type(-np.inf)
     for n in range(N):
         t_n, s_n = int(il[n]), int(tl[n])
         ext = np.full(2 * s_n + 1, blank, dtype=np.int64)
