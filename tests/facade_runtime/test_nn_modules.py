@@ -290,7 +290,8 @@ def f():
     w = m[0].weight
     r = m.to_empty(device="cpu")
     names = sorted((n, tuple(p.shape), p.requires_grad) for n, p in m.named_parameters())
-    bufs = sorted((n, tuple(b.shape), str(b.dtype)) for n, b in m.named_buffers())
-    return (r is m, m[0].weight is w, names, bufs, tuple(m.get_buffer("1.running_mean").shape),
+    bufs = sorted((n, tuple(b.shape)) for n, b in m.named_buffers())
+    dts = [b.dtype for _, b in sorted(m.named_buffers())]
+    return (r is m, m[0].weight is w, names, bufs, dts, tuple(m.get_buffer("1.running_mean").shape),
             isinstance(m[0].weight, nn.Parameter))
 """)
