@@ -59,6 +59,7 @@ AREAS = (
     "torchproxy.facade.nn_modules",  # torch.nn module classes (conv, pool, norm, RNN, ...)
     "torchproxy.facade.nn_utils",   # torch.nn.utils, torch.nn.utils.rnn
     "torchproxy.facade.misc",       # torch.testing, torch.utils.dlpack, ...
+    "torchproxy.facade.testing_internal",  # torch.testing._internal (TestCase, run_tests, opcheck)
     "torchproxy.facade.distributed_tensor",  # DeviceMesh, placements, ParallelStyle (import-time names)
     "torchproxy.facade.storage",    # untyped_storage, storage_offset, set_ (Triton interpreter)
     "torchproxy.facade.cpp_extension",  # torch.utils.cpp_extension (JIT-built extensions)
