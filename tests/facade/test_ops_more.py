@@ -132,3 +132,64 @@ def f(x):
             torch.logspace(0, 3, 4, dtype=torch.int64), x.float(memory_format=torch.channels_last),
             x.to(torch.float64, memory_format=torch.channels_last)]
 """, RNG.standard_normal((1, 2, 3, 3)).astype("float32"), rtol=1e-5, atol=1e-6)
+
+
+def test_scatter_and_index_reduce():
+    idx = np.array([[0, 1, 0, 2], [2, 0, 1, 1]], "int64")
+    check("""
+import torch
+def f(x, i, idx):
+    out = []
+    for red in ("sum", "prod", "mean", "amax", "amin"):
+        out += [torch.scatter_reduce(x, 0, idx, x[:2], red),
+                x.scatter_reduce(0, idx, x[:2], red, include_self=False),
+                i.scatter_reduce(0, idx, i[:2], red)]
+    y = x.clone(); y.scatter_reduce_(1, idx[:, :2], x[:2, :2], "amax")
+    for red in ("prod", "mean", "amax", "amin"):
+        out += [x.index_reduce(0, torch.tensor([2, 0]), x[:2], red),
+                i.index_reduce(1, torch.tensor([3, 3, 0, 1]), i, red, include_self=False)]
+    return out + [y, x.index_copy(1, torch.tensor([3, 0]), x[:, :2]),
+                  x.index_fill(1, torch.tensor([0, -1]), -2.0), torch.take(x, idx),
+                  torch.take_along_dim(x[:2], idx[:, :2], 1), torch.masked_select(x, x > 0)]
+""", X, I, idx, rtol=1e-5, atol=1e-6)
+
+
+def test_slices_copies_and_grids():
+    check("""
+import torch
+def f(x):
+    return [torch.slice_scatter(x, torch.zeros(3, 2), 1, 0, 4, 2),
+            torch.select_scatter(x, torch.ones(4), 0, 1),
+            torch.diagonal_scatter(x, torch.ones(3), 1), torch.expand_copy(x[:1], (2, 4)),
+            torch.diagonal_copy(x), torch.permute_copy(x, (1, 0)), torch.t_copy(x),
+            x.narrow_copy(1, 1, 2), x.unflatten(1, (2, -1)), list(torch.meshgrid(x[0], x[1, :2])),
+            list(torch.meshgrid(x[0], x[1, :2], x[2, :3], indexing="xy")),
+            torch.cartesian_prod(x[0, :2], x[1, :3]), torch.combinations(x[0], 3),
+            torch.combinations(x[0, :2], with_replacement=True), torch.block_diag(x, x[0], x[0, 0]),
+            torch.tril_indices(3, 4, 1), torch.triu_indices(4, 3, -1), torch.argwhere(x > 0),
+            list(torch.split_with_sizes(x, [1, 2])), torch.diag(x), torch.diag(x[0], -1),
+            torch.diag_embed(x, 1, 0, 2), torch.diagflat(x[:2, :2]), torch.frexp(x).mantissa,
+            torch.frexp(x).exponent]
+""", X)
+
+
+def test_search_count_statistics():
+    check("""
+import torch
+def f(x, i):
+    s = torch.sort(x.flatten()).values
+    return [torch.isin(i, torch.tensor([0, 3, -5])), torch.isin(i, 2, invert=True),
+            torch.bucketize(x, s[::3]), torch.bucketize(x, s[::3], right=True, out_int32=True),
+            torch.searchsorted(s, x), torch.searchsorted(s, 0.1, side="right"),
+            torch.bincount(i.flatten() + 5), torch.bincount(i.flatten() + 5, x.flatten(), 20),
+            torch.histc(x, 5), torch.histc(x, 4, -0.5, 0.5), torch.cdist(x, x[:2]),
+            torch.cdist(x, x, p=1), torch.dist(x, x.flip(0), 3), torch.renorm(x, 2, 0, 0.5),
+            torch.cov(x), torch.cov(x, correction=0, fweights=torch.tensor([1, 2, 1, 3])),
+            torch.corrcoef(x), torch.trapezoid(x), torch.trapezoid(i, dx=0.5, dim=0),
+            torch.cumulative_trapezoid(x, torch.arange(4.0) ** 2), torch.tensordot(x, x, ([1], [1]))]
+""", X, I, rtol=1e-5, atol=1e-5)
+    check("""
+import torch
+def f(i):
+    return torch.bincount(i.flatten())
+""", I)  # negative values: RuntimeError

@@ -99,6 +99,93 @@ NAMES = (
     "torch.positive", "torch.rad2deg", "torch.ravel", "torch.rot90", "torch.row_stack",
     "torch.rsub", "torch.select", "torch.sgn", "torch.signbit", "torch.sinc", "torch.std_mean",
     "torch.swapdims", "torch.t", "torch.tensor_split", "torch.trace", "torch.var_mean",
+    # batch 2
+    "torch.diagonal_copy", "torch.permute_copy", "torch.transpose_copy", "torch.squeeze_copy",
+    "torch.unsqueeze_copy", "torch.alias_copy", "torch.split_with_sizes_copy",
+    "torch.scatter_reduce",
+    "torch.Tensor.scatter_reduce",
+    "torch.Tensor.scatter_reduce_",
+    "torch.index_reduce",
+    "torch.Tensor.index_reduce",
+    "torch.Tensor.index_reduce_",
+    "torch.index_copy",
+    "torch.Tensor.index_copy",
+    "torch.Tensor.index_copy_",
+    "torch.index_fill",
+    "torch.Tensor.index_fill",
+    "torch.Tensor.index_fill_",
+    "torch.take",
+    "torch.Tensor.take",
+    "torch.take_along_dim",
+    "torch.Tensor.take_along_dim",
+    "torch.masked_select",
+    "torch.Tensor.masked_select",
+    "torch.slice_scatter",
+    "torch.Tensor.slice_scatter",
+    "torch.select_scatter",
+    "torch.Tensor.select_scatter",
+    "torch.diagonal_scatter",
+    "torch.Tensor.diagonal_scatter",
+    "torch.expand_copy",
+    "torch.t_copy",
+    "torch.unbind_copy",
+    "torch.narrow_copy",
+    "torch.Tensor.narrow_copy",
+    "torch.unflatten",
+    "torch.Tensor.unflatten",
+    "torch.meshgrid",
+    "torch.cartesian_prod",
+    "torch.combinations",
+    "torch.block_diag",
+    "torch.tril_indices",
+    "torch.triu_indices",
+    "torch.scalar_tensor",
+    "torch.argwhere",
+    "torch.Tensor.argwhere",
+    "torch.resolve_neg",
+    "torch.Tensor.resolve_neg",
+    "torch.resolve_conj",
+    "torch.Tensor.resolve_conj",
+    "torch.conj",
+    "torch.Tensor.conj",
+    "torch.real",
+    "torch.imag",
+    "torch.isreal",
+    "torch.Tensor.isreal",
+    "torch.frexp",
+    "torch.Tensor.frexp",
+    "torch.isin",
+    "torch.bucketize",
+    "torch.searchsorted",
+    "torch.bincount",
+    "torch.Tensor.bincount",
+    "torch.histc",
+    "torch.Tensor.histc",
+    "torch.cdist",
+    "torch.dist",
+    "torch.Tensor.dist",
+    "torch.renorm",
+    "torch.Tensor.renorm",
+    "torch.Tensor.renorm_",
+    "torch.cov",
+    "torch.Tensor.cov",
+    "torch.corrcoef",
+    "torch.Tensor.corrcoef",
+    "torch.trapezoid",
+    "torch.trapz",
+    "torch.cumulative_trapezoid",
+    "torch.tensordot",
+    "torch.diag",
+    "torch.Tensor.diag",
+    "torch.diag_embed",
+    "torch.Tensor.diag_embed",
+    "torch.diagflat",
+    "torch.Tensor.diagflat",
+    "torch.split_with_sizes",
+    "torch.Tensor.split_with_sizes",
+    "torch.unsafe_split",
+    "torch.Tensor.unsafe_split",
+    "torch.Tensor.new_empty_strided",
     "torch.vdot", "torch.vsplit", "torch.vstack", "torch.xlogy",
 )
 
@@ -966,3 +1053,758 @@ _value("torch.channels_last", channels_last,
             "the layout stays row-major (stride() differs); empty(memory_format=) refuses it")
 _value("torch.channels_last_3d", channels_last_3d,
        note="as torch.channels_last")
+
+
+# -- batch 2: indexing / scatter forms ---------------------------------------------------------
+_REDUCE = {"sum": "add", "prod": "mul", "mean": "mean", "amax": "amax", "amin": "amin"}
+
+
+def _scatter_reduce(input, d, index, src, reduce, include_self):
+    if reduce not in _REDUCE:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
+                           f"{reduce}")
+    if index.size == 0:
+        return input.clone()
+    if index.ndim and list(index.shape) != list(src.shape):
+        src = src[tuple(slice(0, s) for s in index.shape)]
+    x, s = input, src.astype(input.dtype)
+    is_bool = _name(x.dtype) == "bool"
+    if is_bool:
+        x, s = x.astype("int32"), s.astype("int32")
+    r = paddle.put_along_axis(x, index, s, d, reduce=_REDUCE[reduce], include_self=include_self,
+                              broadcast=False)
+    if reduce == "mean" and _name(x.dtype) in _INTS:  # torch: integer mean rounds down
+        cnt = paddle.put_along_axis(paddle.full(x.shape, 1 if include_self else 0, "int64"),
+                                    index, paddle.ones(index.shape, "int64"), d, reduce="add",
+                                    broadcast=False)
+        tot = paddle.put_along_axis(x.astype("int64"), index, s.astype("int64"), d,
+                                    reduce="add", include_self=include_self, broadcast=False)
+        mean = paddle.floor_divide(tot, paddle.maximum(cnt, paddle.ones_like(cnt)))
+        r = paddle.where(cnt > 0, mean, x.astype("int64")).astype(x.dtype)
+    return r.astype("bool") if is_bool else r
+
+
+def _check_index(index, name):
+    if _name(index.dtype) != "int64":
+        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+
+
+@op("torch.scatter_reduce", method=True, inplace=True, out=True)
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    _check_index(index, "scatter_reduce")
+    if input.dtype != src.dtype:
+        raise RuntimeError(f"scatter(): Expected self.dtype to be equal to src.dtype")
+    d = wrap_dim(dim, input.ndim)
+    if input.ndim == 0:
+        return _scatter_reduce(input.reshape([1]), 0, index.reshape([1]), src.reshape([1]),
+                               reduce, include_self).reshape([])
+    return _scatter_reduce(input, d, index, src, reduce, include_self)
+
+
+def _along(index, d, shape):
+    view = [1] * len(shape)
+    view[d] = -1
+    return paddle.broadcast_to(index.reshape(view), shape)
+
+
+@op("torch.index_reduce", method=True, inplace=True, out=True)
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    if index.ndim > 1:
+        raise IndexError("index_reduce_(): Index is supposed to be a vector")
+    if input.ndim == 0:
+        return index_reduce(input.reshape([1]), 0, index.reshape([-1]), source.reshape([-1]),
+                            reduce, include_self=include_self).reshape([])
+    d = wrap_dim(dim, input.ndim)
+    src = source.reshape([1]) if source.ndim == 0 else source
+    return _scatter_reduce(input, d, _along(index.reshape([-1]), d, src.shape), src, reduce,
+                           include_self)
+
+
+@op("torch.index_copy", method=True, inplace=True, out=True)
+def index_copy(input, dim, index, source):
+    if input.dtype != source.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, "
+                           f"but got (self) {_legacy(input.dtype)} and (source) "
+                           f"{_legacy(source.dtype)}")
+    if input.ndim == 0:
+        return source.reshape([]).clone() if index.size else input.clone()
+    d = wrap_dim(dim, input.ndim)
+    src = source.reshape([1]) if source.ndim == 0 else source
+    x = input.astype("int32") if _name(input.dtype) == "bool" else input
+    r = paddle.put_along_axis(x, _along(index.reshape([-1]), d, src.shape), src.astype(x.dtype),
+                              d, broadcast=False)
+    return r.astype(input.dtype)
+
+
+@op("torch.index_fill", method=True, inplace=True)
+def index_fill(input, dim, index, value):
+    if isinstance(value, paddle.Tensor):
+        if value.ndim:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                               f"tensor with {value.ndim} dimension(s).")
+        value = value.item()
+    if input.ndim == 0:
+        return _full([], value, input.dtype, input) if index.size else input.clone()
+    d = wrap_dim(dim, input.ndim)
+    idx = index.reshape([-1])
+    idx = paddle.where(idx < 0, idx + input.shape[d], idx)
+    mask_shape = [1] * input.ndim
+    mask_shape[d] = input.shape[d]
+    hit = paddle.zeros([input.shape[d]], "int32")
+    if idx.size:
+        hit = paddle.scatter(hit, idx, paddle.ones(idx.shape, "int32"))
+    hit = hit.reshape(mask_shape) > 0
+    return paddle.where(hit, _full([], value, input.dtype, input), input)
+
+
+@op("torch.take", method=True, out=True)
+def take(input, index):
+    if _name(index.dtype) != "int64":
+        raise RuntimeError("take(): Expected a long tensor for index, but got "
+                           f"{_legacy(index.dtype)}")
+    n = int(input.size)
+    flat = input.reshape([-1])
+    if index.size == 0:
+        return paddle.zeros(index.shape, input.dtype)
+    lo, hi = int(index.min()), int(index.max())
+    if lo < -n or hi >= n:
+        raise IndexError(f"out of range: tried to access index {hi if hi >= n else lo} on a "
+                         f"tensor of {n} elements.")
+    idx = paddle.where(index < 0, index + n, index)
+    return paddle.gather(flat, idx.reshape([-1])).reshape(index.shape)
+
+
+@op("torch.take_along_dim", method=True, out=True)
+def take_along_dim(input, indices, dim=None):
+    if _name(input.dtype) == "bool":  # Paddle has no bool take_along_axis kernel
+        return take_along_dim(input.astype("int32"), indices, dim).astype("bool")
+    if dim is None:
+        return paddle.take_along_axis(input.reshape([-1]), indices.reshape([-1]), 0)
+    d = wrap_dim(dim, input.ndim)
+    shp = [builtins.max(a, b) if i != d else b for i, (a, b) in
+           enumerate(zip(input.shape, indices.shape))]
+    in_shape = [s if i != d else input.shape[d] for i, s in enumerate(shp)]
+    return paddle.take_along_axis(paddle.broadcast_to(input, in_shape),
+                                  paddle.broadcast_to(indices, shp), d, broadcast=False)
+
+
+@op("torch.masked_select", method=True, out=True)
+def masked_select(input, mask):
+    if _name(mask.dtype) != "bool":
+        raise RuntimeError(f"masked_select: expected BoolTensor for mask")
+    shape = paddle.broadcast_shape(list(input.shape), list(mask.shape))
+    return paddle.masked_select(paddle.broadcast_to(input, shape),
+                                paddle.broadcast_to(mask, shape))
+
+
+# -- batch 2: scatters of slices ---------------------------------------------------------------
+def _slices(ndim, d, s):
+    return tuple(s if i == d else slice(None) for i in range(ndim))
+
+
+@op("torch.slice_scatter", method=True, out=True)
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    d = wrap_dim(dim, input.ndim)
+    out = input.clone()
+    out[_slices(input.ndim, d, slice(start, end, step))] = src.astype(input.dtype)
+    return out
+
+
+@op("torch.select_scatter", method=True, out=True)
+def select_scatter(input, src, dim, index):
+    d = wrap_dim(dim, input.ndim)
+    out = input.clone()
+    out[_slices(input.ndim, d, index)] = src.astype(input.dtype)
+    return out
+
+
+@op("torch.diagonal_scatter", method=True, out=True)
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    return paddle.diagonal_scatter(input, src.astype(input.dtype), offset,
+                                   wrap_dim(dim1, input.ndim), wrap_dim(dim2, input.ndim))
+
+
+# -- batch 2: *_copy forms ---------------------------------------------------------------------
+@op("torch.expand_copy", out=True)
+def expand_copy(input, size, *, implicit=False):
+    from .tensor_methods import expand as _expand
+    return _expand(input, *size).clone() if isinstance(size, (list, tuple)) else \
+        _expand(input, size).clone()
+
+
+@op("torch.t_copy", out=True)
+def t_copy(input):
+    return t(input).clone()
+
+
+@op("torch.unbind_copy")
+def unbind_copy(input, dim=0):
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return tuple(x.clone() for x in _shape.unbind(input, dim))
+
+
+@op("torch.narrow_copy", method=True, out=True)
+def narrow_copy(input, dim, start, length):
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    return _shape.narrow(input, dim, start, length).clone()
+
+
+@op("torch.diagonal_copy", out=True)
+def diagonal_copy(input, offset=0, dim1=0, dim2=1):
+    if wrap_dim(dim1, input.ndim) == wrap_dim(dim2, input.ndim):
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return _shape.diagonal(input, offset, dim1, dim2).clone()
+
+
+@op("torch.permute_copy", out=True)
+def permute_copy(input, dims):
+    return _shape.permute(input, dims).clone()
+
+
+@op("torch.transpose_copy", out=True)
+def transpose_copy(input, dim0, dim1):
+    return _shape.transpose(input, dim0, dim1).clone()
+
+
+@op("torch.squeeze_copy", out=True)
+def squeeze_copy(input, dim=None):
+    return _shape.squeeze(input, dim).clone()
+
+
+@op("torch.unsqueeze_copy", out=True)
+def unsqueeze_copy(input, dim):
+    return _shape.unsqueeze(input, dim).clone()
+
+
+@op("torch.alias_copy", out=True)
+def alias_copy(input):
+    return input.clone()
+
+
+@op("torch.split_with_sizes_copy")
+def split_with_sizes_copy(input, split_sizes, dim=0):
+    return tuple(x.clone() for x in split_with_sizes(input, split_sizes, dim))
+
+
+# -- batch 2: shape / creation -----------------------------------------------------------------
+@op("torch.unflatten", method=True)
+def unflatten(input, dim, sizes):
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    d = wrap_dim(dim, input.ndim)
+    sizes = list(sizes)
+    if len(sizes) == 0:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    shape = list(input.shape)
+    known = _prod([s for s in sizes if s != -1])
+    if sizes.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in sizes:
+        sizes[sizes.index(-1)] = shape[d] // known if known else 0
+    if _prod(sizes) != shape[d]:
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
+                           f"size of dim {dim} ({shape[d]}) in the input tensor")
+    return input.reshape(shape[:d] + sizes + shape[d + 1:])
+
+
+def _prod(xs):
+    r = 1
+    for v in xs:
+        r *= v
+    return r
+
+
+@adapter("torch.meshgrid")
+def meshgrid(*tensors, indexing=None):
+    ts = list(tensors[0]) if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) \
+        else list(tensors)
+    if indexing is None:
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+                           f"received: {indexing}")
+    for x in ts:
+        if x.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
+                               f"got: {x.ndim}D")
+    ts = [x.reshape([-1]) for x in ts]
+    axis = list(range(len(ts)))
+    if indexing == "xy" and len(ts) >= 2:  # the first two axes swap places
+        axis[0], axis[1] = 1, 0
+    shape = [0] * len(ts)
+    for i, x in enumerate(ts):
+        shape[axis[i]] = int(x.shape[0])
+    out = []
+    for i, x in enumerate(ts):
+        view = [1] * len(ts)
+        view[axis[i]] = -1
+        out.append(paddle.broadcast_to(x.reshape(view), shape))
+    return tuple(out)
+
+
+@adapter("torch.cartesian_prod")
+def cartesian_prod(*tensors):
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return paddle.stack([g.reshape([-1]) for g in grids], 1)
+
+
+@adapter("torch.combinations")
+def combinations(input, r=2, with_replacement=False):
+    import itertools
+    if input.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return paddle.zeros([0], input.dtype)
+    n = int(input.shape[0])
+    gen = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    idx = list(gen(range(n), r))
+    if not idx:
+        return paddle.zeros([0, r] if r > 1 else [0], input.dtype)
+    t = paddle.to_tensor(idx, dtype="int64")
+    return paddle.gather(input, t.reshape([-1])).reshape([len(idx), r])
+
+
+@adapter("torch.block_diag")
+def block_diag(*tensors):
+    from .ops import result_type_n
+    ts = [x.reshape([1, 1]) if x.ndim == 0 else x.reshape([1, -1]) if x.ndim == 1 else x
+          for x in tensors]
+    for x in ts:
+        if x.ndim != 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. "
+                               f"Input {ts.index(x)} has {x.ndim} dimensions")
+    if not ts:
+        return paddle.zeros([1, 0], default_float())
+    dt = result_type_n(*ts)
+    rows, cols = builtins.sum(int(x.shape[0]) for x in ts), builtins.sum(
+        int(x.shape[1]) for x in ts)
+    out = paddle.zeros([rows, cols], dt)
+    r = c = 0
+    for x in ts:
+        h, w = int(x.shape[0]), int(x.shape[1])
+        if h and w:
+            out[r:r + h, c:c + w] = x.astype(dt)
+        r, c = r + h, c + w
+    return out
+
+
+def _tri_indices(fn, row, col, offset, dtype, device):
+    import numpy as np
+    from . import creation as _cr
+    r, c = fn(row, offset, col)
+    dt = _dt.to_paddle(dtype) if dtype is not None else _DEFAULT_INT
+    return _cr.tensor(np.stack([r, c]).astype("int64"), dtype=dt, device=device)
+
+
+@adapter("torch.tril_indices")
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    import numpy as np
+    return _tri_indices(np.tril_indices, row, col, offset, dtype, device)
+
+
+@adapter("torch.triu_indices")
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    import numpy as np
+    return _tri_indices(np.triu_indices, row, col, offset, dtype, device)
+
+
+@adapter("torch.scalar_tensor")
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False):
+    from . import creation as _cr
+    dt = _dt.to_paddle(dtype) if dtype is not None else default_float()
+    return _cr.tensor(s, dtype=dt, device=device, requires_grad=requires_grad)
+
+
+@op("torch.argwhere", method=True)
+def argwhere(input):
+    return _ops.nonzero(input)
+
+
+# -- batch 2: complex views --------------------------------------------------------------------
+@op("torch.resolve_neg", method=True)
+def resolve_neg(input):
+    return input
+
+
+@op("torch.resolve_conj", method=True)
+def resolve_conj(input):
+    return input
+
+
+@op("torch.conj", method=True)
+def conj(input):
+    return paddle.conj(input) if _is_complex(input) else input
+
+
+@adapter("torch.real")
+def real(input):
+    return paddle.real(input) if _is_complex(input) else input
+
+
+@adapter("torch.imag")
+def imag(input):
+    if not _is_complex(input):
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return paddle.imag(input)
+
+
+@op("torch.isreal", method=True)
+def isreal(input):
+    if _is_complex(input):
+        return paddle.imag(input) == 0
+    return paddle.ones(input.shape, "bool")
+
+
+FrexpResult = _return_type("frexp", ("mantissa", "exponent"))
+
+
+@op("torch.frexp", method=True)
+def frexp(input, *, out=None):
+    if not _is_float(input):
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    m, e = paddle.frexp(input)
+    return _shape_result(FrexpResult, m, e.astype("int32"), out)
+
+
+# -- batch 2: search / counting ----------------------------------------------------------------
+@op("torch.isin", out=True)
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    like = elements if isinstance(elements, paddle.Tensor) else test_elements
+    e = elements if isinstance(elements, paddle.Tensor) else _full([], elements, like.dtype, like)
+    t = test_elements if isinstance(test_elements, paddle.Tensor) else \
+        _full([], test_elements, like.dtype, like)
+    a, b = _operands(e, t)
+    if b.size == 0:
+        r = paddle.zeros(a.shape, "bool")
+    else:
+        r = (a.unsqueeze(-1) == b.reshape([-1])).any(-1)
+    return paddle.logical_not(r) if invert else r
+
+
+@op("torch.bucketize", out=True)
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    x = input if isinstance(input, paddle.Tensor) else _full([], input, boundaries.dtype,
+                                                              boundaries)
+    if boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
+    r = paddle.searchsorted(boundaries, x.astype(boundaries.dtype) if x.dtype != boundaries.dtype
+                            else x, out_int32=out_int32, right=right)
+    return r
+
+
+@op("torch.searchsorted", out=True)
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
+                 sorter=None):
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "
+                               f"got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, "
+                               "got side of left while right was True")
+        right = side == "right"
+    seq = sorted_sequence
+    if sorter is not None:
+        seq = paddle.take_along_axis(seq, sorter, -1)
+    x = input if isinstance(input, paddle.Tensor) else _full([], input, seq.dtype, seq)
+    if x.ndim == 0 and seq.ndim == 1:
+        return paddle.searchsorted(seq, x.reshape([1]), out_int32=out_int32,
+                                   right=right).reshape([])
+    if seq.ndim > 1 and list(seq.shape[:-1]) != list(x.shape[:-1]):
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the "
+                           "first N-1 dimensions of boundaries tensor and input value tensor "
+                           "must match")
+    return paddle.searchsorted(seq, x.astype(seq.dtype) if x.dtype != seq.dtype else x,
+                               out_int32=out_int32, right=right)
+
+
+@op("torch.bincount", method=True)
+def bincount(input, weights=None, minlength=0):
+    if input.ndim != 1:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if _name(input.dtype) not in _INTS or _name(input.dtype) == "bool":
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if input.size and int(input.min()) < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    n = builtins.max(minlength, int(input.max()) + 1 if input.size else 0)
+    if weights is None:
+        if input.size == 0:
+            return paddle.zeros([n], "int64")
+        return paddle.bincount(input.astype("int64"), minlength=n).astype("int64")
+    wdt = "float32" if _name(weights.dtype) == "float32" else "float64"
+    if input.size == 0:
+        return paddle.zeros([n], wdt)
+    return paddle.bincount(input.astype("int64"), weights.astype("float64"),
+                           minlength=n).astype(wdt)
+
+
+@op("torch.histc", method=True, out=True)
+def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
+    if not _is_float(input):
+        raise NotImplementedError(f'"histogram_cpu" not implemented for '
+                                  f"'{_legacy(input.dtype)}'")
+    if bins <= 0:
+        raise RuntimeError("torch.histc(): bins must be > 0")
+    lo, hi = float(min), float(max)
+    if lo == hi and input.size:
+        lo, hi = float(input.min()), float(input.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if lo > hi:
+        raise RuntimeError("torch.histc(): max must be larger than min")
+    x = input.astype("float64").reshape([-1])
+    inside = (x >= lo) & (x <= hi)
+    idx = paddle.floor((x - lo) * bins / (hi - lo)).astype("int64")
+    idx = paddle.clip(idx, 0, bins - 1)
+    idx = paddle.masked_select(idx, inside)
+    if idx.size == 0:
+        return paddle.zeros([bins], input.dtype)
+    return paddle.bincount(idx, minlength=bins).astype(input.dtype)
+
+
+# -- batch 2: distances / statistics -----------------------------------------------------------
+def _pnorm(d, p, axis):
+    if p == 0:
+        return (d != 0).astype(d.dtype).sum(axis)
+    if p == math.inf:
+        return paddle.abs(d).max(axis)
+    if p == 1:
+        return paddle.abs(d).sum(axis)
+    if p == 2:
+        return paddle.sqrt((d * d).sum(axis))
+    return paddle.pow(paddle.pow(paddle.abs(d), p).sum(axis), 1.0 / p)
+
+
+@adapter("torch.cdist")
+def cdist(x1, x2, p=2.0, compute_mode=None):
+    if x1.ndim < 2 or x2.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.ndim}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
+                           f"{x1.shape[-1]} X2: {x2.shape[-1]}")
+    if p < 0:
+        raise RuntimeError(f"cdist only supports non-negative p values")
+    if not _is_float(x1):
+        raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: "
+                           f"{_legacy(x1.dtype)}")
+    d = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    if d.size == 0:
+        return paddle.zeros(d.shape[:-1], x1.dtype)
+    return _pnorm(d, p, -1)
+
+
+@op("torch.dist", method=True)
+def dist(input, other, p=2):
+    a, b = _operands(input, other)
+    d = (a - b).reshape([-1])
+    if d.size == 0:
+        return paddle.zeros([], a.dtype)
+    return _pnorm(d, float(p), 0)
+
+
+@op("torch.renorm", method=True, inplace=True, out=True)
+def renorm(input, p, dim, maxnorm):
+    if p <= 0:
+        raise RuntimeError(f"renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    if input.ndim <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.ndim} "
+                           "dimensions")
+    d = wrap_dim(dim, input.ndim)
+    axes = [i for i in range(input.ndim) if i != d]
+    norms = _pnorm(input, float(p), axes)
+    factor = paddle.where(norms > maxnorm, maxnorm / (norms + 1e-7), paddle.ones_like(norms))
+    view = [1] * input.ndim
+    view[d] = -1
+    return input * factor.reshape(view).astype(input.dtype)
+
+
+@op("torch.cov", method=True)
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    if input.ndim > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an "
+                           f"input with {input.ndim} dimensions")
+    x = input.reshape([1, -1]) if input.ndim < 2 else input
+    x = _f(x) if not _is_complex(x) else x
+    n = int(x.shape[1])
+    w = None
+    if fweights is not None:
+        w = fweights.astype(x.dtype)
+    if aweights is not None:
+        w = aweights.astype(x.dtype) if w is None else w * aweights.astype(x.dtype)
+    if w is None:
+        wsum = float(n)
+        avg = x.mean(1, keepdim=True) if n else paddle.full([x.shape[0], 1], math.nan, x.dtype)
+        norm = wsum - correction
+    else:
+        wsum_t = w.sum()
+        avg = (x * w).sum(1, keepdim=True) / wsum_t
+        if aweights is None or correction == 0:
+            norm = wsum_t - correction
+        else:
+            norm = wsum_t - correction * (w * aweights.astype(x.dtype)).sum() / wsum_t
+    xm = x - avg
+    xw = xm * w if w is not None else xm
+    c = paddle.matmul(xw, paddle.conj(xm).t() if _is_complex(xm) else xm.t())
+    if isinstance(norm, float):
+        norm = builtins.max(norm, 0.0)
+        c = c / norm if norm else c / 0.0
+    else:
+        norm = paddle.clip(norm, min=0)
+        c = c / norm
+    return c.reshape([]) if input.ndim < 2 or x.shape[0] == 1 else c
+
+
+@op("torch.corrcoef", method=True)
+def corrcoef(input):
+    c = cov(input)
+    if c.ndim == 0:
+        return c / c
+    d = paddle.diagonal(c)
+    std = paddle.sqrt(d)
+    c = c / std.unsqueeze(1) / std.unsqueeze(0)
+    return paddle.clip(c, -1, 1) if not _is_complex(c) else c
+
+
+@adapter("torch.trapezoid")
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    d = wrap_dim(dim, y.ndim)
+    n = y.shape[d]
+    yf = _f(y)
+    if n == 0:
+        return yf.sum(d)
+    lo, hi = paddle.slice(yf, [d], [0], [n - 1]), paddle.slice(yf, [d], [1], [n])
+    if x is None:
+        return ((lo + hi) * ((1.0 if dx is None else dx) / 2.0)).sum(d)
+    xd = _f(diff(x, dim=-1 if x.ndim == 1 else d))
+    if x.ndim == 1:
+        view = [1] * y.ndim
+        view[d] = -1
+        xd = xd.reshape(view)
+    return ((lo + hi) * xd / 2.0).sum(d)
+
+
+adapter("torch.trapz")(trapezoid)
+
+
+@adapter("torch.cumulative_trapezoid")
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    d = wrap_dim(dim, y.ndim)
+    n = y.shape[d]
+    yf = _f(y)
+    if n == 0:
+        return yf.clone()
+    lo, hi = paddle.slice(yf, [d], [0], [n - 1]), paddle.slice(yf, [d], [1], [n])
+    if x is None:
+        parts = (lo + hi) * ((1.0 if dx is None else dx) / 2.0)
+    else:
+        xd = _f(diff(x, dim=-1 if x.ndim == 1 else d))
+        if x.ndim == 1:
+            view = [1] * y.ndim
+            view[d] = -1
+            xd = xd.reshape(view)
+        parts = (lo + hi) * xd / 2.0
+    return paddle.cumsum(parts, d) if parts.shape[d] else parts
+
+
+@op("torch.tensordot", out=True)
+def tensordot(a, b, dims=2):
+    if isinstance(dims, paddle.Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        axes = [list(range(a.ndim - dims, a.ndim)), list(range(dims))]
+    else:
+        axes = [list(dims[0]) if isinstance(dims[0], (list, tuple)) else [dims[0]],
+                list(dims[1]) if isinstance(dims[1], (list, tuple)) else [dims[1]]]
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected both inputs to have same dtype")
+    return paddle.tensordot(a, b, axes=axes)
+
+
+@op("torch.diag", method=True, out=True)
+def diag(input, diagonal=0):
+    if input.ndim not in (1, 2):
+        raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{input.ndim}D")
+    x = input.astype("int32") if _name(input.dtype) == "bool" else input
+    return paddle.diag(x, offset=diagonal).astype(input.dtype)
+
+
+@op("torch.diag_embed", method=True, out=True)
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    nd = input.ndim + 1
+    d1, d2 = wrap_dim(dim1, nd), wrap_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    n = int(input.shape[-1]) + builtins.abs(offset) if input.ndim else 1 + builtins.abs(offset)
+    x = input.reshape([1]) if input.ndim == 0 else input
+    # out[..., i, i + offset] = x[..., i]: build the matrix from x and an index mask
+    m = int(x.shape[-1])
+    rows = paddle.arange(n).reshape([n, 1])
+    cols = paddle.arange(n).reshape([1, n])
+    mask = (cols - rows) == offset
+    pos = paddle.where(mask, paddle.minimum(rows, cols), paddle.zeros_like(rows + cols))
+    pos = paddle.clip(pos, 0, builtins.max(m - 1, 0))
+    base = x.astype("int32") if _name(x.dtype) == "bool" else x
+    vals = paddle.gather(base, pos.reshape([-1]), axis=base.ndim - 1).reshape(
+        list(base.shape[:-1]) + [n, n])
+    out = paddle.where(mask, vals, paddle.zeros_like(vals)).astype(input.dtype)
+    # the two new dims are the last two: move them to dim1, dim2
+    src = list(range(nd - 2))
+    perm = [0] * nd
+    it = iter(src)
+    for i in range(nd):
+        if i == d1:
+            perm[i] = nd - 2
+        elif i == d2:
+            perm[i] = nd - 1
+        else:
+            perm[i] = next(it)
+    return out.transpose(perm)
+
+
+@op("torch.diagflat", method=True, out=True)
+def diagflat(input, offset=0):
+    return diag(input.reshape([-1]), offset)
+
+
+@op("torch.split_with_sizes", method=True)
+def split_with_sizes(input, split_sizes, dim=0):
+    d = wrap_dim(dim, input.ndim)
+    if builtins.sum(split_sizes) != input.shape[d]:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to "
+                           f"{input.shape[d]} (input tensor's size at dimension {dim}), but got "
+                           f"split_sizes={list(split_sizes)}")
+    out, s = [], 0
+    for n in split_sizes:
+        out.append(paddle.slice(input, [d], [s], [s + n]))
+        s += n
+    return tuple(out)
+
+
+@op("torch.unsafe_split", method=True)
+def unsafe_split(input, split_size, dim=0):
+    return tuple(_shape.split(input, split_size, dim))
+
+
+@tensor_method("new_empty_strided")
+def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False,
+                      layout=None, pin_memory=False):
+    from . import creation as _cr
+    return _cr.empty_strided(size, stride, dtype=dtype if dtype is not None else self.dtype,
+                             device=device if device is not None else self.place,
+                             requires_grad=requires_grad)
