@@ -1,0 +1,33 @@
+"""Issue 12's proof in CI: a bounded stress run of the hook (stress_worker.py, fixed threads x
+iterations, well under a minute) with real torch loaded first and with real torch absent.
+Wrong modules, unexpected exceptions, crashes, sightings of the facade in sys.modules and
+replacements of real torch there must all be 0."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from helpers import ROOT
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+@pytest.mark.parametrize("mode", ["real", "absent"])
+def test_stress_threads_guards_toggles_and_c_imports(tmp_path, mode):
+    env = dict(os.environ, PYTHONPATH=ROOT, TP_STRESS_ITERATIONS="150")
+    env.pop("TORCHPROXY_SCOPE", None)
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "stress_worker.py"), mode,
+                           str(tmp_path)], env=env, capture_output=True, text=True, timeout=170)
+    assert proc.returncode == 0, f"crashed or failed ({proc.returncode}):\n{proc.stderr[-4000:]}"
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    counts = got["counts"]
+    assert got["problems"] == []
+    assert {k: counts[k] for k in ("wrong", "exceptions", "facade_seen", "real_replaced")} == \
+        {"wrong": 0, "exceptions": 0, "facade_seen": 0, "real_replaced": 0}
+    # 5 workers x 150 iterations x 4 import forms, a good share checked exactly
+    assert counts["checks"] == 3000
+    assert counts["exact_checks"] > 300 and counts["polls"] > 1000
