@@ -230,7 +230,21 @@ def status() -> dict:
         "real_torch_loaded": real_torch is not None and not hook.is_facade(real_torch),
         "real_torch_installed": _real_torch_installed(),
         "paddle_version": _paddle_version(),
+        # the torch API level the facade claims as torch.__version__ (docs: README, doctor)
+        "facade_torch_version": _facade_torch_version(),
+        # "c" (torchproxy._cdispatch) or "python" (TORCHPROXY_PURE_PYTHON=1, or no C build)
+        "tensor_dispatcher": _tensor_dispatcher(),
     }
+
+
+def _facade_torch_version() -> str:
+    from .facade.core import TORCH_VERSION
+    return TORCH_VERSION
+
+
+def _tensor_dispatcher() -> str:
+    from .facade import dispatch
+    return dispatch.backend()
 
 
 def _real_torch_installed() -> bool:
