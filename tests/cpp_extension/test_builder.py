@@ -8,7 +8,7 @@ import pytest
 import setuptools
 
 import torchproxy
-from conftest import CACHE, compat_available, needs_compat
+from cppext_shared import CACHE, compat_available, needs_compat
 from torchproxy.facade import cpp_extension as ce
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from cases import CASES
-from conftest import needs_compat, results_for
+from cppext_shared import needs_compat, results_for
 
 pytestmark = needs_compat
 

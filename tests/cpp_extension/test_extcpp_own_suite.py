@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # tests/: difftest
 import difftest  # noqa: E402
 
-from conftest import ROOT, needs_compat  # noqa: E402
+from cppext_shared import ROOT, needs_compat  # noqa: E402
 
 ASSERT_EQUAL_SRC = '''
 import torch

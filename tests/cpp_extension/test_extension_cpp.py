@@ -18,7 +18,7 @@ import urllib.request
 import numpy as np
 import pytest
 
-from conftest import CACHE, HERE, ROOT, needs_compat
+from cppext_shared import CACHE, HERE, ROOT, needs_compat
 
 pytestmark = needs_compat
 
