@@ -32,6 +32,16 @@ _REAL = {}  # case -> None (passed) or the exception real torch raised
 SLOW = {"03-matmul-fp16"}
 
 
+@pytest.fixture(autouse=True)
+def _keep_tritons_allocator():
+    """Tutorial 06 calls triton.set_allocator(...) for its TMA descriptors; that setting is
+    process-wide, so put Triton's allocator back for the tests that run after it."""
+    from triton.runtime import _allocation
+    before = _allocation._allocator.get()
+    yield
+    _allocation._allocator.set(before)
+
+
 @pytest.fixture(scope="module")
 def src_dir(tmp_path_factory):
     try:

@@ -97,8 +97,42 @@ SAMPLES.update({
     "__setitem__": (X, lambda: ((0, 1), 9.0), {}), "__getitem__": (X, lambda: ((0, 1),), {}),
     "geometric_": (X, lambda: (0.5,), {}), "multinomial": (X, lambda: (2,), {}),
 })
+# names added for OpInfo coverage (ops_more, linalg, special...): the other operand is Y();
+# shapes that torch would refuse still enter the implementation, and both sides are compared
+SAMPLES.update({name: (X, lambda: (Y(),), {}) for name in (
+    "arctan2", "atan2", "copysign", "dist", "floor_divide", "fmax", "fmin", "fmod", "gcd",
+    "lcm", "greater", "greater_equal", "heaviside", "hypot", "ldexp", "less", "less_equal",
+    "logaddexp", "logaddexp2", "logical_xor", "nextafter", "not_equal", "true_divide", "xlogy",
+    "float_power", "float_power_", "kron", "inner", "reshape_as")})
+SAMPLES.update({
+    "addbmm": (X, lambda: (paddle.ones([2, 3, 5]), paddle.ones([2, 5, 4])), {}),
+    "baddbmm": (X, lambda: (paddle.ones([2, 3, 5]), paddle.ones([2, 5, 4])), {}),
+    "addmv": (X, lambda: (paddle.ones([4, 5]), paddle.ones([5])), {}),
+    "addr": (X, lambda: (paddle.ones([3]), paddle.ones([4])), {}),
+    "diagonal_scatter": (X, lambda: (paddle.ones([3]),), {}),
+    "dsplit": (X, lambda: (2,), {}), "hsplit": (X, lambda: (2,), {}),
+    "vsplit": (X, lambda: (3,), {}), "tensor_split": (X, lambda: (2,), {}),
+    "unsafe_split": (X, lambda: (2,), {}), "split_with_sizes": (X, lambda: ([1, 2],), {}),
+    "dot": (X, lambda: (Y(),), {}), "vdot": (X, lambda: (Y(),), {}),
+    "ger": (X, lambda: (paddle.ones([4]),), {}), "mv": (X, lambda: (paddle.ones([4]),), {}),
+    "index_copy": (X, lambda: (0, IDX1(), Y()[:2]), {}),
+    "index_fill": (X, lambda: (0, IDX1(), 1.5), {}),
+    "index_reduce": (X, lambda: (0, IDX1(), Y()[:2], "prod"), {}),
+    "kthvalue": (X, lambda: (2,), {}), "logcumsumexp": (X, lambda: (1,), {}),
+    "masked_select": (X, lambda: (MASK(),), {}), "matrix_power": (X, lambda: (2,), {}),
+    "moveaxis": (X, lambda: (0, 1), {}), "movedim": (X, lambda: (0, 1), {}),
+    "swapdims": (X, lambda: (0, 1), {}), "mvlgamma": (X, lambda: (1,), {}),
+    "narrow_copy": (X, lambda: (0, 0, 2), {}),
+    "new_empty_strided": (X, lambda: ((2, 3), (3, 1)), {}),
+    "orgqr": (X, lambda: (paddle.ones([3]),), {}), "polygamma": (X, lambda: (1,), {}),
+    "renorm": (X, lambda: (2, 0, 1.0), {}),
+    "scatter_reduce": (X, lambda: (1, IDX(), Y(), "sum"), {}),
+    "select": (X, lambda: (0, 1), {}), "select_scatter": (X, lambda: (paddle.ones([4]), 0, 1), {}),
+    "slice_scatter": (X, lambda: (Y(),), {}), "take": (X, lambda: (IDX1(),), {}),
+    "take_along_dim": (X, lambda: (IDX(), 1), {}), "unflatten": (X, lambda: (1, (2, 2)), {}),
+})
 # compare dtype and shape, not the values: uninitialised memory; addresses of fresh tensors
-UNINITIALISED = {"new_empty", "data_ptr"}
+UNINITIALISED = {"new_empty", "new_empty_strided", "data_ptr"}
 # Paddle's own signature where calling it with torch's arguments would crash the process
 # (Paddle 2.6's copy_ reads a missing `blocking` argument: SIGSEGV)
 PADDLE_SAMPLES = {"copy_": (X, lambda: (Y(), True), {})}

@@ -715,7 +715,9 @@ def trace(input):
     return d.sum() if d.shape[0] else paddle.zeros([], input.dtype)
 
 
-@op("torch.t", method=True, inplace=lambda self: _t_(self))
+# view ops register without the CPU half "opmath" wrapper (_opbase.op): rounding a
+# float32 copy back to half would turn the view into a copy (x.t() of a half tensor)
+@_register_op("torch.t", method=True, inplace=lambda self: _t_(self))
 def t(input):
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
@@ -782,7 +784,7 @@ column_stack = _stack_like("column_stack",
                            lambda x: x.reshape([-1, 1]) if x.ndim <= 1 else x, lambda ts: 1)
 
 
-@op("torch.tensor_split", method=True)
+@_register_op("torch.tensor_split", method=True)
 def tensor_split(input, indices_or_sections, dim=0):
     if input.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
@@ -875,7 +877,7 @@ def ravel(input):
     return input.reshape([-1])
 
 
-@op("torch.select", method=True)
+@_register_op("torch.select", method=True)
 def select(input, dim, index):
     if input.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -888,7 +890,7 @@ def select(input, dim, index):
     return paddle.slice(input, [d], [i], [i + 1]).squeeze(d)
 
 
-@op("torch.swapdims", method=True)
+@_register_op("torch.swapdims", method=True)
 def swapdims(input, dim0, dim1):
     return _shape.transpose(input, dim0, dim1)
 
@@ -1292,7 +1294,7 @@ def split_with_sizes_copy(input, split_sizes, dim=0):
 
 
 # -- batch 2: shape / creation -----------------------------------------------------------------
-@op("torch.unflatten", method=True)
+@_register_op("torch.unflatten", method=True)
 def unflatten(input, dim, sizes):
     if input.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
@@ -1782,7 +1784,7 @@ def diagflat(input, offset=0):
     return diag(input.reshape([-1]), offset)
 
 
-@op("torch.split_with_sizes", method=True)
+@_register_op("torch.split_with_sizes", method=True)
 def split_with_sizes(input, split_sizes, dim=0):
     d = wrap_dim(dim, input.ndim)
     if builtins.sum(split_sizes) != input.shape[d]:
@@ -1796,7 +1798,7 @@ def split_with_sizes(input, split_sizes, dim=0):
     return tuple(out)
 
 
-@op("torch.unsafe_split", method=True)
+@_register_op("torch.unsafe_split", method=True)
 def unsafe_split(input, split_size, dim=0):
     return tuple(_shape.split(input, split_size, dim))
 
