@@ -489,8 +489,14 @@ def test_signal_timer_interrupting_guards(clean):
     _PRISTINE.clear()
     _PRISTINE.update({n: paddle.Tensor.__dict__.get(n) for n in _TENSOR_NAMES})
 
+    # armed only while the guard loop runs: a SIGALRM whose Python handler runs late (after
+    # the loop ended and the timer was cancelled) must not interrupt the checks, or pytest
+    armed = [False]
+
     def raise_ki(signum, frame):
-        raise KeyboardInterrupt
+        if armed[0]:
+            armed[0] = False
+            raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGALRM, raise_ki)
     import random
@@ -502,6 +508,7 @@ def test_signal_timer_interrupting_guards(clean):
             with torchproxy.guard(scope="tp_s"):
                 inside = _observable()
             outside = _observable()
+            armed[0] = True
             signal.setitimer(signal.ITIMER_REAL, rng.uniform(1e-5, 4e-4))
             try:
                 while True:
@@ -510,6 +517,7 @@ def test_signal_timer_interrupting_guards(clean):
             except KeyboardInterrupt:
                 pass
             finally:
+                armed[0] = False
                 signal.setitimer(signal.ITIMER_REAL, 0)
             got = _observable()
             assert got in (inside, outside), i
