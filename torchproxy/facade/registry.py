@@ -68,7 +68,6 @@ AREAS = (
     "torchproxy.facade.signal",  # torch.signal.windows (torch's window formulas)
     "torchproxy.facade.fft",  # torch.fft on paddle.fft (torch's n/s/dim/norm, dtypes, errors)
     "torchproxy.facade.linalg",  # torch.linalg on paddle.linalg (result tuples, norms, errors)
-    "torchproxy.facade.linalg_more",  # torch.svd/qr/lu/geqrf/ormqr/matrix_exp, lstsq, ldl, cross
     "torchproxy.facade.special",  # torch.special on Paddle ops (erfc/erfcx/ndtr fits, polynomials)
     "torchproxy.facade.ops_clients",  # names real clients need (Triton tutorials, Liger tests)
     "torchproxy.facade.ops_more",  # more torch.* / Tensor methods from OpInfo (arc*, xlogy, dot...)
