@@ -499,3 +499,33 @@ def external_stream_factory():
     """``paddle.device.get_stream_from_external`` (Paddle >= 3.0), else None: Paddle 2.6
     cannot wrap an external cudaStream_t.  Remove the fallback when 2.6 support is dropped."""
     return getattr(paddle.device, "get_stream_from_external", None)
+
+
+# ================================================================================================
+# Paddle 2.6: kernels that refuse tensors with a 0-size dimension
+# Every 0-size tensor of Paddle 2.6 is "uninitialized" (no allocation, whichever way it was made:
+# to_tensor of an empty array, paddle.empty/zeros, a kernel's output), and these 2.6 kernels
+# raise on one: broadcasting elementwise ops ("The meta data must be valid when call the
+# mutable data function"), clone ("only support initialized tensor in clone"), matmul ("The
+# Input(X) dims size must not be equal 0"), reductions and any()/all() ("Tensor need be reduced
+# must not empty"), static-graph style ops ("The Input variable 'x' has not been initialized").
+# Paddle 3.x computes all of these.  The facade's op wrapper (facade/zero_size.py) recognises
+# these failures and computes torch's result another way.  Remove when Paddle < 3 is no longer
+# supported (2.6 support dropped): then ZERO_SIZE_KERNELS_FAIL and every use of it go.
+# ================================================================================================
+ZERO_SIZE_KERNELS_FAIL: bool = IS_PADDLE_2
+_ZERO_SIZE_MESSAGES = (
+    "The meta data must be valid when call the mutable data function",
+    "only support initialized tensor in clone",
+    "dims size must not be equal 0",
+    "Tensor need be reduced must not empty",
+    "has not been initialized",
+)
+
+
+def is_zero_size_failure(exc: BaseException) -> bool:
+    """``exc`` is one of Paddle 2.6's refusals of a 0-size operand (always False on 3.x)."""
+    if not ZERO_SIZE_KERNELS_FAIL or not isinstance(exc, (ValueError, RuntimeError)):
+        return False
+    msg = str(exc)
+    return any(m in msg for m in _ZERO_SIZE_MESSAGES)
