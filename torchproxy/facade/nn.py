@@ -395,12 +395,14 @@ def silu(input, inplace: bool = False):
 
 @adapter(F + "sigmoid")
 def sigmoid(input):
-    return PF.sigmoid(input)
+    from .ops import UNARY  # torch.sigmoid: int/bool inputs give the default float dtype
+    return UNARY["sigmoid"](input)
 
 
 @adapter(F + "tanh")
 def tanh(input):
-    return paddle.tanh(input)
+    from .ops import UNARY  # torch.tanh: int/bool inputs give the default float dtype
+    return UNARY["tanh"](input)
 
 
 def _maybe_inplace(input, out, inplace):
@@ -416,16 +418,48 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
     if isinstance(normalized_shape, int):  # torch's F.layer_norm refuses it (nn.LayerNorm does not)
         raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
                         "of ints, not int")
+    normalized_shape = check_norm_shape(input, normalized_shape, weight, bias)
+    if not 0.0 <= eps <= 1e-3:  # Paddle's kernel refuses other eps: torch's formula
+        from .nn_functional import native_layer_norm
+        return native_layer_norm(input, normalized_shape, weight, bias, eps)[0]
+    if any(t is not None and t.stop_gradient for t in (weight, bias)) and not input.stop_gradient:
+        # Paddle 2.6-3.3's layer_norm kernel returns a wrong input gradient when weight (or
+        # bias) needs none: the affine part is applied outside the kernel then
+        out = layer_norm(input, normalized_shape, None, None, eps)
+        if weight is not None:
+            out = out * weight
+        return out + bias if bias is not None else out
     if len(normalized_shape) > 1:  # Paddle wants 1-D scale/bias: the flattened ones
         weight = weight.reshape([-1]) if weight is not None else None
         bias = bias.reshape([-1]) if bias is not None else None
-    return PF.layer_norm(input, list(normalized_shape), weight=weight, bias=bias, epsilon=eps)
+    if len(normalized_shape) == input.ndim:  # Paddle needs begin_norm_axis > 0
+        return PF.layer_norm(input.unsqueeze(0), normalized_shape, weight=weight, bias=bias,
+                             epsilon=eps).squeeze(0)
+    return PF.layer_norm(input, normalized_shape, weight=weight, bias=bias, epsilon=eps)
+
+
+def check_norm_shape(input, normalized_shape, weight=None, bias=None):
+    """torch's layer_norm/rms_norm argument checks (RuntimeError with torch's message)."""
+    shape = [int(d) for d in normalized_shape]
+    if not shape:
+        raise RuntimeError(f"Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           f"containing at least one element, but got normalized_shape = {shape}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and list(t.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got "
+                               f"{name} of shape {list(t.shape)} and normalized_shape = {shape}")
+    if len(shape) > input.ndim or list(input.shape[input.ndim - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size"
+                           f"{list(input.shape)}")
+    return shape
 
 
 @adapter(F + "rms_norm")
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     if isinstance(normalized_shape, int):
         normalized_shape = [normalized_shape]
+    normalized_shape = check_norm_shape(input, normalized_shape, weight)
     axes = list(range(input.ndim - len(normalized_shape), input.ndim))
     if eps is None:
         eps = float(paddle.finfo(input.dtype).eps)
@@ -814,6 +848,36 @@ def _conv_padding(padding):
     return padding.upper() if isinstance(padding, str) else padding  # "same"/"valid"
 
 
+def check_conv_args(input, weight, bias, stride, padding, dilation, groups, nd,
+                    transposed=False):
+    """torch's convolution argument checks, RuntimeError with torch's messages."""
+    from .nn_functional import _ntuple
+    if input.dtype != weight.dtype or (bias is not None and bias.dtype != input.dtype):
+        raise RuntimeError(f"Input type ({input.dtype}) and weight type ({weight.dtype}) "
+                           f"{'and bias type (' + str(bias.dtype) + ') ' if bias is not None else ''}"
+                           f"should be the same")
+    if weight.ndim < 3:
+        raise RuntimeError(f"weight should have at least three dimensions")
+    if weight.ndim != nd + 2:
+        raise RuntimeError(f"Expected {weight.ndim}-dimensional input for {weight.ndim}-"
+                           f"dimensional weight {list(weight.shape)}, but got {input.ndim}-"
+                           f"dimensional input of size {list(input.shape)} instead")
+    if any(s <= 0 for s in _ntuple(stride, nd)):
+        raise RuntimeError("non-positive stride is not supported")
+    if not isinstance(padding, str) and any(p < 0 for p in _ntuple(padding, nd)):
+        raise RuntimeError("negative padding is not supported")
+    if any(d <= 0 for d in _ntuple(dilation, nd)):
+        raise RuntimeError("dilation should be greater than zero")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if not transposed and weight.shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
+                           f"dimension 0, but got weight of size {list(weight.shape)} instead")
+    if not transposed and weight.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size {list(weight.shape)} instead")
+
+
 def _convnd(input, weight, bias, stride, padding, dilation, groups, nd):
     """torch's conv{nd}d on Paddle's kernels: unbatched inputs, padding='same' (asymmetric
     when the total is odd: the extra zero on the right, as torch) and 'valid'."""
@@ -823,6 +887,7 @@ def _convnd(input, weight, bias, stride, padding, dilation, groups, nd):
     if input.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to "
                            f"conv{nd}d, but got input of size: {list(input.shape)}")
+    check_conv_args(input, weight, bias, stride, padding, dilation, groups, nd)
     unb = input.ndim == nd + 1
     x = input.unsqueeze(0) if unb else input
     if x.shape[1] != weight.shape[1] * groups:
@@ -844,7 +909,7 @@ def _convnd(input, weight, bias, stride, padding, dilation, groups, nd):
                 padding = [a for a, _ in pairs]
             else:
                 flat = []
-                for a, b in pairs:
+                for a, b in reversed(pairs):  # Paddle's pad lists the last dim first
                     flat += [a, b]
                 x = PF.pad(x, flat, mode="constant", value=0.0, data_format=fmt)
                 padding = [0] * nd
@@ -852,9 +917,19 @@ def _convnd(input, weight, bias, stride, padding, dilation, groups, nd):
             raise RuntimeError(f"Invalid padding string: '{padding}'")
     else:
         padding = list(_ntuple(padding, nd))
-    out = fn(x, weight, bias=bias, stride=stride, padding=padding, dilation=dilation,
-             groups=groups, data_format=fmt)
+    if _is_int(x):  # Paddle has float kernels only: exact in float64 below 2**53, as torch's
+        out = fn(x.astype("float64"), weight.astype("float64"),
+                 bias=bias.astype("float64") if bias is not None else None, stride=stride,
+                 padding=padding, dilation=dilation, groups=groups, data_format=fmt)
+        out = out.astype(x.dtype)
+    else:
+        out = fn(x, weight, bias=bias, stride=stride, padding=padding, dilation=dilation,
+                 groups=groups, data_format=fmt)
     return out.squeeze(0) if unb else out
+
+
+def _is_int(x):
+    return x.dtype in (paddle.int64, paddle.int32, paddle.int16, paddle.int8, paddle.uint8)
 
 
 @adapter(F + "conv1d")

@@ -60,6 +60,10 @@ NAMES = (
     "torch.nn.functional.fractional_max_pool2d", "torch.nn.functional.fractional_max_pool3d",
     "torch.nn.functional.fractional_max_pool2d_with_indices",
     "torch.nn.functional.fractional_max_pool3d_with_indices",
+    "torch.conv1d", "torch.conv2d", "torch.conv3d", "torch.conv_transpose1d",
+    "torch.conv_transpose2d", "torch.conv_transpose3d", "torch.group_norm", "torch.layer_norm",
+    "torch.rms_norm", "torch.batch_norm", "torch.native_layer_norm", "torch.native_group_norm",
+    "torch.native_batch_norm", "torch._native_batch_norm_legit",
 )
 
 import contextlib
@@ -1116,8 +1120,15 @@ def _bshape(t, ndim):
 @adapter(F + "batch_norm")
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
                momentum=0.1, eps=1e-5):
-    if input.ndim < 2:
-        raise ValueError(f"Expected 2D or more input (got {input.ndim}D input)")
+    if input.ndim < 2:  # torch counts 0 channels for a 1-D input: only an empty one passes
+        for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                        ("weight", weight), ("bias", bias)):
+            if t is not None and math.prod(t.shape) != 0:
+                raise RuntimeError(f"{name} should contain 0 elements not {math.prod(t.shape)}")
+        if math.prod(input.shape):
+            raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                             f"size {list(input.shape)}")
+        return input + 0  # a new (empty) tensor; Paddle 2.6 cannot clone an empty one
     axes = [0] + list(range(2, input.ndim))
     if training:
         n = math.prod(input.shape) // input.shape[1]
@@ -1193,7 +1204,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
-    x = input.reshape([n, num_groups, -1])
+    x = input.reshape([n, num_groups, math.prod(input.shape[1:]) // num_groups])
     mean = x.mean(axis=2, keepdim=True)
     var = ((x - mean) ** 2).mean(axis=2, keepdim=True)
     out = ((x - mean) / paddle.sqrt(var + eps)).reshape(input.shape)
@@ -1202,6 +1213,119 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if bias is not None:
         out = out + _bshape(bias, input.ndim)
     return out
+
+
+@adapter("torch.group_norm")
+def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
+    return group_norm(input, num_groups, weight, bias, eps)
+
+
+@adapter("torch.layer_norm")
+def torch_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5,
+                     cudnn_enable=True):
+    from .nn import layer_norm
+    return layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+@adapter("torch.rms_norm")
+def torch_rms_norm(input, normalized_shape, weight=None, eps=None):
+    from .nn import rms_norm
+    return rms_norm(input, normalized_shape, weight, eps)
+
+
+@adapter("torch.batch_norm")
+def torch_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
+                     cudnn_enabled=True):
+    return batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+@adapter("torch.native_layer_norm")
+def native_layer_norm(input, normalized_shape, weight, bias, eps):
+    """(out, mean, rstd), mean/rstd of shape input.shape[:axis] + [1] * len(normalized_shape)."""
+    from .nn import check_norm_shape
+    k = len(check_norm_shape(input, normalized_shape, weight, bias))
+    axes = list(range(input.ndim - k, input.ndim))
+    mean = input.mean(axis=axes, keepdim=True)
+    var = ((input - mean) ** 2).mean(axis=axes, keepdim=True)
+    rstd = paddle.rsqrt(var + eps)
+    out = (input - mean) * rstd
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out, mean, rstd
+
+
+@adapter("torch.native_group_norm")
+def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
+    """(out, mean [N, group], rstd [N, group])."""
+    if C % group:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, "
+                           f"but got input of shape {list(input.shape)} and num_groups={group}")
+    x = input.reshape([N, group, math.prod(input.shape[1:]) // group])
+    mean = x.mean(axis=2, keepdim=True)
+    var = ((x - mean) ** 2).mean(axis=2, keepdim=True)
+    rstd = paddle.rsqrt(var + eps)
+    out = ((x - mean) * rstd).reshape(input.shape)
+    if weight is not None:
+        out = out * _bshape(weight, input.ndim)
+    if bias is not None:
+        out = out + _bshape(bias, input.ndim)
+    return out, mean.reshape([N, group]), rstd.reshape([N, group])
+
+
+def _native_bn(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    """torch's native_batch_norm: (out, save_mean, save_invstd); in evaluation both saved
+    tensors are empty, and training updates the running stats in place (unbiased variance)."""
+    if input.ndim < 2:
+        raise RuntimeError(f"batch_norm: expected at least 2-D input, got {input.ndim}-D")
+    axes = [0] + list(range(2, input.ndim))
+    c = input.shape[1]
+    if training:
+        n = math.prod(input.shape) // max(c, 1)
+        mean = input.mean(axis=axes)
+        var = ((input - _bshape(mean, input.ndim)) ** 2).mean(axis=axes)
+        invstd = paddle.rsqrt(var + eps)
+        with paddle.no_grad():
+            if running_mean is not None:
+                paddle.assign((1 - momentum) * running_mean + momentum * mean.detach(),
+                              output=running_mean)
+            if running_var is not None and n > 1:
+                unbiased = var.detach() * (float(n) / (float(n) - 1))
+                paddle.assign((1 - momentum) * running_var + momentum * unbiased,
+                              output=running_var)
+        out = (input - _bshape(mean, input.ndim)) * _bshape(invstd, input.ndim)
+        save_mean, save_invstd = mean, invstd
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+        out = (input - _bshape(running_mean, input.ndim)) * \
+            _bshape(paddle.rsqrt(running_var + eps), input.ndim)
+        save_mean = paddle.zeros([0], dtype=input.dtype)
+        save_invstd = paddle.zeros([0], dtype=input.dtype)
+    if weight is not None:
+        out = out * _bshape(weight, input.ndim)
+    if bias is not None:
+        out = out + _bshape(bias, input.ndim)
+    return out, save_mean, save_invstd
+
+
+@adapter("torch.native_batch_norm")
+def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    return _native_bn(input, weight, bias, running_mean, running_var, training, momentum, eps)
+
+
+@adapter("torch._native_batch_norm_legit")
+def _native_batch_norm_legit(input, weight, bias, *args):
+    """Both overloads: (running_mean, running_var, training, momentum, eps) and, without
+    running stats, (training, momentum, eps)."""
+    if len(args) == 3:
+        return _native_bn(input, weight, bias, None, None, *args)
+    if len(args) == 5:
+        return _native_bn(input, weight, bias, *args)
+    raise TypeError("_native_batch_norm_legit() takes (input, weight, bias, running_mean, "
+                    "running_var, training, momentum, eps) or (input, weight, bias, training, "
+                    "momentum, eps)")
 
 
 @adapter(F + "local_response_norm")
@@ -1237,11 +1361,46 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, nd):
-    x, unb = _batched(input, nd, f"conv_transpose{nd}d")
+    """torch's transposed convolution: Paddle's kernel without padding (its output_padding
+    checks are stricter than torch's), then torch's crop of ``padding`` on both sides and
+    ``output_padding`` zeros (plus bias) on the right."""
+    from .nn import _is_int
+    name = f"conv_transpose{nd}d"
+    from .nn import check_conv_args
+    check_conv_args(input, weight, bias, stride, padding, dilation, groups, nd, transposed=True)
+    x, unb = _batched(input, nd, name)
+    ss, ps, ops, ds = (_ntuple(v, nd) for v in (stride, padding, output_padding, dilation))
+    if any(o >= s and o >= d for o, s, d in zip(ops, ss, ds)):
+        raise RuntimeError(f"output padding must be smaller than either stride or dilation, but "
+                           f"got output_padding {list(ops)}, stride {list(ss)}, dilation "
+                           f"{list(ds)}")
+    if weight.ndim != nd + 2:
+        raise RuntimeError(f"Expected {nd + 2}-dimensional weight for {name}, but got weight of "
+                           f"size {list(weight.shape)}")
+    if x.shape[1] != weight.shape[0] or weight.shape[0] % groups:
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected "
+                           f"input{list(x.shape)} to have {weight.shape[0]} channels, but got "
+                           f"{x.shape[1]} channels instead")
     fn = {1: PF.conv1d_transpose, 2: PF.conv2d_transpose, 3: PF.conv3d_transpose}[nd]
-    out = fn(x, weight, bias=bias, stride=list(_ntuple(stride, nd)),
-             padding=list(_ntuple(padding, nd)), output_padding=list(_ntuple(output_padding, nd)),
-             dilation=list(_ntuple(dilation, nd)), groups=groups, data_format=_conv_fmt(nd))
+    integral = _is_int(x)
+    xx, ww = (x.astype("float64"), weight.astype("float64")) if integral else (x, weight)
+    full = fn(xx, ww, bias=None, stride=list(ss), padding=[0] * nd, output_padding=[0] * nd,
+              dilation=list(ds), groups=groups, data_format=_conv_fmt(nd))
+    sl, flat = [slice(None), slice(None)], []
+    for L, F_, k, s, p, o, d in zip(x.shape[2:], full.shape[2:], weight.shape[2:], ss, ps, ops, ds):
+        target = (L - 1) * s - 2 * p + d * (k - 1) + o + 1
+        if target <= 0:
+            raise RuntimeError(f"Given input size per channel: {list(x.shape[2:])}. Calculated "
+                               f"output size per channel is too small")
+        sl.append(slice(p, p + target))
+        flat = [0, max(p + target - F_, 0)] + flat  # Paddle lists the last dim first
+    if any(flat):
+        full = PF.pad(full, flat, mode="constant", value=0.0, data_format=_conv_fmt(nd))
+    out = full[tuple(sl)]
+    if bias is not None:
+        out = out + _bshape(bias.astype(out.dtype), out.ndim)
+    if integral:
+        out = out.astype(x.dtype)
     return out.squeeze(0) if unb else out
 
 
@@ -1261,6 +1420,17 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
+
+
+def _conv_aliases():
+    from . import nn as _nn
+    for nd, (f, t) in enumerate(((_nn.conv1d, conv_transpose1d), (_nn.conv2d, conv_transpose2d),
+                                 (conv3d, conv_transpose3d)), start=1):
+        adapter(f"torch.conv{nd}d")(f)  # torch's positional signature is F's
+        adapter(f"torch.conv_transpose{nd}d")(t)
+
+
+_conv_aliases()
 
 
 @adapter(F + "unfold")
