@@ -64,7 +64,13 @@ BINARY = ("mul", "mul_", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge
           "arctan2", "atan2", "copysign", "dist", "floor_divide", "fmax", "fmin", "fmod", "gcd",
           "lcm", "greater", "greater_equal", "heaviside", "hypot", "ldexp", "less", "less_equal",
           "logaddexp", "logaddexp2", "logical_xor", "nextafter", "not_equal", "true_divide",
-          "xlogy", "float_power", "float_power_", "kron", "inner", "reshape_as")
+          "xlogy", "float_power", "float_power_", "kron", "inner", "reshape_as",
+          # elementwise breadth (tests/facade/test_elementwise_breadth.py)
+          "clamp_min", "clamp_min_", "clamp_max", "clamp_max_", "isclose",
+          "bitwise_left_shift", "bitwise_left_shift_", "bitwise_right_shift",
+          "bitwise_right_shift_", "__and__", "__or__", "__xor__", "__rand__", "__ror__",
+          "__rxor__", "__lshift__", "__rshift__", "__rlshift__", "__rrshift__", "__rmod__",
+          "__pow__", "__rpow__", "__rdiv__")
 SAMPLES = {name: (X, lambda: (Y(),), {}) for name in BINARY}
 SAMPLES.update({
     "clamp": (X, lambda: (0.6, 1.5), {}), "clamp_": (X, lambda: (0.6, 1.5), {}),

@@ -14,6 +14,11 @@ NAMES = (
     "torch.Tensor.__add__", "torch.Tensor.__mul__", "torch.Tensor.__radd__",
     "torch.Tensor.__rmul__", "torch.Tensor.__rsub__", "torch.Tensor.__rtruediv__",
     "torch.Tensor.__sub__", "torch.Tensor.__truediv__",
+    "torch.Tensor.__and__", "torch.Tensor.__or__", "torch.Tensor.__xor__",
+    "torch.Tensor.__rand__", "torch.Tensor.__ror__", "torch.Tensor.__rxor__",
+    "torch.Tensor.__lshift__", "torch.Tensor.__rshift__", "torch.Tensor.__rlshift__",
+    "torch.Tensor.__rrshift__", "torch.Tensor.__rmod__", "torch.Tensor.__pow__",
+    "torch.Tensor.__rpow__", "torch.Tensor.__rdiv__", "torch.Tensor.__abs__",
 )
 
 import numbers
@@ -30,7 +35,8 @@ _SCALARS = (bool, numbers.Number)
 def _operator(name, torch_fn, reflected=False):
     def op(self, other):
         if not isinstance(other, (paddle.Tensor, *_SCALARS)):
-            return original(name)(self, other)
+            own = original(name)
+            return NotImplemented if own is None else own(self, other)
         return torch_fn(other, self) if reflected else torch_fn(self, other)
     op.__name__ = name
     tensor_method(name, note="torch's type promotion")(op)
@@ -45,3 +51,22 @@ _operator("__mul__", ops.BINARY["mul"])
 _operator("__rmul__", ops.BINARY["mul"], reflected=True)
 _operator("__truediv__", ops.div)
 _operator("__rtruediv__", ops.div, reflected=True)
+_operator("__and__", ops.BINARY["bitwise_and"])
+_operator("__rand__", ops.BINARY["bitwise_and"], reflected=True)
+_operator("__or__", ops.BINARY["bitwise_or"])
+_operator("__ror__", ops.BINARY["bitwise_or"], reflected=True)
+_operator("__xor__", ops.BINARY["bitwise_xor"])
+_operator("__rxor__", ops.BINARY["bitwise_xor"], reflected=True)
+_operator("__lshift__", ops.bitwise_left_shift)
+_operator("__rlshift__", ops.bitwise_left_shift, reflected=True)
+_operator("__rshift__", ops.bitwise_right_shift)
+_operator("__rrshift__", ops.bitwise_right_shift, reflected=True)
+_operator("__rmod__", ops.BINARY["remainder"], reflected=True)
+_operator("__pow__", ops.pow)
+_operator("__rpow__", ops.pow, reflected=True)
+_operator("__rdiv__", ops.div, reflected=True)  # torch's Python 2 name of __rtruediv__
+
+
+@tensor_method("__abs__", note="torch.abs")
+def __abs__(self):  # Paddle 2.6's Tensor has no __abs__: abs(x) was a TypeError
+    return ops.UNARY["abs"](self)

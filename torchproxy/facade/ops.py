@@ -44,14 +44,23 @@ NAMES = (
     "torch.Tensor.logical_and_", "torch.Tensor.logical_or_", "torch.Tensor.multiply",
     "torch.Tensor.multiply_", "torch.Tensor.subtract", "torch.Tensor.subtract_",
     "torch.Tensor.divide", "torch.Tensor.divide_", "torch.Tensor.clip_", "torch.Tensor.addmm",
+    "torch.Tensor.clamp_min", "torch.Tensor.clamp_min_", "torch.Tensor.clamp_max",
+    "torch.Tensor.clamp_max_", "torch.polar", "torch.conj_physical", "torch.Tensor.conj_physical",
+    "torch.Tensor.conj_physical_", "torch.Tensor.cfloat", "torch.Tensor.cdouble",
+    "torch.bitwise_left_shift", "torch.Tensor.bitwise_left_shift",
+    "torch.Tensor.bitwise_left_shift_", "torch.bitwise_right_shift",
+    "torch.Tensor.bitwise_right_shift", "torch.Tensor.bitwise_right_shift_",
+    "torch.Tensor.isnan", "torch.Tensor.isinf", "torch.Tensor.isfinite", "torch.Tensor.isclose",
 )
 
 import paddle
 
 from ._opbase import (_EMPTY_RESULT, _FLOATS, _INTS, _LEGACY_NAMES, _empty_like_dtype,
-                      _float_input, _full, _name, _operands, _register_adapter, _same_dtype,
-                      _register_op, _write_out, adapter, broadcast_shape, op, result_type,
-                      result_type_n)
+                      _float_input, _full, _name, _operands, _prod, _register_adapter,
+                      _same_dtype, _register_op, _write_out, adapter, broadcast_shape,
+                      kernel_empty, op, result_type, result_type_n)
+from .creation import default_float
+from .registry import tensor_method
 from . import dtypes as _dt
 from ._opbase import wrap_dim  # noqa: F401 - re-exported: tensor_methods uses ops.wrap_dim
 
@@ -78,9 +87,41 @@ _FLOAT_ONLY = {
 }
 
 
+def _integral_identity(torch_name, paddle_fn):
+    """floor/ceil/trunc: torch returns a copy of an integer tensor (Paddle 2.6 has no integer
+    floor/ceil kernels) and has no bool kernel."""
+    def fn(x):
+        n = _name(x.dtype)
+        if n == "bool":
+            raise NotImplementedError(f'"{torch_name}_vml_cpu" not implemented for \'Bool\'')
+        return x.clone() if n in _INTS else paddle_fn(x)
+    return fn
+
+
+def _sign(x):
+    return x.clone() if _name(x.dtype) == "bool" else paddle.sign(x)  # no bool kernel
+
+
+def _square(x):
+    # torch squares a bool tensor as pow(x, 2): the result is int64 (Paddle: no bool kernel)
+    return paddle.square(x.astype("int64") if _name(x.dtype) == "bool" else x)
+
+
+def _float_test(paddle_fn, integral_value):
+    """isnan/isinf/isfinite: integer and bool tensors are never NaN or infinite (Paddle lacks
+    their bool kernels)."""
+    def fn(x):
+        if _name(x.dtype) in _INTS:
+            return _full(list(x.shape), integral_value, paddle.bool, x)
+        return paddle_fn(x)
+    return fn
+
+
 _SAME_DTYPE = {
-    "abs": paddle.abs, "neg": paddle.neg, "square": paddle.square, "sign": paddle.sign,
-    "floor": paddle.floor, "ceil": paddle.ceil, "trunc": paddle.trunc,
+    "abs": paddle.abs, "neg": paddle.neg, "square": _square, "sign": _sign,
+    "floor": _integral_identity("floor", paddle.floor),
+    "ceil": _integral_identity("ceil", paddle.ceil),
+    "trunc": _integral_identity("trunc", paddle.trunc),
     "relu": lambda x: paddle.maximum(x, _full([], 0, x.dtype, x)),  # Paddle: float-only relu
 }
 
@@ -109,7 +150,15 @@ adapter("torch.absolute")(UNARY["abs"])
 
 
 @adapter("torch.round")
-def round(input, *, decimals=0, out=None):  # noqa: A001 - torch's name
+def round(input, *, decimals=None, out=None):  # noqa: A001 - torch's name
+    n = _name(input.dtype)
+    if n in _INTS:
+        # torch.round(int) copies; the decimals= overload (also torch.special.round) and bools
+        # have no integer kernel
+        if decimals is None and n != "bool":
+            return _write_out(input.clone(), out)
+        kernel = "round_cpu" if decimals else "round_vml_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_LEGACY_NAMES.get(n, n)}\'')
     if input.size == 0:
         return _write_out(_empty_like_dtype(input, input.dtype), out)
     if decimals:
@@ -123,11 +172,19 @@ def round(input, *, decimals=0, out=None):  # noqa: A001 - torch's name
     return _write_out(paddle.where(up, f + 1, f).astype(input.dtype), out)
 
 
+# Paddle has no bool maximum/minimum kernels: on bools they are logical or/and, as in torch
+_BOOL_FORMS = {"maximum": paddle.logical_or, "minimum": paddle.logical_and}
+
+
 def _binary(torch_name, paddle_fn, result_float=False, method=False, inplace=False):
+    bool_form = _BOOL_FORMS.get(torch_name)
+
     def fn(input, other, *, out=None):
         a, b = _operands(input, other)
         if result_float:
             a, b = _float_input(a), _float_input(b)
+        elif bool_form is not None and _name(a.dtype) == "bool":
+            return _write_out(bool_form(a, b), out)
         return _write_out(paddle_fn(a, b), out)
     fn.__name__ = torch_name
     return op(f"torch.{torch_name}", method=method, inplace=inplace)(fn)
@@ -183,6 +240,8 @@ def add(input, other, *, alpha=1, out=None):
     if alpha != 1:
         other = other * alpha
     a, b = _operands(input, other)
+    if _name(a.dtype) == "bool":  # torch: True + True is True (Paddle 2.6: no bool add kernel)
+        return _write_out(paddle.logical_or(a, b), out)
     return _write_out(paddle.add(a, b), out)
 
 
@@ -230,7 +289,21 @@ op("torch.divide", method=True, inplace=True)(div)
 @op("torch.pow", method=True, inplace=True)
 def pow(input, exponent, *, out=None):  # noqa: A001
     a, b = _operands(input, exponent)
-    return _write_out(paddle.pow(a, b), out)
+    if (isinstance(exponent, int) and exponent < 0 and isinstance(input, paddle.Tensor)
+            and _name(a.dtype) in _INTS):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    r = paddle.pow(a, b)
+    if _name(r.dtype) in _INTS and _name(r.dtype) != "bool" and bool((b < 0).any()):
+        # torch's integer power with a negative exponent: 1 for base 1, +-1 for base -1, else 0
+        # (Paddle 2.6 gives garbage there)
+        shape = broadcast_shape(a, b)
+        a, b, r = (paddle.broadcast_to(v, shape) for v in (a, b, r))
+        one = paddle.ones_like(r)
+        odd = paddle.remainder(b, paddle.full_like(b, 2)) != 0
+        unit = paddle.where((a == -1) & odd, -one, one)
+        neg = paddle.where((a == 1) | (a == -1), unit, paddle.zeros_like(r))
+        r = paddle.where(b < 0, neg, r)
+    return _write_out(r, out)
 
 
 @adapter("torch.where")
@@ -255,6 +328,17 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     x = input
+    if _name(result_type_n(x, *(v for v in (min, max) if v is not None))) == "bool":
+        # torch: a bool clamp has kernels only for one tensor bound (logical or / and)
+        tensors = isinstance(min, paddle.Tensor) or isinstance(max, paddle.Tensor)
+        if min is not None and max is not None:
+            kernel = "clamp_cpu" if tensors else "clamp_scalar_cpu"
+        elif not tensors:
+            kernel = "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu"
+        else:
+            kernel = None
+        if kernel:
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
     if isinstance(min, paddle.Tensor) or isinstance(max, paddle.Tensor):
         if min is not None:
             x = BINARY["maximum"](x, min)
@@ -284,14 +368,14 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
 clip = op("torch.clip", method=True, inplace=True)(clamp)
 
 
-@adapter("torch.clamp_min")
-def clamp_min(input, min):  # noqa: A002
-    return clamp(input, min=min)
+@op("torch.clamp_min", method=True, inplace=True)
+def clamp_min(input, min, *, out=None):  # noqa: A002
+    return clamp(input, min=min, out=out)
 
 
-@adapter("torch.clamp_max")
-def clamp_max(input, max):  # noqa: A002
-    return clamp(input, max=max)
+@op("torch.clamp_max", method=True, inplace=True)
+def clamp_max(input, max, *, out=None):  # noqa: A002
+    return clamp(input, max=max, out=out)
 
 
 @op("torch.allclose", method=True)
@@ -307,9 +391,38 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 
 @adapter("torch.isclose")
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """torch's formula (aten TensorCompare.cpp), which broadcasts and takes every dtype:
+    ``a == b | (isfinite(|a - b|) & |a - b| <= atol + |rtol * b|)``, bools as the default
+    float, integer differences compared in the default float dtype."""
     _same_dtype(input, other)
-    a, b = _operands(input, other)
-    return paddle.isclose(a, b, rtol=float(rtol), atol=float(atol), equal_nan=equal_nan)
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+    shape = broadcast_shape(input, other)
+    a, b = paddle.broadcast_to(input, shape), paddle.broadcast_to(other, shape)
+    n = _name(a.dtype)
+    if n.startswith("complex"):  # Paddle 2.6 has no complex equal/isnan kernels
+        close = (paddle.equal(paddle.real(a), paddle.real(b))
+                 & paddle.equal(paddle.imag(a), paddle.imag(b)))
+
+        def nan(v):
+            return paddle.isnan(paddle.real(v)) | paddle.isnan(paddle.imag(v))
+    else:
+        close, nan = paddle.equal(a, b), paddle.isnan
+    inexact = n in _FLOATS or n.startswith("complex")
+    if equal_nan and inexact:
+        close = close | (nan(a) & nan(b))
+    if rtol == 0 and atol == 0:
+        return close
+    if n == "bool":
+        a, b = a.astype(default_float()), b.astype(default_float())
+    scaled = b if inexact else b.astype(default_float())
+    allowed = paddle.abs(scaled * float(rtol)) + float(atol)
+    actual = paddle.abs(a - b)
+    if actual.dtype != allowed.dtype:
+        actual = actual.astype(allowed.dtype)
+    return close | (paddle.isfinite(actual) & (actual <= allowed))
 
 
 @op("torch.equal", method=True)
@@ -323,9 +436,16 @@ def equal(input, other) -> bool:
     return bool(paddle.equal_all(a, b))
 
 
-for _n, _f in (("isnan", paddle.isnan), ("isinf", paddle.isinf), ("isfinite", paddle.isfinite),
+for _n, _f in (("isnan", _float_test(paddle.isnan, False)),
+               ("isinf", _float_test(paddle.isinf, False)),
+               ("isfinite", _float_test(paddle.isfinite, True)),
                ("logical_not", paddle.logical_not), ("bitwise_not", paddle.bitwise_not)):
     UNARY[_n] = _unary(_n, _f, False)
+
+
+for _n in ("isnan", "isinf", "isfinite"):  # Paddle's methods lack bool kernels
+    tensor_method(_n)(UNARY[_n])
+tensor_method("isclose")(isclose)
 
 
 # -- matmul ------------------------------------------------------------------------------------
@@ -537,6 +657,92 @@ def complex(real, imag, *, out=None):  # noqa: A001
                            f"{_LEGACY_NAMES.get(_name(real.dtype))} and "
                            f"{_LEGACY_NAMES.get(_name(imag.dtype))}")
     return _write_out(paddle.complex(real, imag), out)
+
+
+@op("torch.polar", out=True)
+def polar(abs, angle):  # noqa: A002 - torch's argument names
+    """``abs * (cos(angle) + i sin(angle))`` with torch.complex's dtype checks."""
+    if abs.dtype == angle.dtype and _name(abs.dtype) in ("float32", "float64"):
+        broadcast_shape(abs, angle)
+        return complex(paddle.multiply(abs, paddle.cos(angle)),
+                       paddle.multiply(abs, paddle.sin(angle)))
+    return complex(abs, angle)  # raises torch's error for the dtypes
+
+
+def _conj_physical_(self):
+    if _name(self.dtype).startswith("complex"):
+        paddle.assign(paddle.conj(self), output=self)
+    return self
+
+
+@op("torch.conj_physical", method=True, inplace=_conj_physical_, out=True)
+def conj_physical(input):
+    """The conjugate, materialized; a real tensor is returned as it is (torch returns self)."""
+    return paddle.conj(input) if _name(input.dtype).startswith("complex") else input
+
+
+def _complex_caster(name, dtype, part):
+    def cast(self, memory_format=None):
+        """torch's ``x.{name}()``: self when it already has the dtype, else a complex copy."""
+        if _name(self.dtype) == dtype:
+            return self
+        if _name(self.dtype).startswith("complex"):
+            return self.astype(dtype)
+        real = self.astype(part)
+        return paddle.complex(real, paddle.zeros_like(real))
+    cast.__name__ = cast.__qualname__ = name
+    cast.__doc__ = cast.__doc__.format(name=name)
+    tensor_method(name)(cast)
+
+
+_complex_caster("cfloat", "complex64", "float32")
+_complex_caster("cdouble", "complex128", "float64")
+
+
+# -- bit shifts (torch's CPU kernels: shifts past the width, or negative ones, give 0 on the left
+#    and the sign fill on the right; computed with exact int64 arithmetic on 2.6 and 3.x) --------
+_BITS = {"uint8": 8, "int8": 8, "int16": 16, "int32": 32, "int64": 64}
+# 2**k as a wrapped int64 (2**63 is the sign bit)
+_POW2 = [(1 << k) - (1 << 64) if k == 63 else 1 << k for k in range(64)]
+
+
+def _pow2(k, like):
+    table = paddle.to_tensor(_POW2, dtype="int64", place=like.place)
+    return paddle.gather(table, k.reshape([-1])).reshape(k.shape)
+
+
+def _shift(kernel, left):
+    def fn(input, other, *, out=None):
+        dt = result_type(input, other)
+        n = _name(dt)
+        if n not in _BITS:
+            raise NotImplementedError(f'"{kernel}" not implemented for '
+                                      f"'{_LEGACY_NAMES.get(n, n)}'")
+        a, b = _operands(input, other)
+        shape = broadcast_shape(a, b)
+        if _prod(shape) == 0:
+            return _write_out(kernel_empty(shape, dt, a.place), out)
+        a = paddle.broadcast_to(a.astype("int64"), shape)
+        s = paddle.broadcast_to(b.astype("int64"), shape)
+        bits = _BITS[n]
+        if left:
+            valid = (s >= 0) & (s < bits)
+            k = paddle.where(valid, s, paddle.zeros_like(s))
+            r = paddle.where(valid, paddle.multiply(a, _pow2(k, a)), paddle.zeros_like(a))
+        else:
+            top = bits - (0 if n == "uint8" else 1)
+            top_t = _full(shape, top, paddle.int64, a)
+            k = paddle.where((s < 0) | (s >= top), top_t, s)
+            k1 = paddle.minimum(k, _full([], 32, paddle.int64, a))  # 2**63 is no positive int64
+            r = paddle.floor_divide(paddle.floor_divide(a, _pow2(k1, a)), _pow2(k - k1, a))
+        return _write_out(r.astype(dt) if n != "int64" else r, out)
+    return fn
+
+
+bitwise_left_shift = op("torch.bitwise_left_shift", method=True, inplace=True)(
+    _shift("lshift_cpu", left=True))
+bitwise_right_shift = op("torch.bitwise_right_shift", method=True, inplace=True)(
+    _shift("rshift_cpu", left=False))
 
 
 # the other op modules register their entries on import; their names are reachable as ops.<name>

@@ -208,7 +208,11 @@ def _from_table(torch_name, special_name):
     adapter(special_name)(impl)
 
 
-_from_table("torch.round", "torch.special.round")
+@adapter("torch.special.round")
+def _special_round(input, *, decimals=0, out=None):
+    """torch.special.round always takes the decimals= overload of torch.round, which has no
+    integer kernel (torch.round(int_tensor) copies, torch.special.round raises)."""
+    return TABLE["torch.round"].impl(input, decimals=decimals, out=out)
 _from_table("torch.softmax", "torch.special.softmax")
 _from_table("torch.log_softmax", "torch.special.log_softmax")
 _from_table("torch.logsumexp", "torch.special.logsumexp")
