@@ -12,6 +12,7 @@ from __future__ import annotations
 NAMES = (
     "torch.BFloat16Tensor", "torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",
     "torch.DoubleTensor", "torch.FloatTensor", "torch.Generator", "torch.HalfTensor",
+    "torch.empty_permuted", "torch.randint_like", "torch.zero_",
     "torch.IntTensor", "torch.LongTensor", "torch.ShortTensor", "torch.arange", "torch.as_tensor",
     "torch.contiguous_format", "torch.empty", "torch.empty_like", "torch.empty_strided",
     "torch.eye", "torch.from_numpy", "torch.full", "torch.full_like", "torch.layout",
@@ -267,38 +268,126 @@ def _num(v):
     return v.item() if isinstance(v, paddle.Tensor) else v
 
 
+_FLOAT_NAMES = ("float16", "bfloat16", "float32", "float64")
+
+
+def _bound(v, fn, start, end):
+    """linspace/logspace's start/end: a number or a 0-d tensor (torch's RuntimeError else)."""
+    if isinstance(v, paddle.Tensor) and v.ndim != 0:
+        dims = [x.ndim if isinstance(x, paddle.Tensor) else 0 for x in (start, end)]
+        raise RuntimeError(f"{fn} only supports 0-dimensional start and end tensors, but got "
+                           f"start with {dims[0]} dimension(s) and end with {dims[1]} "
+                           "dimension(s).")
+    return _num(v)
+
+
+def _trunc_int(v):
+    """A Python scalar as torch's ``Scalar.to<int64_t>()`` reads it (toward zero)."""
+    return int(v)
+
+
 @adapter("torch.arange")
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False):
     if end is None:
         start, end = 0, start
     start, end, step = _num(start), _num(end), _num(step)
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if not all(math.isfinite(float(v)) for v in (start, end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     dt = (_INT64 if is_int else default_float()) if dtype is None else _to_dtype(dtype)
-    # torch computes the values in double (int64 for integers), then casts
-    n = max(0, math.ceil((end - start) / step))
-    if is_int:
-        vals = np.arange(start, start + n * step, step, dtype=np.int64)[:n]
+    if _dt.torch_name(dt) in _FLOAT_NAMES:
+        # torch (CPU): the bounds and step in double, size ceil((end - start) / step)
+        xs, xe, xst = float(start), float(end), float(step)
+    else:  # integer dtypes: the bounds and step read as int64 (truncated toward zero) first
+        xs, xe, xst = _trunc_int(start), _trunc_int(end), _trunc_int(step)
+    if xst == 0:
+        raise RuntimeError("step must be nonzero")
+    if not ((xst > 0 and xe >= xs) or (xst < 0 and xe <= xs)):
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if _dt.torch_name(dt) == "int64":
+        # int64 arithmetic: ceil((end - start + step - sgn(step)) / step) with C's division
+        num = xe - xs + xst - (1 if xst > 0 else -1)
+        n = abs(num) // abs(xst) * (1 if (num >= 0) == (xst > 0) else -1)
     else:
-        vals = start + np.arange(n, dtype=np.float64) * step
+        n = math.ceil((float(end) - float(start)) / float(step))
+    n = max(0, n)
+    if isinstance(xs, int):
+        vals = xs + np.arange(n, dtype=np.int64) * xst
+    else:
+        vals = xs + np.arange(n, dtype=np.float64) * xst
     return _write_out(_finish(_from_numpy_as(vals, dt, device), requires_grad), out)
+
+
+def _two_product_sum(a, b, c):
+    """``a * b + c`` in float64 as a fused multiply-add rounds it (numpy has no fma): the
+    exact product by Dekker's split, summed with TwoSum (torch's CPU linspace kernel is
+    compiled with contracted multiply-adds, which decides values truncated to integers)."""
+    a, b, c = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64),
+                                  np.asarray(c, np.float64))
+    p = a * b
+    ca, cb = 134217729.0 * a, 134217729.0 * b
+    ah, bh = ca - (ca - a), cb - (cb - b)
+    al, bl = a - ah, b - bh
+    err = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = c + p
+    bb = s - c
+    t = (c - (s - bb)) + (p - bb)
+    return s + (t + err)
 
 
 @adapter("torch.linspace")
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False):
-    start, end = _num(start), _num(end)
+    start, end = _bound(start, "linspace", start, end), _bound(end, "linspace", start, end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = default_float() if dtype is None else _to_dtype(dtype)
-    vals = np.linspace(start, end, steps, dtype=np.float64)
-    if _dt.torch_name(dt) not in ("float16", "bfloat16", "float32", "float64"):
-        vals = np.trunc(vals)  # torch truncates toward zero for integer dtypes
+    if _dt.torch_name(dt) in _FLOAT_NAMES or steps == 0:
+        vals = np.linspace(start, end, steps, dtype=np.float64)
+    elif steps == 1:
+        vals = np.array([_trunc_int(start)], dtype=np.int64)
+    else:
+        # torch (CPU) for integer dtypes: start and end truncated to the dtype, the step in
+        # double; the first half counts up from start, the second half down from end, and
+        # each value is truncated toward zero
+        s, e = _trunc_int(start), _trunc_int(end)
+        step = (float(e) - float(s)) / (steps - 1)
+        i = np.arange(steps, dtype=np.float64)
+        v = np.where(i < steps // 2, _two_product_sum(step, i, float(s)),
+                     _two_product_sum(-step, steps - i - 1, float(e)))
+        vals = np.trunc(v).astype(np.int64)
     return _write_out(_finish(_from_numpy_as(vals, dt, device), requires_grad), out)
+
+
+def logspace_values(start, end, steps, base, dt):
+    """torch.logspace's values (CPU kernel) as a numpy array for Paddle dtype ``dt``: the
+    exponents as torch's linspace computes them (in the float dtype's precision; in double
+    from truncated bounds for integer dtypes) and ``base ** exponent``."""
+    start, end = _bound(start, "logspace", start, end), _bound(end, "logspace", start, end)
+    base = float(_num(base))
+    name = _dt.torch_name(dt)
+    if steps == 0:
+        return np.zeros([0], dtype=np.float64)
+    if name.startswith("complex"):
+        raise NotImplementedError("torchproxy: logspace with a complex dtype is not supported")
+    if name in _FLOAT_NAMES:
+        f = np.float64 if name == "float64" else np.float32
+        s, e = f(start), f(end)
+        if steps == 1:
+            return np.power(f(base), s, dtype=f).reshape([1])
+        step = (e - s) / f(steps - 1)
+        i = np.arange(steps, dtype=f)
+        exps = np.where(i < steps // 2, s + step * i, e - step * (f(steps - 1) - i))
+        return np.power(f(base), exps.astype(f), dtype=f)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if steps == 1:
+            return np.trunc(np.array([math.pow(base, float(start))]))
+        s, e = _trunc_int(start), _trunc_int(end)
+        step = float(e - s) / (steps - 1)
+        i = np.arange(steps, dtype=np.float64)
+        exps = np.where(i < steps // 2, float(s) + step * i, float(e) - step * (steps - i - 1))
+        return np.trunc(np.power(base, exps))
 
 
 @adapter("torch.eye")
@@ -366,6 +455,69 @@ def randint(*args, generator=None, out=None, dtype=None, layout=None, device=Non
     with _on(device, generator):
         t = paddle.randint(low, high, parse_size((size,), fn="randint"), dtype="int64")
     return _write_out(_finish(t.astype(dt), requires_grad), out)
+
+
+@adapter("torch.randint_like")
+def randint_like(input, *args, low=None, high=None, generator=None, dtype=None, layout=None,
+                 device=None, requires_grad=False, memory_format=None):
+    """torch.randint_like(input, high) / (input, low, high): input's shape, dtype and device
+    unless given (a float input gets integral values in its float dtype)."""
+    pos = [_num(a) for a in args]
+    if len(pos) > 2:
+        raise TypeError(f"randint_like() takes from 2 to 3 positional arguments but "
+                        f"{len(pos) + 1} were given")
+    if high is None:
+        if not pos:
+            raise TypeError("randint_like() missing 1 required positional argument: 'high'")
+        high = pos.pop()
+    if low is None:
+        low = pos.pop() if pos else 0
+    dt, place = _like(input, dtype, device)
+    low, high = _num(low), _num(high)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
+    with _on(place, generator):
+        t = paddle.randint(int(low), int(high), list(input.shape), dtype="int64")
+    return _finish(t.astype(dt), requires_grad)
+
+
+@adapter("torch.empty_permuted")
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None,
+                   requires_grad=False, pin_memory=False):
+    """Uninitialised, of shape ``size``, laid out in memory in ``physical_layout``'s order
+    (the tensor is a permuted view of a contiguous allocation, so its strides are torch's)."""
+    shape = parse_size((size,), fn="empty_permuted")
+    order = [int(d) for d in physical_layout]
+    nd = len(shape)
+    if len(order) != nd:
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the "
+                           f"physical_layout; i.e. len(size) = {nd} is not equal to "
+                           f"len(physical_layout) = {len(order)}")
+    for i, d in enumerate(order):
+        if d < 0 or d >= nd:
+            raise RuntimeError(f"Dimension out of range (expected to be between 0 and {nd - 1}, "
+                               f"but got {d} at index {i}).  NB: negative dims not currently "
+                               "supported; file an issue if you want it.")
+    if len(set(order)) != len(order):
+        raise RuntimeError("Duplicate dim not allowed")
+    t = kernel_empty([shape[d] for d in order], _dtype_or_default(dtype), to_place(device))
+    if nd > 1 and order != list(range(nd)):
+        inverse = [order.index(i) for i in range(nd)]
+        t = t.transpose(inverse)
+    return _finish(t, requires_grad)
+
+
+@adapter("torch.zero_")
+def zero_(input):
+    """torch.zero_: fills ``input`` with zeros in place and returns it."""
+    if not isinstance(input, paddle.Tensor):
+        raise TypeError(f"zero_(): argument 'input' must be Tensor, not {type(input).__name__}")
+    if math.prod(input.shape) == 0:
+        return input
+    paddle.assign(paddle.zeros(list(input.shape), dtype="int64").astype(input.dtype),
+                  output=input)
+    return input
 
 
 @adapter("torch.randn_like")

@@ -1006,12 +1006,17 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
 def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     d = wrap_dim(dim, input.ndim)
     n = input.shape[d] if input.ndim else 1
+    if input.ndim and n == 0:
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if k < 1 or k > n:
-        raise IndexError(f"kthvalue(): selected number k out of range for dimension {dim}")
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    if out is not None and builtins.any(o is input for o in out):
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the "
+                           "written-to tensor refer to a single memory location. Please clone() "
+                           "the tensor before performing the operation.")
     x = input.reshape([1]) if input.ndim == 0 else input
-    s = _red.sort(x, d, stable=True)
-    v = paddle.slice(s.values, [d], [k - 1], [k])
-    i = paddle.slice(s.indices, [d], [k - 1], [k])
+    i = _red.kth_index(x, k, d)  # torch's quickselect position among equal values
+    v = paddle.take_along_axis(x, i, d)
     if not keepdim or input.ndim == 0:
         v, i = v.squeeze(d), i.squeeze(d)
     if input.ndim == 0:
@@ -1052,12 +1057,8 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
         raise RuntimeError("number of steps must be non-negative")
     from . import creation as _cr
     dt = _dt.to_paddle(dtype) if dtype is not None else default_float()
-    vals = [float(base) ** (start + (end - start) * i / (steps - 1)) if steps > 1 else
-            float(base) ** start for i in range(steps)]
-    if _name(dt) in _INTS:
-        vals = [int(v) for v in vals]
-    r = _cr.tensor(vals, dtype=dt, device=device, requires_grad=requires_grad) if steps else \
-        _cr.zeros(0, dtype=dt, device=device, requires_grad=requires_grad)
+    vals = _cr.logspace_values(start, end, steps, base, dt)  # torch's CPU kernel's arithmetic
+    r = _cr._finish(_cr._from_numpy_as(vals, dt, device), requires_grad)
     return _write_out(r, out)
 
 

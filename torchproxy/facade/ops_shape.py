@@ -7,7 +7,7 @@ from __future__ import annotations
 NAMES = (
     "torch.Tensor.chunk", "torch.Tensor.flip", "torch.Tensor.gather", "torch.Tensor.index_add",
     "torch.Tensor.index_add_", "torch.Tensor.index_select", "torch.Tensor.masked_fill",
-    "torch.Tensor.masked_fill_", "torch.Tensor.narrow", "torch.Tensor.repeat_interleave",
+    "torch.Tensor.masked_fill_", "torch.Tensor.narrow", "torch.Tensor.repeat_interleave", "torch.Tensor.roll",
     "torch.Tensor.scatter", "torch.Tensor.scatter_", "torch.Tensor.scatter_add",
     "torch.Tensor.scatter_add_", "torch.Tensor.unbind", "torch.atleast_2d",
     "torch.broadcast_shapes", "torch.broadcast_tensors", "torch.broadcast_to", "torch.cat",
@@ -194,8 +194,28 @@ def narrow(input, dim, start, length):
     return paddle.slice(input, [d], [start], [start + length])
 
 
+def _bool_safe(x):
+    """Paddle's CPU gather/scatter/roll/where kernels lack bool: such values travel as int32."""
+    return x.astype("int32") if x.dtype == paddle.bool else x
+
+
+def _back(r, dtype):
+    return r.astype(dtype) if r.dtype != dtype else r
+
+
 @op("torch.gather", method=True)
 def gather(input, dim, index, *, sparse_grad=False):
+    wrap_dim(dim, input.ndim)
+    if index.size == 0:  # torch checks nothing more for an empty index
+        return paddle.zeros(list(index.shape), dtype=input.dtype).astype(input.dtype)
+    if input.ndim == 0 or index.ndim == 0:
+        if input.ndim != index.ndim and not (input.size == 1 and index.size == 1):
+            raise RuntimeError("Index tensor must have the same number of dimensions as input "
+                               "tensor")
+        r = gather(input.reshape([1]), 0, index.reshape([1]))
+        return r.reshape(list(index.shape))
+    if input.dtype == paddle.bool:
+        return _back(gather(_bool_safe(input), dim, index), input.dtype)
     return paddle.take_along_axis(input, index, wrap_dim(dim, input.ndim),
                                   broadcast=False) if TAKE_ALONG_AXIS_HAS_BROADCAST else \
         paddle.take_along_axis(input, index, wrap_dim(dim, input.ndim))
@@ -203,15 +223,25 @@ def gather(input, dim, index, *, sparse_grad=False):
 
 @op("torch.index_select", method=True)
 def index_select(input, dim, index):
-    return paddle.index_select(input, index, axis=wrap_dim(dim, input.ndim))
+    if input.ndim == 0:  # a 0-d input is its own only row
+        wrap_dim(dim, 0)
+        if index.size != 1:
+            raise IndexError("index_select(): Index is supposed to be a vector")
+        i = int(index.reshape([]))
+        if i not in (0, -1):
+            raise IndexError(f"index out of range in self")
+        return input.clone()
+    return _back(paddle.index_select(_bool_safe(input), index, axis=wrap_dim(dim, input.ndim)),
+                 input.dtype)
 
 
 @op("torch.masked_fill", method=True, inplace=True)
 def masked_fill(input, mask, value):
     if isinstance(value, paddle.Tensor):
         value = value.item()
-    fill = _full([], value, input.dtype, input)
-    return paddle.where(mask.astype("bool"), fill, input)
+    x = _bool_safe(input)
+    fill = _full([], value, x.dtype, input)
+    return _back(paddle.where(mask.astype("bool"), fill, x), input.dtype)
 
 
 @adapter("torch.tril")
@@ -249,9 +279,9 @@ def flip(input, dims):
     return paddle.flip(input, axis=axes)
 
 
-@adapter("torch.roll")
+@op("torch.roll", method=True)
 def roll(input, shifts, dims=None):
-    return paddle.roll(input, shifts, axis=dims)
+    return _back(paddle.roll(_bool_safe(input), shifts, axis=dims), input.dtype)
 
 
 @adapter("torch.broadcast_to")
@@ -273,7 +303,8 @@ def clone(input, *, memory_format=None):
 def repeat_interleave(input, repeats, dim=None, *, output_size=None):
     if dim is None:
         input, dim = input.reshape([-1]), 0
-    return paddle.repeat_interleave(input, repeats, axis=wrap_dim(dim, input.ndim))
+    return _back(paddle.repeat_interleave(_bool_safe(input), repeats,
+                                          axis=wrap_dim(dim, input.ndim)), input.dtype)
 
 
 @op("torch.scatter", method=True, inplace=True)
@@ -288,8 +319,15 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     mode = {"add": "add", "multiply": "mul", None: "assign"}[reduce]
     if not isinstance(src, paddle.Tensor):
         src = _full(list(index.shape), src, input.dtype, input)
-    return paddle.put_along_axis(input, index, src.astype(input.dtype),
-                                 wrap_dim(dim, input.ndim), reduce=mode)
+    if index.size == 0:
+        return input.clone()
+    if input.ndim == 0:
+        return scatter(input.reshape([1]), 0, index.reshape([1]), src.reshape([1]),
+                       reduce=reduce).reshape([])
+    x = _bool_safe(input)
+    # broadcast=False: torch's rule (index may be smaller than input in the other dims)
+    return _back(paddle.put_along_axis(x, index, src.astype(x.dtype), wrap_dim(dim, input.ndim),
+                                       reduce=mode, broadcast=False), input.dtype)
 
 
 @op("torch.scatter_add", method=True, inplace=True)
@@ -300,7 +338,13 @@ def scatter_add(input, dim, index, src):
 @op("torch.index_add", method=True, inplace=True)
 def index_add(input, dim, index, source, *, alpha=1):
     src = source * alpha if alpha != 1 else source
-    return paddle.index_add(input, index, wrap_dim(dim, input.ndim), src.astype(input.dtype))
+    if input.ndim == 0:
+        wrap_dim(dim, 0)
+        return index_add(input.reshape([1]), 0, index.reshape([-1]),
+                         src.reshape([-1]) if src.ndim == 0 else src).reshape([])
+    x = _bool_safe(input)
+    return _back(paddle.index_add(x, index, wrap_dim(dim, input.ndim), src.astype(x.dtype)),
+                 input.dtype)
 
 
 @adapter("torch.view_as_real")

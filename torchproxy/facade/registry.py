@@ -46,6 +46,7 @@ AREAS = (
     "torchproxy.facade.ops",        # math, comparisons, matmul (torch.* functions)
     "torchproxy.facade.ops_reduce",  # sum/mean/max/sort/topk... (torch.return_types)
     "torchproxy.facade.ops_shape",  # cat/stack/reshape/split/gather/scatter...
+    "torchproxy.facade.ops_indexing",  # as_strided*, put, masked_scatter, index_put, tile, mT
     "torchproxy.facade.tensor_methods",  # Tensor methods with torch semantics
     "torchproxy.facade.operators",  # + - * / on tensors with torch's type promotion
     "torchproxy.facade.cuda",       # torch.cuda, streams, events, memory
@@ -68,6 +69,7 @@ AREAS = (
     "torchproxy.facade.signal",  # torch.signal.windows (torch's window formulas)
     "torchproxy.facade.fft",  # torch.fft on paddle.fft (torch's n/s/dim/norm, dtypes, errors)
     "torchproxy.facade.linalg",  # torch.linalg on paddle.linalg (result tuples, norms, errors)
+    "torchproxy.facade.linalg_more",  # torch.svd/qr/lu/geqrf/ormqr/matrix_exp, lstsq, ldl, cross
     "torchproxy.facade.special",  # torch.special on Paddle ops (erfc/erfcx/ndtr fits, polynomials)
     "torchproxy.facade.ops_clients",  # names real clients need (Triton tutorials, Liger tests)
     "torchproxy.facade.ops_more",  # more torch.* / Tensor methods from OpInfo (arc*, xlogy, dot...)
@@ -109,8 +111,12 @@ def alias(torch_name: str, paddle_path: str, note: str = "") -> None:
 
 
 def adapter(torch_name: str, note: str = "") -> Callable:
-    """Decorator: ``@adapter("torch.empty")`` registers the function as that name."""
+    """Decorator: ``@adapter("torch.empty")`` registers the function as that name (on Paddle
+    2.6 through ``zero_size.guard``: torch's results where 2.6 kernels refuse 0-size operands;
+    the function itself on 3.x)."""
     def deco(fn):
+        from .zero_size import guard
+        fn = guard(fn, torch_name)
         _register(Entry(torch_name, "adapter", fn, note))
         return fn
     return deco

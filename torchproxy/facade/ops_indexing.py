@@ -1,0 +1,482 @@
+"""torch strided views and indexed writes Paddle spells differently or lacks: as_strided (and
+its in-place, copy and scatter forms), put, masked_scatter, index_put, nonzero_static, tile,
+Tensor.mT, in-place transposes and squeeze_, resize_/resize_as_,
+view_copy/unfold_copy and the masked-index helpers Inductor's decompositions call.
+
+Views: ``as_strided`` is a real view of the input's allocation (``paddle.as_strided``, whose
+offset is in bytes from the allocation's start, as torch's storage_offset is in elements from
+the storage's start; see storage.py).  The in-place forms that change a tensor's shape
+(``transpose_``, ``squeeze_``, ``resize_``...) write the new layout into ``self`` with
+``paddle.assign`` (values and shape as torch's; ``self`` keeps its identity).
+"""
+from __future__ import annotations
+
+# The torch names this area registers (registry.check_area compares them with what its
+# import registered: a name added or removed must be added or removed here).
+NAMES = (
+    "torch.Tensor.as_strided",
+    "torch.Tensor.as_strided_", "torch.Tensor.as_strided_scatter",
+    "torch.Tensor.mT", "torch.Tensor.masked_scatter", "torch.Tensor.masked_scatter_",
+    "torch.Tensor.nonzero_static", "torch.Tensor.put", "torch.Tensor.put_",
+    "torch.Tensor.resize_", "torch.Tensor.resize_as_", "torch.Tensor.squeeze_",
+    "torch.Tensor.swapaxes", "torch.Tensor.swapaxes_", "torch.Tensor.swapdims_",
+    "torch.Tensor.tile", "torch.Tensor.transpose_", "torch.Tensor.view_as", "torch._unsafe_masked_index",
+    "torch._unsafe_masked_index_put_accumulate", "torch.as_strided",
+    "torch.as_strided_", "torch.as_strided_copy", "torch.as_strided_scatter", "torch.index_put",
+    "torch.masked_scatter", "torch.nonzero_static", "torch.put", "torch.resize_as_", "torch.tile",
+    "torch.unfold_copy", "torch.view_copy",
+)
+
+import paddle
+
+from . import dtypes as _dt
+from ._opbase import _legacy, _name, wrap_dim
+from .registry import adapter, op, tensor_method
+from . import ops_shape as _shape
+
+_INT64 = _dt.DTYPES["int64"]
+
+
+def _shape_of(x):
+    return [int(n) for n in x.shape]
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= int(d)
+    return n
+
+
+def _bool_safe(x):
+    """Paddle's CPU scatter/gather/index kernels lack bool: such values travel as int32."""
+    return x.astype("int32") if _name(x.dtype) == "bool" else x
+
+
+def _restore(r, dtype):
+    return r.astype(dtype) if r.dtype != dtype else r
+
+
+def _copy(x):
+    """x.clone(), also for a zero-size x (Paddle 2.6's clone refuses an uninitialised one)."""
+    if _numel(_shape_of(x)) == 0:
+        return paddle.zeros(_shape_of(x), dtype="int64").astype(x.dtype)
+    return x.clone()
+
+
+def _assign_into(self, result):
+    """``self`` takes ``result``'s values and shape (the in-place shape-changing forms)."""
+    result = _copy(result)  # never read from a view of the memory being written
+    paddle.assign(result, output=self)
+    return self
+
+
+# -- as_strided --------------------------------------------------------------------------------
+def _check_geometry(size, stride, fn="as_strided"):
+    size, stride = [int(n) for n in size], [int(s) for s in stride]
+    if len(size) != len(stride):
+        raise RuntimeError(f"mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"{fn}: Negative strides are not supported at the moment, got "
+                           f"strides: {stride}")
+    if any(n < 0 for n in size):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {size}")
+    return size, stride
+
+
+def _extent(size, stride):
+    """Elements a strided view spans from its first element (0 when empty)."""
+    if any(n == 0 for n in size):
+        return 0
+    return 1 + sum((n - 1) * s for n, s in zip(size, stride))
+
+
+def _storage_numel(x, itemsize):
+    from .storage import UntypedStorage
+    return UntypedStorage.of_tensor(x).nbytes() // itemsize
+
+
+def _itemsize(x):
+    from .storage import _itemsize as it
+    return it(x.dtype)
+
+
+@op("torch.as_strided", method=True)
+def as_strided(input, size, stride, storage_offset=None):
+    """torch.as_strided: a view of ``input``'s storage with the given geometry (storage_offset
+    defaults to input's own, counted from the storage's start)."""
+    from .storage import storage_offset as _offset_of
+    size, stride = _check_geometry(size, stride)
+    offset = _offset_of(input) if storage_offset is None else int(storage_offset)
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    item = _itemsize(input)
+    need = offset + _extent(size, stride) if _extent(size, stride) else 0
+    have = _storage_numel(input, item) if need else 0
+    if need > have:
+        raise RuntimeError(f"setStorage: sizes {size}, strides {stride}, storage offset "
+                           f"{offset}, and itemsize {item} requiring a storage size of "
+                           f"{need * item} are out of bounds for storage of size {have * item}")
+    if need == 0:
+        return paddle.zeros(size, dtype="int64").astype(input.dtype)
+    if input.is_contiguous():  # autograd flows to input through Paddle's as_strided
+        return paddle.as_strided(input, size, stride, offset * item)
+    from .storage import UntypedStorage
+    return paddle.as_strided(UntypedStorage.of_tensor(input)._flat, size, stride, offset * item)
+
+
+@tensor_method("as_strided_")
+def as_strided_(self, size, stride, storage_offset=None):
+    """In place: ``self`` becomes that view of its own storage (torch's metadata change)."""
+    from .storage import set_, storage_offset as _offset_of
+    size, stride = _check_geometry(size, stride)
+    offset = _offset_of(self) if storage_offset is None else int(storage_offset)
+    view = as_strided(self, size, stride, offset)  # checks the bounds like torch
+    if 0 in size:
+        return _assign_into(self, view)
+    return set_(self, self.untyped_storage(), offset, size, stride)
+
+
+adapter("torch.as_strided_")(as_strided_)
+
+
+@op("torch.as_strided_copy", out=True)
+def as_strided_copy(input, size, stride, storage_offset=None):
+    return as_strided(input, size, stride, storage_offset).clone()
+
+
+def _strided_index(size, stride, offset):
+    """int64 tensor of ``size``: the storage position of each element of that view."""
+    idx = paddle.full([1] * len(size), offset, dtype="int64")
+    for d, (n, s) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[d] = n
+        idx = idx + (paddle.arange(n, dtype="int64") * s).reshape(shape)
+    return idx.reshape(size)
+
+
+@op("torch.as_strided_scatter", method=True, out=True)
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    """A copy of ``input`` (contiguous) with ``src`` written where input.as_strided(size,
+    stride, storage_offset) would view it."""
+    size, stride = _check_geometry(size, stride, "as_strided_scatter")
+    offset = 0 if storage_offset is None else int(storage_offset)
+    if _shape_of(src) != size:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size "
+                           f"= {_shape_of(src)}, slice size = {size}")
+    n = _numel(_shape_of(input))
+    need = offset + _extent(size, stride) if _extent(size, stride) else 0
+    if need > n:
+        item = _itemsize(input)
+        raise RuntimeError(f"setStorage: sizes {size}, strides {stride}, storage offset "
+                           f"{offset}, and itemsize {item} requiring a storage size of "
+                           f"{need * item} are out of bounds for storage of size {n * item}")
+    if src.dtype != input.dtype:
+        src = src.astype(input.dtype)
+    flat = input.reshape([-1])
+    if need == 0:
+        return _copy(flat).reshape(_shape_of(input))
+    idx = _strided_index(size, stride, offset).reshape([-1])
+    out = paddle.scatter(_bool_safe(flat), idx, _bool_safe(src).reshape([-1]), overwrite=True)
+    return _restore(out, input.dtype).reshape(_shape_of(input))
+
+
+@op("torch.view_copy", out=True)
+def view_copy(input, size):
+    if isinstance(size, int):
+        size = [size]
+    return _shape.reshape(input, list(size)).clone()
+
+
+def _unfold(input, dimension, size, step):
+    """torch's Tensor.unfold (the windows along ``dimension`` become a last dim of ``size``)."""
+    nd = input.ndim
+    d = wrap_dim(dimension, nd)
+    n = int(input.shape[d]) if nd else 1
+    if size > n:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {n} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if nd == 0:
+        return input.reshape([1]) if size == 1 else input.reshape([0])
+    count = (n - size) // step + 1
+    idx = (paddle.arange(count, dtype="int64").reshape([count, 1]) * step
+           + paddle.arange(size, dtype="int64").reshape([1, size])).reshape([-1])
+    win = paddle.index_select(_bool_safe(input), idx, axis=d)
+    shape = _shape_of(input)
+    win = win.reshape(shape[:d] + [count, size] + shape[d + 1:])
+    perm = list(range(win.ndim))
+    perm.append(perm.pop(d + 1))
+    return _restore(win.transpose(perm), input.dtype)
+
+
+@op("torch.unfold_copy", out=True)
+def unfold_copy(input, dimension, size, step):
+    return _unfold(input, dimension, size, step).clone()
+
+
+# -- indexed writes ----------------------------------------------------------------------------
+@op("torch.put", method=True)
+def put(input, index, source, accumulate=False):
+    """torch.put: ``input`` viewed as 1-D, ``source`` written (or added) at ``index``."""
+    if _name(index.dtype) != "int64":
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
+                           f"{_legacy(index.dtype)}")
+    if source.dtype != input.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {_legacy(input.dtype)} and source.dtype = "
+                           f"{_legacy(source.dtype)}")
+    k, n = _numel(_shape_of(index)), _numel(_shape_of(input))
+    if _numel(_shape_of(source)) != k:
+        raise RuntimeError(f"put_(): Expected source and index to have the same number of "
+                           f"elements, but got source.numel() = {_numel(_shape_of(source))}, "
+                           f"index.numel() = {k}")
+    if k == 0:
+        return _copy(input)
+    idx = index.reshape([-1])
+    lo, hi = int(idx.min()), int(idx.max())
+    if lo < -n or hi >= n:
+        bad = hi if hi >= n else lo
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
+                         "elements.")
+    idx = paddle.where(idx < 0, idx + n, idx)
+    flat, src = _bool_safe(input.reshape([-1])), _bool_safe(source.reshape([-1]))
+    if accumulate:
+        out = paddle.index_add(flat, idx, 0, src)
+    else:
+        out = paddle.scatter(flat, idx, src, overwrite=True)
+    return _restore(out, input.dtype).reshape(_shape_of(input))
+
+
+@tensor_method("put_")
+def put_(self, index, source, accumulate=False):
+    return _assign_into(self, put(self, index, source, accumulate))
+
+
+@op("torch.masked_scatter", method=True)
+def masked_scatter(input, mask, source):
+    """torch.masked_scatter: where ``mask`` (broadcast with input) is True, the next element of
+    ``source`` (read in row-major order)."""
+    if _name(mask.dtype) != "bool":
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {_name(mask.dtype)}")
+    if source.dtype != input.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
+                           f"got {_legacy(input.dtype)} and {_legacy(source.dtype)}")
+    shape = list(paddle.broadcast_shape(_shape_of(input), _shape_of(mask)))
+    x = paddle.broadcast_to(input, shape) if _shape_of(input) != shape else input
+    m = paddle.broadcast_to(mask, shape) if _shape_of(mask) != shape else mask
+    n = _numel(shape)
+    if n == 0:
+        return _copy(x)
+    m = m.reshape([-1])
+    pos = paddle.cumsum(m.astype("int64"), axis=0) - 1
+    count = int(pos[-1]) + 1
+    src = source.reshape([-1])
+    if count > _numel(_shape_of(source)):
+        raise RuntimeError("masked_scatter: expected source to have at least as many elements "
+                           "as the ones in mask")
+    if count == 0:
+        return x.clone()
+    taken = paddle.gather(_bool_safe(src), paddle.clip(pos, min=0))
+    out = paddle.where(m, taken, _bool_safe(x.reshape([-1])))
+    return _restore(out, input.dtype).reshape(shape)
+
+
+@tensor_method("masked_scatter_")
+def masked_scatter_(self, mask, source):
+    shape = list(paddle.broadcast_shape(_shape_of(self), _shape_of(mask)))
+    if shape != _shape_of(self):
+        raise RuntimeError(f"masked_scatter_: expected mask to be broadcastable to self's "
+                           f"shape {_shape_of(self)}, got {_shape_of(mask)}")
+    return _assign_into(self, masked_scatter(self, mask, source))
+
+
+def _index_tensors(indices, fn):
+    out = []
+    for i in indices:
+        if i is None:
+            raise NotImplementedError(f"torchproxy: {fn} with None in indices is not supported")
+        if _name(i.dtype) not in ("int64", "int32", "bool", "uint8"):
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        out.append(i)
+    return out
+
+
+@op("torch.index_put")
+def index_put(input, indices, values, accumulate=False):
+    """torch.index_put: ``input[indices] = values`` (``+=`` with accumulate) on a copy."""
+    idx = _index_tensors(indices, "index_put")
+    if len(idx) > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got "
+                         f"{len(idx)})")
+    if values.dtype != input.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{_legacy(input.dtype)} for the destination and "
+                           f"{_legacy(values.dtype)} for the source.")
+    idx = [i.astype("bool") if _name(i.dtype) == "uint8" else i for i in idx]
+    return _restore(paddle.index_put(_bool_safe(input), tuple(idx), _bool_safe(values),
+                                     accumulate=bool(accumulate)), input.dtype)
+
+
+def _clamped(x, indices, low_neg):
+    out = []
+    for d, i in enumerate(indices):
+        if i is None:
+            out.append(None)
+            continue
+        if _name(i.dtype) not in ("int64", "int32"):
+            raise RuntimeError("tensors used as indices must be long or int tensors")
+        n = int(x.shape[d])
+        out.append(paddle.clip(i.astype("int64"), min=-n if low_neg else 0, max=n - 1))
+    return out
+
+
+def _gather_index(x, indices):
+    """``x[indices]`` for int64 index tensors over x's leading dims (numpy's rules)."""
+    key = tuple(slice(None) if i is None else i for i in indices)
+    return x[key]
+
+
+@adapter("torch._unsafe_masked_index")
+def _unsafe_masked_index(x, mask, indices, fill):
+    """Inductor's decomposition: ``x[indices clamped into range]`` with ``fill`` where ``mask``
+    is False."""
+    if _name(mask.dtype) != "bool":
+        raise RuntimeError("tensors used as masks must be bool tensors")
+    idx = _clamped(x, list(indices), low_neg=False)
+    if _numel(_shape_of(x)) == 0:
+        raise NotImplementedError("torchproxy: _unsafe_masked_index of an empty tensor")
+    got = _gather_index(_bool_safe(x), idx)
+    if isinstance(fill, paddle.Tensor):
+        fill = fill.item()
+    fillt = paddle.full([], fill, dtype=got.dtype)
+    return _restore(paddle.where(mask, got, fillt), x.dtype)
+
+
+@adapter("torch._unsafe_masked_index_put_accumulate")
+def _unsafe_masked_index_put_accumulate(x, mask, indices, values):
+    if _name(mask.dtype) != "bool":
+        raise RuntimeError("tensors used as masks must be bool tensors")
+    idx = _clamped(x, list(indices), low_neg=True)
+    if _numel(_shape_of(x)) == 0:
+        return _copy(x)
+    if any(i is None for i in idx):
+        raise NotImplementedError("torchproxy: _unsafe_masked_index_put_accumulate with None "
+                                  "in indices is not supported")
+    v = _bool_safe(values)
+    v = paddle.where(mask, v, paddle.zeros([], dtype=v.dtype))
+    shape = []
+    for i in idx:
+        shape = list(paddle.broadcast_shape(shape, _shape_of(i)))
+    idx = [paddle.broadcast_to(i, shape) for i in idx]
+    idx = [paddle.where(i < 0, i + int(x.shape[d]), i) for d, i in enumerate(idx)]
+    want = shape + _shape_of(x)[len(idx):]
+    v = paddle.broadcast_to(v, want) if _shape_of(v) != want else v
+    return _restore(paddle.index_put(_bool_safe(x), tuple(idx), v, accumulate=True), x.dtype)
+
+
+@op("torch.nonzero_static", method=True)
+def nonzero_static(input, *, size, fill_value=-1):
+    """The first ``size`` rows of torch.nonzero(input), padded with ``fill_value``."""
+    if size < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got "
+                           f"{size}")
+    nd = input.ndim
+    if nd == 0:  # rows of no columns: only the row count shows
+        return paddle.zeros([size, 0], dtype="int64")
+    if _numel(_shape_of(input)) == 0:
+        nz = paddle.zeros([0, nd], dtype="int64")
+    else:
+        nz = paddle.nonzero(input.astype("bool")).reshape([-1, nd])
+    k = int(nz.shape[0])
+    if k >= size:
+        return _copy(nz[:size].astype("int64")) if size else paddle.zeros([0, nd], dtype="int64")
+    pad = paddle.full([size - k, nd], fill_value, dtype="int64")
+    return paddle.concat([nz.astype("int64"), pad], axis=0) if k else pad
+
+
+# -- shapes ------------------------------------------------------------------------------------
+@op("torch.tile", method=True)
+def tile(input, dims, *more):
+    """torch.tile: dims shorter than input.ndim are padded with leading 1s."""
+    reps = [dims, *more] if more or isinstance(dims, int) else list(dims)
+    reps = [int(r) for r in reps]
+    if any(r < 0 for r in reps):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(reps)}: "
+                           f"{reps}")
+    shape = _shape_of(input)
+    if len(reps) < len(shape):
+        reps = [1] * (len(shape) - len(reps)) + reps
+    shape = [1] * (len(reps) - len(shape)) + shape
+    out_shape = [s * r for s, r in zip(shape, reps)]
+    if 0 in out_shape:
+        return paddle.zeros(out_shape, dtype="int64").astype(input.dtype)
+    x = input.reshape(shape)
+    if not reps:
+        return x.clone()
+    return _restore(paddle.tile(_bool_safe(x), reps), input.dtype)
+
+
+@tensor_method("transpose_")
+def transpose_(self, dim0, dim1):
+    return _assign_into(self, _shape.transpose(self, dim0, dim1))
+
+
+tensor_method("swapdims_")(transpose_)
+tensor_method("swapaxes_")(transpose_)
+tensor_method("swapaxes")(_shape.transpose)
+
+
+@tensor_method("squeeze_")
+def squeeze_(self, dim=None):
+    return _assign_into(self, _shape.squeeze(self, dim))
+
+
+def _mT(self):
+    if self.ndim < 2:
+        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. "
+                           f"Got {self.ndim}-D tensor.")
+    return _shape.transpose(self, -2, -1)
+
+
+tensor_method("mT")(property(_mT))
+
+
+@tensor_method("view_as")
+def view_as(self, other):
+    from .tensor_methods import view
+    return view(self, list(other.shape))
+
+
+def _resized(self, shape):
+    """self's first numel(shape) elements (row-major) in ``shape``; zeros past the old end
+    (torch leaves new memory uninitialised)."""
+    shape = [int(n) for n in shape]
+    if any(n < 0 for n in shape):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: "
+                           f"{shape}")
+    n, old = _numel(shape), _numel(_shape_of(self))
+    flat = self.reshape([-1])
+    if n <= old:
+        vals = flat[:n] if n else paddle.zeros([0], dtype="int64").astype(self.dtype)
+    else:
+        pad = paddle.zeros([n - old], dtype="int64").astype(self.dtype)
+        vals = paddle.concat([flat, pad]) if old else pad
+    return vals.reshape(shape)
+
+
+@tensor_method("resize_")
+def resize_(self, *sizes, memory_format=None):
+    from .creation import parse_size
+    return _assign_into(self, _resized(self, parse_size(sizes, fn="resize_")))
+
+
+@tensor_method("resize_as_")
+def resize_as_(self, the_template, memory_format=None):
+    return _assign_into(self, _resized(self, _shape_of(the_template)))
+
+
+adapter("torch.resize_as_")(resize_as_)
