@@ -32,7 +32,7 @@ UNARY = [
     "torch.round(i, decimals=0)", "torch.round(i, decimals=1)", "torch.special.round(i)",
     "torch.special.round(x)", "torch.special.round(x, decimals=1)",
     # bool sign is the input, bool square is int64, ints/bools are never nan or inf
-    "torch.sign(b)", "b.sign()", "torch.square(b)", "torch.isnan(b)", "torch.isinf(i)",
+    "torch.sign(b)", "b.sign()", "torch.square(b)", "torch.square(b[:0])", "torch.isnan(b)", "torch.isinf(i)",
     "torch.isfinite(b)", "b.isnan()", "i.isinf()", "b.isfinite()", "x.isnan()",
     "torch.nn.functional.tanh(i)", "torch.nn.functional.sigmoid(b)",
     "torch.nn.functional.tanh(x)",
@@ -71,7 +71,7 @@ BINARY = [
     "x.clamp_max(y)", "x.clamp_min(0.5)", "torch.clamp_min(i, j)",
     "torch.heaviside(b, c)", "b.heaviside(c)", "torch.heaviside(x, y)",
     # isclose: broadcasting, ints, bools, tolerances, NaNs
-    "torch.isclose(x, y[0])", "torch.isclose(x[:, :1], y)", "torch.isclose(i, j, rtol=0.5)",
+    "torch.isclose(x, y[0])", "torch.isclose(x[:0], y[0])", "torch.isclose(x[:, :1], y)", "torch.isclose(i, j, rtol=0.5)",
     "torch.isclose(i, j, atol=3)", "torch.isclose(b, c)", "x.isclose(x + 1e-6)",
     "torch.isclose(x / 0, y / 0, equal_nan=True)", "torch.isclose(x / 0, x / 0)",
     "torch.isclose(x, y, rtol=0, atol=0)", "torch.isclose(x, y, rtol=-1)",
@@ -119,6 +119,11 @@ OPERATORS = [
     "True ^ b", "i.__rand__(j)", "i.__ror__(j)", "i.__rxor__(j)", "b.__rand__(c)",
     "x % 3", "7 % x", "5 % (i + 10)", "x.__rmod__(y)", "x.__rdiv__(y)", "b.__rdiv__(c)",
     "i.__rdiv__(j)", "3 / x",
+    # comparisons and % with torch's promotion (and Paddle 2.6's 0-size operands)
+    "x == y", "x != 2", "i < 3", "x >= y[0]", "b == c", "i <= 2.5", "x > i", "x == None", "x != None", "x == 'a'",
+    "x < None",
+    "x[:0] == y[:0]", "x[:0] < 1", "x % y", "i % 4", "x[:0] % 2",
+    "i.bitwise_and(3)", "b.bitwise_or(c)", "i.bitwise_xor(j)", "i[:0].bitwise_and(j[:0])",
 ]
 
 

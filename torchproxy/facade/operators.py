@@ -19,6 +19,8 @@ NAMES = (
     "torch.Tensor.__lshift__", "torch.Tensor.__rshift__", "torch.Tensor.__rlshift__",
     "torch.Tensor.__rrshift__", "torch.Tensor.__rmod__", "torch.Tensor.__pow__",
     "torch.Tensor.__rpow__", "torch.Tensor.__rdiv__", "torch.Tensor.__abs__",
+    "torch.Tensor.__mod__", "torch.Tensor.__eq__", "torch.Tensor.__ne__", "torch.Tensor.__lt__",
+    "torch.Tensor.__le__", "torch.Tensor.__gt__", "torch.Tensor.__ge__",
 )
 
 import numbers
@@ -32,10 +34,12 @@ from .tensor import original
 _SCALARS = (bool, numbers.Number)
 
 
-def _operator(name, torch_fn, reflected=False):
+def _operator(name, torch_fn, reflected=False, foreign_paddle=True):
+    """``foreign_paddle``: other operands go to Paddle's own operator (when it has one);
+    otherwise NotImplemented, as torch answers (``x == None`` is then False)."""
     def op(self, other):
         if not isinstance(other, (paddle.Tensor, *_SCALARS)):
-            own = original(name)
+            own = original(name) if foreign_paddle else None
             return NotImplemented if own is None else own(self, other)
         return torch_fn(other, self) if reflected else torch_fn(self, other)
     op.__name__ = name
@@ -61,7 +65,10 @@ _operator("__lshift__", ops.bitwise_left_shift)
 _operator("__rlshift__", ops.bitwise_left_shift, reflected=True)
 _operator("__rshift__", ops.bitwise_right_shift)
 _operator("__rrshift__", ops.bitwise_right_shift, reflected=True)
+_operator("__mod__", ops.BINARY["remainder"])
 _operator("__rmod__", ops.BINARY["remainder"], reflected=True)
+for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
+    _operator(f"__{_name}__", ops.BINARY[_name], foreign_paddle=False)
 _operator("__pow__", ops.pow)
 _operator("__rpow__", ops.pow, reflected=True)
 _operator("__rdiv__", ops.div, reflected=True)  # torch's Python 2 name of __rtruediv__

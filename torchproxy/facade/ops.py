@@ -51,6 +51,7 @@ NAMES = (
     "torch.Tensor.bitwise_left_shift_", "torch.bitwise_right_shift",
     "torch.Tensor.bitwise_right_shift", "torch.Tensor.bitwise_right_shift_",
     "torch.Tensor.isnan", "torch.Tensor.isinf", "torch.Tensor.isfinite", "torch.Tensor.isclose",
+    "torch.Tensor.bitwise_and", "torch.Tensor.bitwise_or", "torch.Tensor.bitwise_xor",
 )
 
 import paddle
@@ -69,6 +70,8 @@ from ._opbase import wrap_dim  # noqa: F401 - re-exported: tensor_methods uses o
 def _unary(torch_name, paddle_fn, float_only):
     def fn(input, *, out=None):
         x = _float_input(input) if float_only else input
+        if torch_name == "square" and _name(x.dtype) == "bool":
+            x = x.astype("int64")  # torch squares a bool tensor as pow(x, 2): int64
         if x.size == 0:  # Paddle 2.6 kernels reject 0-size inputs
             return _write_out(_empty_like_dtype(x, _EMPTY_RESULT.get(torch_name, x.dtype)), out)
         return _write_out(paddle_fn(x), out)
@@ -102,11 +105,6 @@ def _sign(x):
     return x.clone() if _name(x.dtype) == "bool" else paddle.sign(x)  # no bool kernel
 
 
-def _square(x):
-    # torch squares a bool tensor as pow(x, 2): the result is int64 (Paddle: no bool kernel)
-    return paddle.square(x.astype("int64") if _name(x.dtype) == "bool" else x)
-
-
 def _float_test(paddle_fn, integral_value):
     """isnan/isinf/isfinite: integer and bool tensors are never NaN or infinite (Paddle lacks
     their bool kernels)."""
@@ -118,7 +116,7 @@ def _float_test(paddle_fn, integral_value):
 
 
 _SAME_DTYPE = {
-    "abs": paddle.abs, "neg": paddle.neg, "square": _square, "sign": _sign,
+    "abs": paddle.abs, "neg": paddle.neg, "square": paddle.square, "sign": _sign,
     "floor": _integral_identity("floor", paddle.floor),
     "ceil": _integral_identity("ceil", paddle.ceil),
     "trunc": _integral_identity("trunc", paddle.trunc),
@@ -400,6 +398,8 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if atol < 0:
         raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
     shape = broadcast_shape(input, other)
+    if _prod(shape) == 0:
+        return kernel_empty(shape, paddle.bool, input.place)
     a, b = paddle.broadcast_to(input, shape), paddle.broadcast_to(other, shape)
     n = _name(a.dtype)
     if n.startswith("complex"):  # Paddle 2.6 has no complex equal/isnan kernels
@@ -445,6 +445,8 @@ for _n, _f in (("isnan", _float_test(paddle.isnan, False)),
 
 for _n in ("isnan", "isinf", "isfinite"):  # Paddle's methods lack bool kernels
     tensor_method(_n)(UNARY[_n])
+for _n in ("bitwise_and", "bitwise_or", "bitwise_xor"):  # scalars; Paddle 2.6's 0-size operands
+    tensor_method(_n)(BINARY[_n])
 tensor_method("isclose")(isclose)
 
 
