@@ -70,7 +70,8 @@ BINARY = ("mul", "mul_", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge
           "bitwise_left_shift", "bitwise_left_shift_", "bitwise_right_shift",
           "bitwise_right_shift_", "__and__", "__or__", "__xor__", "__rand__", "__ror__",
           "__rxor__", "__lshift__", "__rshift__", "__rlshift__", "__rrshift__", "__rmod__",
-          "__pow__", "__rpow__", "__rdiv__")
+          "__pow__", "__rpow__", "__rdiv__", "__mod__", "__eq__", "__ne__", "__lt__", "__le__",
+          "__gt__", "__ge__", "bitwise_and", "bitwise_or", "bitwise_xor")
 SAMPLES = {name: (X, lambda: (Y(),), {}) for name in BINARY}
 SAMPLES.update({
     "clamp": (X, lambda: (0.6, 1.5), {}), "clamp_": (X, lambda: (0.6, 1.5), {}),
@@ -135,6 +136,21 @@ SAMPLES.update({
     "select": (X, lambda: (0, 1), {}), "select_scatter": (X, lambda: (paddle.ones([4]), 0, 1), {}),
     "slice_scatter": (X, lambda: (Y(),), {}), "take": (X, lambda: (IDX1(),), {}),
     "take_along_dim": (X, lambda: (IDX(), 1), {}), "unflatten": (X, lambda: (1, (2, 2)), {}),
+})
+SAMPLES.update({  # ops_indexing / ops_shape (tests/facade/test_shape_breadth.py)
+    "as_strided": (X, lambda: ((2, 2), (1, 2), 1), {}),
+    "as_strided_": (X, lambda: ((2, 2), (1, 2), 1), {}),
+    "as_strided_scatter": (X, lambda: (paddle.ones([2, 2]), (2, 2), (1, 2), 1), {}),
+    "masked_scatter": (X, lambda: (MASK(), Y()), {}),
+    "masked_scatter_": (X, lambda: (MASK(), Y()), {}),
+    "nonzero_static": (X, lambda: (), {"size": 4}),
+    "put": (X, lambda: (IDX1(), paddle.ones([2])), {}),
+    "put_": (X, lambda: (IDX1(), paddle.ones([2])), {}),
+    "resize_": (X, lambda: (2, 3), {}), "resize_as_": (X, lambda: (paddle.ones([6]),), {}),
+    "roll": (X, lambda: (1, 0), {}), "tile": (X, lambda: ((2, 1),), {}),
+    "swapaxes": (X, lambda: (0, 1), {}), "swapaxes_": (X, lambda: (0, 1), {}),
+    "swapdims_": (X, lambda: (0, 1), {}), "transpose_": (X, lambda: (0, 1), {}),
+    "view_as": (X, lambda: (paddle.ones([4, 3]),), {}),
 })
 # compare dtype and shape, not the values: uninitialised memory; addresses of fresh tensors
 UNINITIALISED = {"new_empty", "new_empty_strided", "data_ptr"}
