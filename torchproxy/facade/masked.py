@@ -124,13 +124,19 @@ def _combine(op, input, mask, ord=2):
     if _name(input.dtype) == "bool":  # Paddle 2.6 has no bool where kernel
         return paddle.logical_or(paddle.logical_and(m, input),
                                  paddle.logical_and(paddle.logical_not(m), fill))
+    wide = {"uint8": "int32", "int8": "int32", "int16": "int32", "float16": "float32",
+            "bfloat16": "float32"}.get(_name(input.dtype))
+    if wide:  # Paddle's CPU where has no kernel for these: exact in the wider dtype
+        return paddle.where(m, input.astype(wide), fill.astype(wide).expand(input.shape)).astype(
+            input.dtype)
     return paddle.where(m, input, fill.expand(input.shape))
 
 
 def _check_input(input, fn):
     if not isinstance(input, paddle.Tensor):
-        raise TypeError(f"masked {fn}(): argument 'input' must be Tensor, not "
-                        f"{type(input).__name__}")
+        # torch's masked ops read input.layout first: an AttributeError there too
+        raise AttributeError(f"torch.masked.{fn}(): input must be a Tensor, not "
+                             f"{type(input).__name__} (it has no attribute 'layout')")
 
 
 def _dim_arg(dims, ndim):
@@ -321,7 +327,11 @@ def _logsumexp(x, dims, keepdim):
     """torch's logsumexp (ReduceOps.cpp): the max is taken out, an infinite max counts as 0
     (so a +inf element gives +inf, not inf - inf = NaN as Paddle's kernel does)."""
     x = _float_input(x)
-    if x.size == 0 or x.ndim == 0:
+    if x.size == 0:  # log(sum(exp(empty))) = -inf (Paddle 2.6's kernel refuses 0-size input)
+        shape = [1 if d in dims else n for d, n in enumerate(x.shape)] if keepdim else [
+            n for d, n in enumerate(x.shape) if d not in dims]
+        return paddle.full(shape, -math.inf, dtype=x.dtype)
+    if x.ndim == 0:
         return _t("torch.logsumexp")(x, list(dims), keepdim=keepdim)
     axis = list(dims) if dims else None
     m = paddle.max(x, axis=axis, keepdim=True)

@@ -397,7 +397,8 @@ _poly("shifted_chebyshev_polynomial_w", _sh_w)
 # from the Cephes Math Library, 3-clause BSD, Copyright (c) 2018 Steven Moshier), evaluated
 # element-wise with Paddle ops in the input's dtype (float32 math for float32, as torch's T).
 # Every branch is computed and the right one picked with where().  Inexact constants are added
-# as 0-d tensors of the input's dtype: Paddle 2.6 adds Python floats in float32 precision.  torch has no gradient for
+# as 0-d tensors of the input's dtype: Paddle 2.6 adds Python floats in float32
+# precision.  torch has no gradient for
 # any of them (the results carry no grad_fn), so they run under no_grad.
 def _horner(z, coeffs):
     """torch's ``r = 0; for c in C: r = r * z + c``."""
@@ -414,6 +415,13 @@ def _chb(y, coeffs):
         p, q = q, a
         a = y * q - p + _c(c, y)
     return 0.5 * (a - p)
+
+
+def _hp(fn, t):
+    """fn (sqrt/exp/log/sin/cos) of a float32 tensor rounded from float64, as torch's libm
+    calls are: Paddle's vectorized float32 kernels are not correctly rounded (sqrt(120) is
+    2 ulp off, sin/cos lose digits at |t| ~ 1e3, exp(-inf) is 2.9e-39)."""
+    return fn(t.astype("float64")).astype(t.dtype) if _name(t.dtype) == "float32" else fn(t)
 
 
 def _no_grad_unary(name, compute):
@@ -487,29 +495,34 @@ def _j0_asym(x, trig0, trig1, sign):
     w = 25.0 / (x * x)
     p = _horner(w, _J0_PP) / _horner(w, _J0_PQ)
     q = _horner(w, _J0_QP) / _horner(w, _J0_QQ)
-    return (p * trig0(x - _c(_PIO4, x)) + sign * (5.0 / x) * q * trig1(x - _c(_PIO4, x))) * _SQ2OPI / paddle.sqrt(x)
+    t = x - _c(_PIO4, x)
+    return (p * _hp(trig0, t) + sign * (5.0 / x) * q * _hp(trig1, t)) * _SQ2OPI / _hp(
+        paddle.sqrt, x)
 
 
 def _j1_asym(x, trig0, trig1, sign):
     w = (5.0 / x) * (5.0 / x)
     p = _horner(w, _J1_PP) / _horner(w, _J1_PQ)
     q = _horner(w, _J1_QP) / _horner(w, _J1_QQ)
-    return (p * trig0(x - _c(_3PIO4, x)) + sign * (5.0 / x) * q * trig1(x - _c(_3PIO4, x))) * _SQ2OPI / paddle.sqrt(x)
+    t = x - _c(_3PIO4, x)
+    return (p * _hp(trig0, t) + sign * (5.0 / x) * q * _hp(trig1, t)) * _SQ2OPI / _hp(
+        paddle.sqrt, x)
 
 
 def _bessel_j0(x):
     x = paddle.abs(x)
     z = x * x
-    small = (z - _c(5.78318596294678452118e+00, z)) * (z - _c(3.04712623436620863991e+01, z)) * \
+    small = (z - _c(5.78318596294678452118e+00, z)) * (
+        z - _c(3.04712623436620863991e+01, z)) * \
         _horner(z, _J0_RP) / _horner(z, _J0_RQ)
-    small = paddle.where(x < 1e-5, 1.0 - z / 4.0, small)
+    small = paddle.where(x < _c(1e-5, x), 1.0 - z / 4.0, small)
     return paddle.where(x <= 5.0, small, _j0_asym(x, paddle.cos, paddle.sin, -1.0))
 
 
 def _bessel_j1_pos(x):
     z = x * x
-    small = _horner(z, _J1_RP) / _horner(z, _J1_RQ) * x * (z - _c(1.46819706421238932572e+01, z)) * \
-        (z - _c(4.92184563216946036703e+01, z))
+    small = _horner(z, _J1_RP) / _horner(z, _J1_RQ) * x * (
+        z - _c(1.46819706421238932572e+01, z)) * (z - _c(4.92184563216946036703e+01, z))
     return paddle.where(x <= 5.0, small, _j1_asym(x, paddle.cos, paddle.sin, -1.0))
 
 
@@ -520,7 +533,7 @@ def _bessel_j1(x):
 
 def _bessel_y0(x):
     z = x * x
-    small = _horner(z, _Y0_YP) / _horner(z, _Y0_YQ) + _TWOOPI * paddle.log(x) * _bessel_j0(x)
+    small = _horner(z, _Y0_YP) / _horner(z, _Y0_YQ) + _TWOOPI * _hp(paddle.log, x) * _bessel_j0(x)
     small = paddle.where(x < 0, _nan_like(x), small)
     small = paddle.where(x == 0, _inf_like(x, -1.0), small)
     return paddle.where(x <= 5.0, small, _j0_asym(x, paddle.sin, paddle.cos, 1.0))
@@ -529,7 +542,7 @@ def _bessel_y0(x):
 def _bessel_y1(x):
     z = x * x
     small = x * (_horner(z, _Y1_YP) / _horner(z, _Y1_YQ)) + _TWOOPI * (
-        _bessel_j1_pos(x) * paddle.log(x) - 1.0 / x)
+        _bessel_j1_pos(x) * _hp(paddle.log, x) - 1.0 / x)
     small = paddle.where(x < 0, _nan_like(x), small)
     small = paddle.where(x == 0, _inf_like(x, -1.0), small)
     return paddle.where(x <= 5.0, small, _j1_asym(x, paddle.sin, paddle.cos, 1.0))
@@ -567,17 +580,17 @@ def _bessel_k(x, order, scaled):
     """K0/K1 (scaled: times exp(x)): Chebyshev series on [0, 2] and (2, inf)."""
     a_coef, b_coef = (_K0_A, _K0_B) if order == 0 else (_K1_A, _K1_B)
     safe = paddle.where(x > 0, x, paddle.ones_like(x))
-    lg = paddle.log(0.5 * safe)
+    lg = _hp(paddle.log, 0.5 * safe)
     cheb_a = _chb(safe * safe - 2.0, a_coef)
     if order == 0:
         small = cheb_a - lg * paddle.i0(safe)
     else:
         small = lg * paddle.i1(safe) + cheb_a / safe
-    big = _chb(8.0 / safe - 2.0, b_coef) / paddle.sqrt(safe)
+    big = _chb(8.0 / safe - 2.0, b_coef) / _hp(paddle.sqrt, safe)
     if scaled:
-        small = small * paddle.exp(safe)
+        small = small * _hp(paddle.exp, safe)
     else:
-        big = paddle.exp(-safe) * big
+        big = _hp(paddle.exp, -safe) * big
     r = paddle.where(x <= 2.0, small, big)
     r = paddle.where(x < 0, _nan_like(x), r)
     r = paddle.where(x == 0, _inf_like(x), r)
@@ -589,7 +602,7 @@ def _spherical_j0(x):
     series = _horner(z, (1.0 / 6227020800.0, -1.0 / 39916800.0, 1.0 / 362880.0, -1.0 / 5040.0,
                          1.0 / 120.0, -1.0 / 6.0, 1.0))
     safe = paddle.where(paddle.abs(x) < 0.5, paddle.ones_like(x), x)
-    r = paddle.where(paddle.abs(x) < 0.5, series, paddle.sin(safe) / safe)
+    r = paddle.where(paddle.abs(x) < 0.5, series, _hp(paddle.sin, safe) / safe)
     return paddle.where(paddle.isinf(x), paddle.zeros_like(x), r)
 
 
@@ -619,21 +632,22 @@ _SQPII = 5.64189583547756286948e-01
 def _airy_ai(x):
     eps = 2.220446049250313e-16 if _name(x.dtype) == "float64" else 1.1920928955078125e-07
     # x < -2.09: the oscillating asymptotic expansion
-    neg = paddle.where(x < -2.09, -x, paddle.full_like(x, 3.0))
-    zeta = 2.0 * neg * paddle.sqrt(neg) / 3.0
+    lo, hi = _c(-2.09, x), _c(2.09, x)  # Paddle 2.6 compares with Python floats in float32
+    neg = paddle.where(x < lo, -x, paddle.full_like(x, 3.0))
+    zeta = 2.0 * neg * _hp(paddle.sqrt, neg) / 3.0
     z = 1.0 / zeta
     zz = z * z
     t = zeta + _c(0.25 * math.pi, zeta)
-    left = _SQPII / paddle.sqrt(paddle.sqrt(neg)) * (
-        paddle.sin(t) * (1.0 + zz * _horner(zz, _AI_AFN) / _horner(zz, _AI_AFD))
-        - paddle.cos(t) * (z * _horner(zz, _AI_AGN) / _horner(zz, _AI_AGD)))
+    left = _SQPII / _hp(paddle.sqrt, _hp(paddle.sqrt, neg)) * (
+        _hp(paddle.sin, t) * (1.0 + zz * _horner(zz, _AI_AFN) / _horner(zz, _AI_AFD))
+        - _hp(paddle.cos, t) * (z * _horner(zz, _AI_AGN) / _horner(zz, _AI_AGD)))
     # x >= 2.09: the decaying expansion
-    pos = paddle.where(x >= 2.09, x, paddle.full_like(x, 3.0))
-    zp = 2.0 * pos * paddle.sqrt(pos) / 3.0
+    pos = paddle.where(x >= hi, x, paddle.full_like(x, 3.0))
+    zp = 2.0 * pos * _hp(paddle.sqrt, pos) / 3.0
     right = _SQPII * (_horner(1.0 / zp, _AI_AN) / _horner(1.0 / zp, _AI_AD)) / (
-        2.0 * paddle.sqrt(paddle.sqrt(pos)) * paddle.exp(zp))
+        2.0 * _hp(paddle.sqrt, _hp(paddle.sqrt, pos)) * _hp(paddle.exp, zp))
     # |x| < 2.09: the power series, each element stopping where torch's loop stops
-    xs = paddle.where((x >= -2.09) & (x < 2.09), x, paddle.zeros_like(x))
+    xs = paddle.where((x >= lo) & (x < hi), x, paddle.zeros_like(x))
     f, g, k = paddle.ones_like(xs), xs.clone(), paddle.ones_like(xs)
     m, n, zc = paddle.ones_like(xs), xs.clone(), xs * xs * xs
     active = paddle.ones(xs.shape, dtype="bool")
@@ -653,8 +667,9 @@ def _airy_ai(x):
         f, g = paddle.where(active, f2, f), paddle.where(active, g2, g)
         active = active & (paddle.abs(m / f) > eps)
     series = 0.355028053887817239260 * f - 0.258819403792806798405 * g
-    r = paddle.where(x < -2.09, left, paddle.where(x >= 2.09, right, series))
-    r = paddle.where(x > 103.892, paddle.zeros_like(x), r)
+    r = paddle.where(x < lo, left, paddle.where(x >= hi, right, series))
+    r = paddle.where(x > _c(103.892, x), paddle.zeros_like(x), r)
+    r = paddle.where(paddle.isnan(x), x, r)
     return paddle.where(paddle.isinf(x), _nan_like(x), r)
 
 
@@ -676,7 +691,7 @@ _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606
 _MACHEP = 1.11022302462515654042E-16
 
 
-def _zeta(x, q):
+def _zeta(x, q):  # torch's result says requires_grad but its backward raises: none here
     """Hurwitz zeta(x, q) as torch's CPU kernel: in float64 (its accumulate type for float32
     too), the direct sum until a term is negligible, then the Euler-Maclaurin tail; each element
     stops where torch's loop returns."""

@@ -1,0 +1,199 @@
+"""torch.masked and the torch.special Bessel/Airy/zeta kernels vs real torch 2.13.
+
+masked: every function with broadcast masks, fully masked-out slices, mask=None, dim forms
+(None, int, tuple, negative), keepdim, dtype=, integer and bool inputs, NaN/inf inputs,
+gradients, and torch's errors.  special: the Cephes-derived kernels across their domains
+(zeros, negatives, branch points, tails, nan/inf), float32/float64/int inputs, out=, no
+gradient (as torch), and zeta's argument forms."""
+import numpy as np
+import pytest
+
+from difftest import check
+
+pytest.importorskip("torch")
+
+rng = np.random.default_rng(0)
+A = rng.standard_normal((3, 4, 5)).astype("float32")
+A[0, 1, 2] = np.nan
+A[2, 0, 0] = np.inf
+B = rng.standard_normal((3, 4, 5)).astype("float32")
+M = rng.random((3, 4, 5)) > 0.4
+M[1] = False                 # a fully masked-out slice along dim 0 entries
+M[:, 2, :] = False           # and along dims 0/2
+M5 = rng.random((1, 5)) > 0.3  # broadcast mask
+I = rng.integers(-9, 9, (3, 4, 5)).astype("int64")
+
+REDUCTIONS = ["sum", "prod", "amax", "amin", "mean", "norm", "var", "std", "logsumexp"]
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_masked_reductions(name):
+    check(f"""
+import torch
+def f(a, m, m5):
+    F = torch.masked.{name}
+    b = a.nan_to_num(0.0, 3.0, -3.0)
+    return [F(b, mask=m), F(b, 1, mask=m), F(b, (0, 2), keepdim=True, mask=m),
+            F(b, -1, mask=m5), F(b, mask=None), F(b, 0, dtype=torch.float64, mask=m),
+            F(a, 2, mask=m), F(b[0, 0, 0], mask=torch.tensor(True)), F(b[:, :0], 1, mask=m[:, :0])]
+""", A, M, M5, rtol=2e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "amax", "amin", "argmax", "argmin"])
+def test_masked_integer_inputs(name):
+    check(f"""
+import torch
+def f(i, m):
+    F = torch.masked.{name}
+    out = [F(i, 1, mask=m), F(i, 2, keepdim=True, mask=m), F(i.to(torch.int32), 0, mask=m)]
+    if "arg" not in "{name}":
+        out.append(F(i, (0, 1), mask=m))
+    return out
+""", I, M)
+
+
+def test_masked_sum_prod_dtypes():
+    check("""
+import torch
+def f(i, m):
+    b = i > 0
+    return [torch.masked.sum(b, 1, mask=m), torch.masked.prod(b, 1, mask=m),
+            torch.masked.sum(i.to(torch.int16), 2, mask=m),
+            torch.masked.sum(i, 1, dtype=torch.float32, mask=m),
+            torch.masked.prod(i, 1, dtype=torch.float64, mask=m)]
+""", I, M)
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+def test_masked_arg_nan_and_dtype(name):
+    check(f"""
+import torch
+def f(a, m):
+    F = torch.masked.{name}
+    return [F(a, 2, mask=m), F(a, mask=m), F(a, 1, keepdim=True, mask=m),
+            F(a.nan_to_num(0.0, 5.0), 0, dtype=torch.int64, mask=m)]
+""", A, M)
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod", "softmax", "log_softmax", "softmin"])
+def test_masked_normalizations(name):
+    check(f"""
+import torch
+def f(a, m, m5):
+    F = torch.masked.{name}
+    b = a.nan_to_num(0.0, 3.0, -3.0)
+    return [F(b, 0, mask=m), F(b, -1, mask=m5), F(b, 2, mask=None),
+            F(b, 1, dtype=torch.float64, mask=m), F(b[:0], 1, mask=m[:0])]
+""", A, M, M5, rtol=2e-5, atol=1e-5)
+
+
+def test_masked_median_normalize_logaddexp():
+    check("""
+import torch
+def f(a, b, m, m5, i):
+    c = a.nan_to_num(0.0, 3.0, -3.0)
+    return [torch.masked.median(c, mask=m), torch.masked.median(c, 0, keepdim=True, mask=m),
+            torch.masked.median(a, 1, mask=m5), torch.masked.median(i, 2, mask=m5),
+            torch.masked.normalize(c, 2.0, 1, mask=m), torch.masked.normalize(c, 1.0, 0, mask=m5),
+            torch.masked.normalize(c, float('inf'), 2, eps=0.5, mask=m),
+            torch.masked.logaddexp(c, b, input_mask=m, other_mask=m5),
+            torch.masked.logaddexp(c, b, input_mask=m, other_mask=m, dtype=torch.float64),
+            torch.masked.logaddexp(c, b)]
+""", A, B, M, M5, I, rtol=2e-5, atol=1e-5)
+
+
+def test_masked_norm_var_forms():
+    check("""
+import torch
+def f(a, m):
+    c = a.nan_to_num(0.0, 3.0, -3.0)
+    N, V, S = torch.masked.norm, torch.masked.var, torch.masked.std
+    return [N(c, 1.0, 1, mask=m), N(c, float('inf'), 2, mask=m), N(c, float('-inf'), 2, mask=m),
+            N(c, 0.0, 0, mask=m), N(a, float('inf'), 2, mask=m),
+            V(c, 1, unbiased=False, mask=m), V(c, 2, correction=2, keepdim=True, mask=m),
+            S(c, (0, 1), mask=m), V(c.double(), 0, mask=m), S(c, 2, unbiased=True, mask=None)]
+""", A, M, rtol=2e-5, atol=1e-5)
+
+
+M_SOME = M.copy()
+M_SOME[0], M_SOME[:, 0], M_SOME[:, :, 0] = True, True, True  # every line along every dim has
+# a masked-in element: no NaN result, so no NaN upstream gradient
+
+
+@pytest.mark.parametrize("mask", ["some", "full"])
+def test_masked_gradients(mask):
+    import paddle
+    if mask == "full" and paddle.__version__.startswith("2."):
+        pytest.skip("Paddle 2.6's where() backward multiplies a NaN upstream gradient by 0 "
+                    "(NaN) for the unselected branch; torch's gives 0")
+    check("""
+import torch
+def f(a, m):
+    x = a.nan_to_num(0.0, 3.0, -3.0).double().requires_grad_()
+    outs = [torch.masked.sum(x, 1, mask=m), torch.masked.mean(x, 2, mask=m),
+            torch.masked.softmax(x, 0, mask=m), torch.masked.norm(x, 2.0, 1, mask=m),
+            torch.masked.logsumexp(x, 2, mask=m), torch.masked.var(x, 1, unbiased=False, mask=m)]
+    total = sum(o.nan_to_num(0.0, 0.0, 0.0).sum() for o in outs)
+    total.backward()
+    return [o.detach() for o in outs] + [x.grad]
+""", A, M_SOME if mask == "some" else M, rtol=1e-6, atol=1e-7)
+
+
+def test_masked_errors():
+    for src in ("torch.masked.sum(a, 0, mask=torch.ones(2, 3, 4, 5, dtype=torch.bool))",
+                "torch.masked.mean(i, 0, mask=m)",
+                "torch.masked.median(i, 1, mask=m)",
+                "torch.masked.sum(a, 3, mask=m)",
+                "torch.masked.sum(a, (0, 0), mask=m)",
+                "torch.masked.sum(a.numpy(), 0, mask=m)"):
+        check(f"""
+import torch
+def f(a, m, i):
+    return {src}
+""", A, M, I)
+
+
+def test_masked_import_forms():
+    check("""
+import torch
+import torch.masked
+from torch.masked import amax
+from torch import masked as mk
+def f(a, m):
+    return [amax(a.nan_to_num(0.0, 3.0, -3.0), 1, mask=m), mk.sum(a, 0, mask=m)]
+""", A, M)
+
+
+# -- torch.special: torch's Cephes-derived kernels ---------------------------------------------
+X = np.array([-120.0, -30.0, -8.0, -5.0, -3.5, -2.09, -2.0, -1.0, -0.6, -0.2, -1e-6, 0.0, 1e-6,
+              3e-5, 0.3, 0.5, 0.9, 1.0, 2.0, 2.09, 2.5, 4.9, 5.0, 5.1, 7.0, 8.0, 8.5, 12.0, 40.0,
+              103.0, 105.0, 1e4, np.nan, np.inf, -np.inf], dtype="float64")
+KERNELS = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_k0",
+           "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+           "spherical_bessel_j0", "airy_ai"]
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_special_kernels(name):
+    check(f"""
+import torch
+def f(x):
+    F = torch.special.{name}
+    o = torch.empty(0)
+    F(x.float(), out=o)
+    g = F(x.float().requires_grad_())
+    return [F(x), F(x.float()), F(torch.arange(-3, 6)), F(x[:0]), o, g.requires_grad,
+            F(x.reshape(5, 7).t())]
+""", X, rtol=2e-6, atol=1e-6)
+
+
+def test_zeta():
+    xs = np.array([1.0, 1.5, 2.0, 3.0, 4.5, 10.0, 0.5, np.nan, 30.0], dtype="float64")
+    qs = np.array([1.0, 0.5, 2.0, -1.5, -2.0, 7.3, 0.1, 3.0, 1e-3], dtype="float64")
+    check("""
+import torch
+def f(x, q):
+    Z = torch.special.zeta
+    return [Z(x, q), Z(x.float(), q.float()), Z(x[:, None], q[None, :]), Z(2.0, q), Z(x, 2.0),
+            Z(torch.arange(2, 6), torch.arange(1, 5)), Z(x.float(), q), Z(x[:0], q[:0])]
+""", xs, qs, rtol=2e-6, atol=1e-7)
