@@ -147,3 +147,145 @@ def f(x):
     return [torch.nn.functional.batch_norm(x, x, x, training=True),
             torch.nn.functional.batch_norm(x, x, x, training=False)]
 """, np.zeros((0,), "float32"))
+
+
+# -- interpolation --------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode,shape", [
+    ("nearest", (2, 3, 4)), ("nearest", (2, 3, 4, 5)), ("nearest-exact", (2, 3, 4)),
+    ("nearest-exact", (2, 3, 4, 4, 4)), ("linear", (2, 3, 4)), ("bilinear", (2, 3, 4, 5)),
+    ("bicubic", (2, 3, 4, 5)), ("trilinear", (2, 3, 4, 3, 5)),
+])
+def test_interpolate_scales_and_sizes(mode, shape):
+    interp = mode in ("linear", "bilinear", "bicubic", "trilinear")
+    nd = len(shape) - 2
+    cases = [f"dict(size={(3,) * nd})", f"dict(size={(7,) * nd})",
+             "dict(scale_factor=1.7)", "dict(scale_factor=0.6)",
+             "dict(scale_factor=1.7, recompute_scale_factor=True)", "dict(scale_factor=2)"]
+    if interp:
+        cases += ["dict(scale_factor=0.6, align_corners=True)",
+                  f"dict(size={(5,) * nd}, align_corners=True)"]
+    check(f"""
+import torch
+def f(x):
+    x = x.requires_grad_()
+    outs = [torch.nn.functional.interpolate(x, mode={mode!r}, **kw) for kw in [{', '.join(cases)}]]
+    sum((o * o).sum() for o in outs).backward()
+    return outs + [x.grad]
+""", _r(*shape), rtol=1e-4, atol=1e-5)
+
+
+def test_interpolate_float64_and_upsample_aliases():
+    check("""
+import torch
+F = torch.nn.functional
+def f(x):
+    return [F.interpolate(x.double(), scale_factor=1.3, mode="bilinear"),
+            F.interpolate(x.double(), scale_factor=0.7, mode="bicubic", align_corners=False),
+            F.upsample_nearest(x, scale_factor=2), F.upsample_nearest(x, size=(3, 7)),
+            F.upsample_bilinear(x, scale_factor=2), F.upsample_bilinear(x, size=(5, 3)),
+            F.upsample(x, scale_factor=1.5, mode="nearest-exact")]
+""", _r(2, 3, 4, 5), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("src", [
+    "F.interpolate(x, mode='bilinear')",
+    "F.interpolate(x, size=3, scale_factor=2, mode='bilinear')",
+    "F.interpolate(x, size=3, mode='nearest', align_corners=True)",
+    "F.interpolate(x, size=3, mode='linear')",
+    "F.interpolate(x, scale_factor=(2, 2, 2), mode='nearest')",
+    "F.interpolate(x, size=3, mode='bogus')",
+])
+def test_interpolate_errors(src):
+    check(f"""
+import torch
+F = torch.nn.functional
+def f(x):
+    return {src}
+""", _r(1, 2, 4, 4))
+
+
+# -- pad, unfold, channel_shuffle, max_unpool ----------------------------------------------------
+def test_pad_circular_and_bool():
+    check("""
+import torch
+F = torch.nn.functional
+def f(x):
+    x = x.requires_grad_()
+    outs = [F.pad(x, (-1, 1, -2, 1), mode="circular"), F.pad(x, (1, 2), mode="circular"),
+            F.pad(x[0], (1, 2), mode="circular"), F.pad(x, (2, 0, 1, 3), mode="circular"),
+            F.pad(x.unsqueeze(0), (1, 1, 1, 1, 1, 1), mode="circular")]
+    sum((o * o).sum() for o in outs).backward()
+    b = x.detach() > 0
+    return outs + [x.grad, F.pad(b, (1, 2), value=True), F.pad(b, (1, 1, 0, 1)),
+                   F.unfold(b.float().unsqueeze(0) > 0, 2, padding=1)]
+""", _r(1, 3, 4, 4))
+
+
+@pytest.mark.parametrize("src", [
+    "F.pad(x, (5, 0), mode='circular')",
+    "F.pad(x, (1, 1, 1, 1), mode='circular')",
+    "F.pad(x[0, 0], (1, 1), mode='circular')",
+])
+def test_pad_circular_errors(src):
+    check(f"""
+import torch
+F = torch.nn.functional
+def f(x):
+    return {src}
+""", _r(1, 3, 4))
+
+
+def test_channel_shuffle():
+    check("""
+import torch
+def f(x):
+    return [torch.nn.functional.channel_shuffle(x, 2), torch.channel_shuffle(x, 3),
+            torch.native_channel_shuffle(x[0].unsqueeze(0), 6)]
+""", _r(2, 6, 3, 2))
+
+
+@pytest.mark.parametrize("groups,shape", [(0, (2, 6, 3)), (4, (2, 6, 3)), (2, (2, 6))])
+def test_channel_shuffle_errors(groups, shape):
+    check(f"""
+import torch
+def f(x):
+    return torch.nn.functional.channel_shuffle(x, {groups})
+""", _r(*shape))
+
+
+@pytest.mark.parametrize("nd", [1, 2, 3])
+def test_max_unpool_round_trip(nd):
+    shape = {1: (2, 3, 9), 2: (2, 3, 7, 6), 3: (1, 2, 5, 6, 5)}[nd]
+    check(f"""
+import torch
+F = torch.nn.functional
+def f(x):
+    pool = getattr(F, "max_pool{nd}d")
+    unpool = getattr(F, "max_unpool{nd}d")
+    out = []
+    for k, s, p in ((2, 2, 0), (3, 2, 1), (3, 1, 0)):
+        v, i = pool(x, k, s, p, return_indices=True)
+        v = v.detach().requires_grad_()
+        u = unpool(v, i, k, s, p)
+        u2 = unpool(v, i, k, s, p, output_size=x.shape)
+        (u * u).sum().backward()
+        out += [u, u2, v.grad]
+    v, i = pool(x[0], 2, return_indices=True)
+    return out + [unpool(v, i, 2)]
+""", _r(*shape))
+
+
+@pytest.mark.parametrize("src", [
+    "F.max_unpool2d(v, i, 2, output_size=(9, 9))",
+    "F.max_unpool2d(v, i + 100, 2)",
+    "F.max_unpool2d(v, i[..., :1], 2)",
+    "F.max_unpool2d(v, i, 2, output_size=(1, 2, 3))",
+])
+def test_max_unpool_errors(src):
+    check(f"""
+import torch
+F = torch.nn.functional
+def f(x):
+    v, i = F.max_pool2d(x, 2, return_indices=True)
+    return {src}
+""", _r(1, 2, 4, 4))

@@ -591,11 +591,42 @@ def pad(input, pad, mode: str = "constant", value=None):
             flat += [max(a, 0), max(b, 0)]
         if not any(flat):
             return x.clone() if x is input else x
+        if x.dtype == paddle.bool:  # Paddle has no bool pad kernel: exact through int32
+            return PF.pad(x.astype("int32"), flat, mode="constant",
+                          value=float(bool(value))).astype("bool")
         return PF.pad(x, flat, mode="constant", value=0.0 if value is None else value)
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if value is not None and value != 0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument.')
+    if n not in (1, 2, 3) or input.ndim not in (n + 1, n + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "circular":  # torch's wrap: negative pads crop, each side wraps at most once
+        x = input
+        for dim, (a, b) in enumerate(pairs):
+            if a == 0 and b == 0:
+                continue
+            size = x.shape[dim]
+            if a > size or b > size:
+                raise RuntimeError("Padding value causes wrapping around more than once.")
+            if size + a + b < 0:
+                raise RuntimeError("Negative padding value is resulting in an empty dimension.")
+            lo, hi = max(-a, 0), size - max(-b, 0)
+            core = paddle.slice(x, [dim], [lo], [hi]) if (lo or hi != size) else x
+            cs = core.shape[dim]
+            parts = []
+            if a > 0:
+                parts.append(paddle.slice(core, [dim], [cs - a], [cs]))
+            parts.append(core)
+            if b > 0:
+                parts.append(paddle.slice(core, [dim], [0], [b]))
+            x = paddle.concat(parts, axis=dim) if len(parts) > 1 else core
+        return x.clone() if x is input else x
     if n == input.ndim - 1 and input.ndim in (2, 3, 4):  # unbatched (C, ...) input, as torch
         return globals()["pad"](input.unsqueeze(0), pad, mode, value).squeeze(0)
     fmt = {3: "NCL", 4: "NCHW", 5: "NCDHW"}.get(input.ndim)

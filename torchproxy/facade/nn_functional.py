@@ -57,6 +57,10 @@ NAMES = (
     "torch.nn.functional.fold", "torch.nn.attention", "torch.nn.attention.SDPBackend",
     "torch.nn.attention.sdpa_kernel", "torch.nn.functional.linear_cross_entropy",
     "torch.nn.functional.interpolate", "torch.nn.functional.upsample",
+    "torch.nn.functional.upsample_nearest", "torch.nn.functional.upsample_bilinear",
+    "torch.nn.functional.max_unpool1d", "torch.nn.functional.max_unpool2d",
+    "torch.nn.functional.max_unpool3d", "torch.nn.functional.channel_shuffle",
+    "torch.channel_shuffle", "torch.native_channel_shuffle",
     "torch.nn.functional.fractional_max_pool2d", "torch.nn.functional.fractional_max_pool3d",
     "torch.nn.functional.fractional_max_pool2d_with_indices",
     "torch.nn.functional.fractional_max_pool3d_with_indices",
@@ -939,6 +943,73 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                      divisor_override, 3, "avg_pool3d")
 
 
+def _unpool_output_size(input, ks, ss, ps, output_size):
+    nd = len(ks)
+    default = [(input.shape[input.ndim - nd + d] - 1) * ss[d] + ks[d] - 2 * ps[d]
+               for d in range(nd)]
+    if output_size is None:
+        return default
+    output_size = [int(v) for v in output_size]
+    if len(output_size) == nd + 2:
+        output_size = output_size[2:]
+    if len(output_size) != nd:
+        raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} "
+                         f"elements, but it has a length of '{len(output_size)}'")
+    for d in range(nd):
+        lo, hi = default[d] - ss[d], default[d] + ss[d]
+        if not lo < output_size[d] < hi:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
+                             f'{lo} and {hi})')
+    return output_size
+
+
+def _max_unpool(input, indices, kernel_size, stride, padding, output_size, nd):
+    """torch's max_unpool: every value written at its flat index in its (N, C) plane of the
+    output (zeros elsewhere); gradients flow back to the values by the same indices."""
+    name = f"max_unpool{nd}d"
+    ks = _ntuple(kernel_size, nd)
+    ss = _ntuple(stride if stride is not None else kernel_size, nd)
+    ps = _ntuple(padding, nd)
+    out = _unpool_output_size(input, ks, ss, ps, output_size)
+    if list(indices.shape) != list(input.shape):
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
+                           f"({list(input.shape)}) but got indices tensor with shape: "
+                           f"{list(indices.shape)}")
+    if indices.dtype != paddle.int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {indices.dtype}")
+    x, unb = _batched(input, nd, name)
+    idx = indices.unsqueeze(0) if unb else indices
+    n, c = x.shape[0], x.shape[1]
+    total = math.prod(out)
+    flat_idx = idx.reshape([n, c, math.prod(idx.shape[2:])])
+    vals = x.reshape([n, c, math.prod(x.shape[2:])])
+    res = paddle.zeros([n, c, total], dtype=x.dtype)
+    if math.prod(flat_idx.shape):
+        lo, hi = int(flat_idx.min()), int(flat_idx.max())
+        if lo < 0 or hi >= total:
+            bad = lo if lo < 0 else hi
+            raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
+                               f"{'x'.join(map(str, out))}")
+        if vals.stop_gradient:
+            res = paddle.put_along_axis(res, flat_idx, vals, axis=2)
+        else:  # values by assignment, gradient to every value (a repeated index included)
+            add = paddle.put_along_axis(res, flat_idx, vals, axis=2, reduce="add")
+            res = paddle.put_along_axis(res, flat_idx, vals.detach(), axis=2) + (add - add.detach())
+    res = res.reshape([n, c] + out)
+    return res.squeeze(0) if unb else res
+
+
+def _mu(nd):
+    def max_unpool(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+        return _max_unpool(input, indices, kernel_size, stride, padding, output_size, nd)
+    max_unpool.__name__ = f"max_unpool{nd}d"
+    adapter(F + f"max_unpool{nd}d")(max_unpool)
+    return max_unpool
+
+
+max_unpool1d, max_unpool2d, max_unpool3d = _mu(1), _mu(2), _mu(3)
+
+
 def _fractional_intervals(sample, in_size, out_size, pool):
     import numpy as np
     seq = np.empty(out_size, dtype=np.int64)
@@ -1440,9 +1511,12 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
         raise NotImplementedError("Input Error: Only 3D or 4D input Tensors are supported "
                                   f"(got {input.ndim}D)")
     ks, ds, ps, ss = (_ntuple(v, 2) for v in (kernel_size, dilation, padding, stride))
-    w, _, outs, _ = _windows(x, ks, ss, ps, ds, False, 0.0)  # [K, N, C, oh, ow]
+    is_bool = x.dtype == paddle.bool  # Paddle has no bool pad kernel: exact through int32
+    w, _, outs, _ = _windows(x.astype("int32") if is_bool else x, ks, ss, ps, ds, False, 0.0)
     n, c = x.shape[0], x.shape[1]
     out = w.transpose([1, 2, 0, 3, 4]).reshape([n, c * len(w), outs[0] * outs[1]])
+    if is_bool:
+        out = out.astype("bool")
     return out.squeeze(0) if unb else out
 
 
@@ -1484,6 +1558,28 @@ def pixel_unshuffle(input, downscale_factor):
     return x.transpose(perm).reshape(b + [c * r * r, h // r, w // r])
 
 
+def channel_shuffle(input, groups):
+    g = int(groups)
+    if input.ndim < 3:
+        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but "
+                           f"got input with sizes {list(input.shape)}")
+    if g <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{g}")
+    n, c = input.shape[0], input.shape[1]
+    if c % g:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
+                           f"and {g} groups.")
+    rest = list(input.shape[2:])
+    x = input.reshape([n, g, c // g] + rest)
+    perm = [0, 2, 1] + list(range(3, x.ndim))
+    return x.transpose(perm).reshape(input.shape)
+
+
+for _name in (F + "channel_shuffle", "torch.channel_shuffle", "torch.native_channel_shuffle"):
+    adapter(_name)(channel_shuffle)
+
+
 @adapter(F + "one_hot")
 def one_hot(tensor, num_classes=-1):
     if tensor.dtype != paddle.int64:
@@ -1496,64 +1592,143 @@ def one_hot(tensor, num_classes=-1):
 _INTERP_DIMS = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
 
 
-@adapter(F + "interpolate", note="modes nearest/linear/bilinear/bicubic/trilinear/area on "
-         "Paddle's kernels; nearest-exact and antialias= are not provided")
+def _interp_taps(in_size, out_size, mode, align_corners, scale, ftype):
+    """torch's CPU source indices and weights along one axis (UpSample.h): [(index, weight)]
+    per tap, computed in the kernel's float type ``ftype`` (float32 for float32 inputs)."""
+    import numpy as np
+    dst = np.arange(out_size)
+
+    def scales_value():  # compute_scales_value
+        if scale is not None and scale > 0:
+            return ftype(1.0 / scale)
+        return ftype(in_size) / ftype(out_size)
+    if mode in ("nearest", "nearest-exact"):
+        sc = np.float32(scales_value())
+        if out_size == in_size:
+            idx = dst
+        elif mode == "nearest" and out_size == 2 * in_size:
+            idx = dst >> 1
+        elif mode == "nearest":
+            idx = np.minimum(np.floor(dst.astype(np.float32) * sc).astype(np.int64), in_size - 1)
+        else:
+            src = ((dst + 0.5) * np.float64(sc)).astype(np.float32)
+            idx = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+        return [(idx, None)]
+    if align_corners:  # area_pixel_compute_scale
+        sc = ftype(in_size - 1) / ftype(out_size - 1) if out_size > 1 else ftype(0)
+        src = sc * dst.astype(ftype)
+    else:
+        sc = scales_value()
+        src = sc * (dst.astype(ftype) + ftype(0.5)) - ftype(0.5)
+        if mode != "bicubic":
+            src = np.maximum(src, ftype(0))
+    src = src.astype(ftype)
+    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)  # guard_index_and_lambda
+    lam = np.clip(src - i0.astype(ftype), ftype(0), ftype(1)).astype(ftype)
+    if mode != "bicubic":
+        i1 = i0 + (i0 < in_size - 1)
+        return [(i0, (ftype(1) - lam).astype(ftype)), (i1, lam)]
+    A = ftype(-0.75)
+
+    def c1(x):
+        return ((A + 2) * x - (A + 3)) * x * x + 1
+
+    def c2(x):
+        return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A
+    coeffs = [c2(lam + 1), c1(lam), c1(1 - lam), c2(2 - lam)]
+    return [(np.clip(i0 - 1 + j, 0, in_size - 1), coeffs[j].astype(ftype)) for j in range(4)]
+
+
+def _resample(x, axis, taps):
+    out = None
+    for idx, w in taps:
+        g = paddle.index_select(x, paddle.to_tensor(idx, dtype="int64"), axis=axis)
+        if w is not None:
+            shape = [1] * x.ndim
+            shape[axis] = len(w)
+            g = g * paddle.to_tensor(w).astype(x.dtype).reshape(shape)
+        out = g if out is None else out + g
+    return out
+
+
+@adapter(F + "interpolate", note="torch's CPU index and weight rules (non-integer scales, "
+         "nearest-exact, align_corners) computed with Paddle gathers; antialias= is not provided")
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
+    import numpy as np
     nd = input.ndim - 2
-    if nd not in (1, 2, 3):
-        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
-                                  f"(got {input.ndim}D) for the modes: nearest | linear | "
-                                  f"bilinear | bicubic | trilinear | area | nearest-exact "
-                                  f"(got {mode})")
+    modes = ("nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact")
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ValueError("align_corners option can only be set with the interpolating "
                              "modes: linear | bilinear | bicubic | trilinear")
     elif mode in _INTERP_DIMS:
-        if _INTERP_DIMS[mode] != nd:
-            raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs "
-                                      f"{_INTERP_DIMS[mode] + 2}D input")
         align_corners = bool(align_corners)
     else:
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
-                                  f"(got {input.ndim}D) for the modes: nearest | linear | "
-                                  f"bilinear | bicubic | trilinear | area | nearest-exact "
-                                  f"(got {mode})")
-    if mode == "nearest-exact" or antialias:
+                                  f"(got {input.ndim}D) for the modes: {modes} (got {mode})")
+    if nd not in (1, 2, 3):
+        raise ValueError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got "
+                         f"{input.ndim}D) for the modes: {modes} (got {mode})")
+    if mode in _INTERP_DIMS and _INTERP_DIMS[mode] != nd:
+        raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs "
+                                  f"{_INTERP_DIMS[mode] + 2}D input")
+    if antialias:
         from ..errors import NotProvidedError
-        raise NotProvidedError("torch.nn.functional.interpolate(mode='nearest-exact' or "
-                               "antialias=True)")
+        raise NotProvidedError("torch.nn.functional.interpolate(antialias=True)")
     if (size is None) == (scale_factor is None):
         raise ValueError("either size or scale_factor should be defined" if size is None
                          else "only one of size or scale_factor should be defined")
-    sp = input.shape[2:]
+    sp = list(input.shape[2:])
+    scales = [None] * nd
     if size is not None:
-        out = list(_ntuple(size, nd)) if isinstance(size, (list, tuple)) else [int(size)] * nd
+        if isinstance(size, (list, tuple)):
+            if len(size) != nd:
+                raise ValueError(f"Input and output must have the same number of spatial "
+                                 f"dimensions, but got input with spatial dimensions of {sp} "
+                                 f"and output size of {list(size)}. Please provide input tensor "
+                                 f"in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, "
+                                 f"...,oK) format.")
+            out = [int(v) for v in size]
+        else:
+            out = [int(size)] * nd
     else:
         sf = list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * nd
         if len(sf) != nd:
             raise ValueError(f"Input and scale_factor must have the same number of spatial "
                              f"dimensions, but got input with spatial dimensions of {sp} and "
                              f"scale_factor of shape {sf}.")
-        out = [int(math.floor(L * f)) for L, f in zip(sp, sf)]
-        if any(f != int(f) for f in sf) and not recompute_scale_factor and mode != "area":
-            from ..errors import NotProvidedError
-            raise NotProvidedError("torch.nn.functional.interpolate(non-integer scale_factor "
-                                   "without recompute_scale_factor=True)")
-    fmt = {1: "NCW", 2: "NCHW", 3: "NCDHW"}[nd]
+        out = [int(math.floor(float(L * f))) for L, f in zip(sp, sf)]
+        if not recompute_scale_factor:
+            scales = [float(f) for f in sf]
+    if any(o <= 0 for o in out) and math.prod(input.shape):
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                           f"({', '.join(map(str, sp))}) and output "
+                           f"({', '.join(map(str, out))})")
     if mode == "area":
         return _adaptive(input, out, nd, "avg")
-    pmode = {"nearest": "nearest", "linear": "linear", "bilinear": "bilinear",
-             "bicubic": "bicubic", "trilinear": "trilinear"}[mode]
-    return PF.interpolate(input, size=out, mode=pmode,
-                          align_corners=bool(align_corners) if mode != "nearest" else False,
-                          align_mode=0, data_format=fmt)
+    ftype = np.float64 if input.dtype == paddle.float64 else np.float32
+    x = input
+    for k in reversed(range(nd)):  # the last axis first: torch's nesting of the weights
+        x = _resample(x, 2 + k, _interp_taps(sp[k], out[k], mode, align_corners, scales[k],
+                                             ftype))
+    return x
 
 
 @adapter(F + "upsample")
-def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
-    return interpolate(input, size, scale_factor, mode, align_corners)
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+             recompute_scale_factor=None):
+    return interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
+
+
+@adapter(F + "upsample_nearest")
+def upsample_nearest(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+@adapter(F + "upsample_bilinear")
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
 # -- attention --------------------------------------------------------------------------------------
