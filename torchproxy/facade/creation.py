@@ -301,8 +301,10 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         xs, xe, xst = float(start), float(end), float(step)
     else:  # integer dtypes: the bounds and step read as int64 (truncated toward zero) first
         xs, xe, xst = _trunc_int(start), _trunc_int(end), _trunc_int(step)
-    if xst == 0:
+    if float(step) == 0:
         raise RuntimeError("step must be nonzero")
+    if xst == 0:  # a fractional step truncated to 0 for an integer dtype: torch's ValueError
+        raise ValueError("step must be nonzero")
     if not ((xst > 0 and xe >= xs) or (xst < 0 and xe <= xs)):
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
     if _dt.torch_name(dt) == "int64":

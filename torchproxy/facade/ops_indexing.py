@@ -230,7 +230,7 @@ def put(input, index, source, accumulate=False):
                            f"{_legacy(source.dtype)}")
     k, n = _numel(_shape_of(index)), _numel(_shape_of(input))
     if _numel(_shape_of(source)) != k:
-        raise RuntimeError(f"put_(): Expected source and index to have the same number of "
+        raise IndexError(f"put_(): Expected source and index to have the same number of "
                            f"elements, but got source.numel() = {_numel(_shape_of(source))}, "
                            f"index.numel() = {k}")
     if k == 0:
@@ -321,7 +321,8 @@ def index_put(input, indices, values, accumulate=False):
                                      accumulate=bool(accumulate)), input.dtype)
 
 
-def _clamped(x, indices, low_neg):
+def _clamped(x, indices):
+    """Indices clamped into [-size, size - 1] and wrapped (torch's CPU kernels)."""
     out = []
     for d, i in enumerate(indices):
         if i is None:
@@ -330,7 +331,8 @@ def _clamped(x, indices, low_neg):
         if _name(i.dtype) not in ("int64", "int32"):
             raise RuntimeError("tensors used as indices must be long or int tensors")
         n = int(x.shape[d])
-        out.append(paddle.clip(i.astype("int64"), min=-n if low_neg else 0, max=n - 1))
+        i = paddle.clip(i.astype("int64"), min=-n, max=n - 1)
+        out.append(paddle.where(i < 0, i + n, i))
     return out
 
 
@@ -346,7 +348,7 @@ def _unsafe_masked_index(x, mask, indices, fill):
     is False."""
     if _name(mask.dtype) != "bool":
         raise RuntimeError("tensors used as masks must be bool tensors")
-    idx = _clamped(x, list(indices), low_neg=False)
+    idx = _clamped(x, list(indices))
     if _numel(_shape_of(x)) == 0:
         raise NotImplementedError("torchproxy: _unsafe_masked_index of an empty tensor")
     got = _gather_index(_bool_safe(x), idx)
@@ -360,7 +362,7 @@ def _unsafe_masked_index(x, mask, indices, fill):
 def _unsafe_masked_index_put_accumulate(x, mask, indices, values):
     if _name(mask.dtype) != "bool":
         raise RuntimeError("tensors used as masks must be bool tensors")
-    idx = _clamped(x, list(indices), low_neg=True)
+    idx = _clamped(x, list(indices))
     if _numel(_shape_of(x)) == 0:
         return _copy(x)
     if any(i is None for i in idx):
@@ -372,7 +374,6 @@ def _unsafe_masked_index_put_accumulate(x, mask, indices, values):
     for i in idx:
         shape = list(paddle.broadcast_shape(shape, _shape_of(i)))
     idx = [paddle.broadcast_to(i, shape) for i in idx]
-    idx = [paddle.where(i < 0, i + int(x.shape[d]), i) for d, i in enumerate(idx)]
     want = shape + _shape_of(x)[len(idx):]
     v = paddle.broadcast_to(v, want) if _shape_of(v) != want else v
     return _restore(paddle.index_put(_bool_safe(x), tuple(idx), v, accumulate=True), x.dtype)
