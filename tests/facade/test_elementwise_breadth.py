@@ -163,3 +163,26 @@ def test_polar_keeps_the_graph():
     check("import torch\ndef f(x, y):\n    a = x.abs().requires_grad_()\n"
           "    t = y.clone().requires_grad_()\n    z = torch.polar(a, t)\n"
           "    torch.view_as_real(z).sum().backward()\n    return a.grad, t.grad\n", F, G)
+
+
+ERRORS = [
+    # torch's argument parser: no Scalar overload for these operands (TypeError)
+    "torch.maximum(i, 2)", "torch.minimum(2, i)", "torch.logical_and(b, True)",
+    "torch.logical_xor(1, b)", "torch.eq(2, i)", "torch.lt(2, 3)", "torch.eq(i, 2)",
+    "torch.fmod(2, i)", "torch.fmod(i, 2)", "torch.copysign(2, x)", "torch.copysign(x, 2)",
+    "torch.lcm(i, 2)", "torch.gcd(2, j)", "torch.ldexp(x, 2)", "torch.ldexp(2, i)",
+    "torch.rsub(2, i)", "torch.rsub(i, 2)", "torch.complex(x, 2)", "torch.complex(2, y)",
+    # complex's out= must have the complex dtype of the inputs' width
+    "torch.complex(x, y, out=torch.empty(0))",
+    "torch.complex(x.double(), y.double(), out=torch.empty(0, dtype=torch.complex64))",
+    "torch.complex(x, y, out=torch.empty(0, dtype=torch.complex64))",
+    # a Python number beside a tensor bound of clamp
+    "torch.clamp(x, min=y, max=2)", "torch.clamp(i, min=j, max=2.5)",
+    "torch.clamp(x, min=torch.tensor(0.5), max=2)", "torch.clamp(i, min=torch.tensor(0), max=2.5)",
+    "torch.clamp(x, min=y[0, 0], max=y)",
+]
+
+
+@pytest.mark.parametrize("expr", ERRORS)
+def test_tensor_operands_and_errors(expr):
+    _check(expr)

@@ -54,6 +54,8 @@ NAMES = (
     "torch.Tensor.bitwise_and", "torch.Tensor.bitwise_or", "torch.Tensor.bitwise_xor",
 )
 
+import builtins
+
 import paddle
 
 from ._opbase import (_EMPTY_RESULT, _FLOATS, _INTS, _LEGACY_NAMES, _empty_like_dtype,
@@ -174,10 +176,28 @@ def round(input, *, decimals=None, out=None):  # noqa: A001 - torch's name
 _BOOL_FORMS = {"maximum": paddle.logical_or, "minimum": paddle.logical_and}
 
 
+def require_tensors(torch_name, n, input, other=None):
+    """torch's argument parser: the first ``n`` operands of ``torch_name`` must be tensors
+    (``torch.maximum(t, 2)`` and ``torch.eq(2, t)`` are TypeErrors, where the ops that have a
+    Scalar overload accept a Python number)."""
+    for pos, (arg, v) in enumerate((("input", input), ("other", other))[:n], 1):
+        if not isinstance(v, paddle.Tensor):
+            raise TypeError(f"{torch_name}(): argument '{arg}' (position {pos}) must be Tensor, "
+                            f"not {type(v).__name__}")
+
+
+# how many leading operands must be tensors (torch has no Scalar overload for them)
+_TENSOR_OPERANDS = {"maximum": 2, "minimum": 2, "logical_and": 2, "logical_or": 2,
+                    "logical_xor": 2, "eq": 1, "ne": 1, "lt": 1, "le": 1, "gt": 1, "ge": 1}
+
+
 def _binary(torch_name, paddle_fn, result_float=False, method=False, inplace=False):
     bool_form = _BOOL_FORMS.get(torch_name)
+    tensors = _TENSOR_OPERANDS.get(torch_name, 0)
 
     def fn(input, other, *, out=None):
+        if tensors:
+            require_tensors(torch_name, tensors, input, other)
         a, b = _operands(input, other)
         if result_float:
             a, b = _float_input(a), _float_input(b)
@@ -227,6 +247,7 @@ BINARY["true_divide"] = _binary("true_divide", paddle.divide, result_float=True)
 
 @adapter("torch.fmod")
 def fmod(input, other, *, out=None):
+    require_tensors("fmod", 1, input)
     a, b = _operands(input, other)
     return _write_out(a - paddle.trunc(a / b).astype(a.dtype) * b
                       if _name(a.dtype) in _FLOATS else paddle.sign(a) * paddle.remainder(
@@ -338,10 +359,18 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002
         if kernel:
             raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
     if isinstance(min, paddle.Tensor) or isinstance(max, paddle.Tensor):
+        if builtins.any(isinstance(v, paddle.Tensor) and v.ndim > 0 for v in (min, max)) and \
+                builtins.any(v is not None and not isinstance(v, paddle.Tensor) for v in (min, max)):
+            # torch's overloads: (Tensor, Tensor? min, Tensor? max) or Scalars (a 0-d tensor
+            # passes as a Scalar), never a dimensioned tensor beside a number
+            raise TypeError("clamp() received an invalid combination of arguments - got a "
+                            "Tensor bound and a number bound")
+        def bound(v):  # a Python number beside a tensor bound: a 0-d tensor (same promotion)
+            return v if isinstance(v, paddle.Tensor) else _full([], v, result_type(x, v), x)
         if min is not None:
-            x = BINARY["maximum"](x, min)
+            x = BINARY["maximum"](x, bound(min))
         if max is not None:
-            x = BINARY["minimum"](x, max)
+            x = BINARY["minimum"](x, bound(max))
         return _write_out(x, out)
     dt = x.dtype
     for bound in (min, max):
@@ -448,6 +477,11 @@ for _n in ("isnan", "isinf", "isfinite"):  # Paddle's methods lack bool kernels
 for _n in ("bitwise_and", "bitwise_or", "bitwise_xor"):  # scalars; Paddle 2.6's 0-size operands
     tensor_method(_n)(BINARY[_n])
 tensor_method("isclose")(isclose)
+
+
+def _legacy_name(dt):
+    n = _name(dt)
+    return _LEGACY_NAMES.get(n, n)
 
 
 # -- matmul ------------------------------------------------------------------------------------
@@ -650,6 +684,10 @@ def result_type_(tensor, other):
 
 @adapter("torch.complex")
 def complex(real, imag, *, out=None):  # noqa: A001
+    for pos, (arg, v) in enumerate((("real", real), ("imag", imag)), 1):
+        if not isinstance(v, paddle.Tensor):
+            raise TypeError(f"complex(): argument '{arg}' (position {pos}) must be Tensor, "
+                            f"not {type(v).__name__}")
     if real.dtype != imag.dtype:
         raise RuntimeError(f"Expected object of scalar type {_LEGACY_NAMES.get(_name(real.dtype))}"
                            f" but got scalar type {_LEGACY_NAMES.get(_name(imag.dtype))} for "
@@ -658,6 +696,13 @@ def complex(real, imag, *, out=None):  # noqa: A001
         raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
                            f"{_LEGACY_NAMES.get(_name(real.dtype))} and "
                            f"{_LEGACY_NAMES.get(_name(imag.dtype))}")
+    if out is not None:  # torch refuses an out= of the other complex width
+        want = "complex128" if _name(real.dtype) == "float64" else "complex64"
+        if _name(out.dtype) != want:
+            legacy = {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+            raise RuntimeError(f"Expected object of scalar type {legacy[want]} but got scalar "
+                               f"type {legacy.get(_name(out.dtype), _legacy_name(out.dtype))} "
+                               "for argument 'out'")
     return _write_out(paddle.complex(real, imag), out)
 
 

@@ -416,8 +416,12 @@ def mvlgamma(input, p):
 
 
 # -- binary math -------------------------------------------------------------------------------
-def _binop(torch_name, compute, float_result=False, method=True, inplace=True, int_only=False):
+def _binop(torch_name, compute, float_result=False, method=True, inplace=True, int_only=False,
+           tensors=0):
+    """``tensors``: how many leading operands torch requires to be tensors (no Scalar form)."""
     def fn(input, other, *, out=None):
+        if tensors:
+            _ops.require_tensors(torch_name, tensors, input, other)
         a, b = _operands(input, other)
         if int_only and _name(a.dtype) not in _INTS:
             raise NotImplementedError(f'"{torch_name}_cpu" not implemented for '
@@ -490,7 +494,7 @@ def _copysign(a, b):
     return paddle.where(neg, -mag, mag)
 
 
-copysign = _binop("copysign", _copysign, float_result=True)
+copysign = _binop("copysign", _copysign, float_result=True, tensors=1)
 
 
 def _nextafter(a, b):
@@ -529,12 +533,13 @@ def _lcm(a, b):
     return paddle.lcm(a, b)
 
 
-gcd = _binop("gcd", _gcd, int_only=True)
-lcm = _binop("lcm", _lcm, int_only=True)
+gcd = _binop("gcd", _gcd, int_only=True, tensors=2)
+lcm = _binop("lcm", _lcm, int_only=True, tensors=2)
 
 
 @op("torch.ldexp", method=True, inplace=True, out=True)
 def ldexp(input, other):
+    _ops.require_tensors("ldexp", 2, input, other)
     a = _f(input)
     return _ops.BINARY["mul"](a, _ops.pow(2.0, other) if isinstance(other, paddle.Tensor) else 2.0 ** other)
 
@@ -572,6 +577,7 @@ def _float_power_(self, exponent):
 
 @adapter("torch.rsub")
 def rsub(input, other, *, alpha=1):
+    _ops.require_tensors("rsub", 1, input)
     return _ops.sub(other, input, alpha=alpha) if isinstance(other, paddle.Tensor) else \
         _ops.sub(_full([], other, result_type(input, other), input), input, alpha=alpha)
 
