@@ -508,7 +508,8 @@ def external_stream_factory():
 # raise on one: broadcasting elementwise ops ("The meta data must be valid when call the
 # mutable data function"), clone ("only support initialized tensor in clone"), matmul ("The
 # Input(X) dims size must not be equal 0"), reductions and any()/all() ("Tensor need be reduced
-# must not empty"), static-graph style ops ("The Input variable 'x' has not been initialized").
+# must not empty"), static-graph style ops ("The Input variable 'x' has not been initialized"),
+# expand to a shape with a 0 ("... for expand_v2 op must be greater than 0").
 # Paddle 3.x computes all of these.  The facade's op wrapper (facade/zero_size.py) recognises
 # these failures and computes torch's result another way.  Remove when Paddle < 3 is no longer
 # supported (2.6 support dropped): then ZERO_SIZE_KERNELS_FAIL and every use of it go.
@@ -520,6 +521,9 @@ _ZERO_SIZE_MESSAGES = (
     "dims size must not be equal 0",
     "Tensor need be reduced must not empty",
     "has not been initialized",
+    # expand/broadcast_to a 0-size shape
+    "for expand_v2 op must be greater than 0",
+    "for non-existing dimensions must be positive for expand_v2 op",
 )
 
 

@@ -100,15 +100,21 @@ def _opmath(fn, torch_name=None):
     run.__qualname__ = fn.__qualname__
     run.__doc__ = fn.__doc__
     run.__wrapped__ = fn
+    run.zero_size_guarded = True  # registry.adapter's zero_size.guard leaves it as it is
     return run
+
+
+def _wrapped(fn):
+    """Already wrapped by _opmath or with_out (registry.adapter's zero_size.guard alone does
+    not count: such a function still gets the half-precision wrapper)."""
+    return hasattr(fn, "__wrapped__") and not hasattr(fn, "zero_size_guard_of")
 
 
 def adapter(torch_name):
     """Register ``fn`` (wrapped by _opmath) and return the wrapped function: Tensor methods
     (tensor_methods.py) and ops calling ops get the same behaviour as ``torch.<name>``."""
     def deco(fn):
-        return _register_adapter(torch_name)(fn if hasattr(fn, "__wrapped__") else
-                                             _opmath(fn, torch_name))
+        return _register_adapter(torch_name)(fn if _wrapped(fn) else _opmath(fn, torch_name))
     return deco
 
 
@@ -118,7 +124,7 @@ def op(torch_name, *, method=False, inplace=False, out=False, note=""):
     reg = _register_op(torch_name, method=method, inplace=inplace, out=out, note=note)
 
     def deco(fn):
-        return reg(fn if hasattr(fn, "__wrapped__") else _opmath(fn, torch_name))
+        return reg(fn if _wrapped(fn) else _opmath(fn, torch_name))
     return deco
 
 

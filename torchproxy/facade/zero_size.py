@@ -30,11 +30,12 @@ Remove with ``paddle_shims.ZERO_SIZE_KERNELS_FAIL`` (when Paddle 2.6 support is 
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
 import paddle
 
-from ..paddle_shims import is_zero_size_failure, kernel_empty, kernel_full
+from ..paddle_shims import ZERO_SIZE_KERNELS_FAIL, is_zero_size_failure, kernel_empty, kernel_full
 
 # torch name -> the stand-in fill whose result is torch's value over no elements, or NAN (the
 # result is NaN, as torch's mean/var/std of nothing).  Each entry is checked against real torch
@@ -58,6 +59,35 @@ _SIZES = (2, 3)
 
 class _Refused(Exception):
     """The stand-in runs do not determine torch's result: Paddle's own error stays."""
+
+
+# areas whose torch.* functions make or describe tensors rather than compute on operands: their
+# adapters are not guarded (no 0-size failure to recover; no extra call on their hot paths)
+_UNGUARDED_AREAS = frozenset("torchproxy.facade." + m for m in (
+    "core", "dtypes", "device", "creation", "cuda", "cpu", "runtime", "autograd", "library",
+    "misc", "testing_internal", "distributed_tensor", "storage", "cpp_extension",
+    "serialization", "data", "optim"))
+
+
+def guard(fn, torch_name):
+    """``fn`` with :func:`recover` on Paddle 2.6 (``registry.adapter`` applies it to every
+    torch.* function of the computing areas; ``_opbase``'s op wrapper has it built in).  On
+    Paddle 3.x, for non-functions and for already guarded ones: ``fn`` itself."""
+    if not ZERO_SIZE_KERNELS_FAIL or not isinstance(fn, types.FunctionType) or \
+            getattr(fn, "zero_size_guarded", False) or fn.__module__ in _UNGUARDED_AREAS:
+        return fn
+
+    def run(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Exception as e:
+            return recover(e, run, torch_name, args, kwargs)
+    for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(run, attr, getattr(fn, attr))
+    run.__wrapped__ = fn  # inspect.signature(run) is fn's
+    run.zero_size_guarded = True
+    run.zero_size_guard_of = fn
+    return run
 
 
 def has_zero_size(values) -> bool:

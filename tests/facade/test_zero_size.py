@@ -1,0 +1,152 @@
+"""Operands with a 0-size dimension (torch gives empty results, or an empty sum/product/mean)
+against real torch, on both Paddles.  On Paddle 2.6 these go through facade/zero_size.py (its
+kernels refuse 0-size operands); on 3.x Paddle computes them and the same cases must hold."""
+import numpy as np
+import paddle
+import pytest
+
+from difftest import check, load
+
+from torchproxy import paddle_shims
+from torchproxy.facade import zero_size
+
+R = np.random.RandomState(0)
+E = np.zeros((0, 3), "float32")  # empty rows
+ROW = R.randn(3).astype("float32")
+FULL = R.randn(2, 3).astype("float32")
+EI = np.zeros((0, 3), "int64")
+ROWI = R.randint(-5, 6, (3,)).astype("int64")
+M20 = np.zeros((2, 0), "float32")  # empty contraction dimension
+M03 = np.zeros((0, 3), "float32")
+SQ = R.randn(2, 2).astype("float32")
+W = R.randn(4, 3).astype("float32")
+B4 = R.randn(4).astype("float32")
+
+
+def _snip(expr):
+    return ("import torch\n"
+            "def f(e, row, full, ei, rowi, m20, m03, sq, w, b4):\n"
+            f"    return {expr}\n")
+
+
+def _check(expr, **kw):
+    check(_snip(expr), E, ROW, FULL, EI, ROWI, M20, M03, SQ, W, B4, **kw)
+
+
+ELEMENTWISE = [
+    # broadcasting binary ops (Paddle 2.6: "meta data must be valid")
+    "torch.add(e, row)", "torch.add(row, e)", "e + 2", "2 - e", "e * row", "row / e",
+    "torch.sub(e, row, alpha=2)", "torch.mul(ei, 2.5)", "torch.div(ei, rowi, rounding_mode='floor')",
+    "torch.true_divide(ei, rowi)", "torch.floor_divide(e, row)", "torch.remainder(ei, rowi)",
+    "torch.fmod(e, row)", "torch.pow(e, row)", "torch.pow(ei, 2)", "torch.float_power(e, 2)",
+    "torch.maximum(e, row)", "torch.minimum(ei, rowi)", "torch.eq(e, row)", "torch.lt(ei, 1)",
+    "e.ge(row)", "torch.logical_and(e, row)", "torch.bitwise_xor(ei, rowi)",
+    "torch.ldexp(e, rowi)", "torch.complex(e, row)", "torch.clamp_min(e, row)",
+    "torch.gcd(ei, rowi)", "torch.lcm(ei, rowi)", "torch.add(ei, row)",
+    "torch.where(e > 0, e, row)",
+    # unary ops whose empty path cloned (Paddle 2.6: "uninitialized tensor in clone")
+    "torch.acosh(e)", "torch.digamma(e)", "torch.lgamma(e)", "torch.erfc(e)", "torch.sinc(e)",
+    "torch.acosh(ei)", "e.acosh()", "torch.flip(e, [0, 1])",
+    # in-place forms return their (empty) self
+    "e.acosh_()", "e.add_(row)", "ei.mul_(rowi)",
+    # matmul with an empty result
+    "torch.matmul(m03.t(), torch.ones(0, 4))", "torch.mm(torch.ones(0, 2), sq)",
+    "torch.matmul(e, w.t())",
+]
+
+
+@pytest.mark.parametrize("expr", ELEMENTWISE)
+def test_empty_result(expr):
+    _check(expr)
+
+
+REDUCTIONS = [
+    # a sum of no products is 0: torch gives zeros (plus the input/bias term)
+    "torch.mm(m20, m03)", "torch.matmul(m20, m03)",
+    "torch.addmm(full, m20, m03)", "torch.addmm(row, m20, m03, beta=2, alpha=3)",
+    "torch.nn.functional.linear(m20, torch.ones(4, 0))",
+    "torch.nn.functional.linear(m20, torch.ones(4, 0), b4)",
+    "torch.linalg.multi_dot([m20, m03, w.t()])",
+    "torch.prod(e)", "torch.prod(e, 0)", "torch.prod(ei, 0, keepdim=True)", "torch.prod(e, 1)",
+    "torch.std(e, 0)", "torch.var(e, 0)", "torch.var(e, 1)", "torch.std_mean(e, 0)",
+    "torch.var_mean(e, 0, correction=0)", "torch.mean(e, 0)",
+    "torch.sum(e, 0)", "torch.sum(ei)",
+]
+
+
+@pytest.mark.parametrize("expr", REDUCTIONS)
+def test_empty_reduction(expr):
+    _check(expr)
+
+
+ERRORS = [
+    # torch refuses these (the inner sizes differ): so must we, not return an empty result
+    "torch.mm(m20, w)", "torch.addmm(full, m20, m03.t())",
+]
+
+
+@pytest.mark.parametrize("expr", ERRORS)
+def test_still_raises(expr):
+    _check(expr)
+
+
+def test_autograd_flag():
+    # the result of an op over an operand that requires grad requires grad, as in torch
+    _check("torch.add(torch.zeros(0, 3, requires_grad=True), row)")
+    _check("torch.mm(torch.zeros(2, 0, requires_grad=True), m03)")
+    _check("torch.add(e, row)")
+
+
+def test_grad_of_nonempty_operand_flows():
+    # addmm over an empty contraction: the input term keeps its graph
+    src = ("import torch\n"
+           "def f(full, m20, m03):\n"
+           "    x = full.clone().requires_grad_()\n"
+           "    torch.addmm(x, m20, m03, beta=3).sum().backward()\n"
+           "    return x.grad\n")
+    check(src, FULL, M20, M03)
+
+
+def test_only_paddle_26_failures_are_recovered():
+    assert paddle_shims.ZERO_SIZE_KERNELS_FAIL == paddle_shims.IS_PADDLE_2
+    msg = "(PreconditionNotMet) The meta data must be valid when call the mutable data function."
+    assert paddle_shims.is_zero_size_failure(RuntimeError(msg)) == paddle_shims.IS_PADDLE_2
+    assert not paddle_shims.is_zero_size_failure(RuntimeError("some other error"))
+    assert not paddle_shims.is_zero_size_failure(TypeError(msg))
+
+
+def test_dimension_growth_rule():
+    assert zero_size._grows(2, 3) and zero_size._grows(4, 9) and zero_size._grows(6, 9)
+    assert not zero_size._grows(4, 5)  # cat of an empty and a 2-row tensor: 2 + s
+    assert not zero_size._grows(3, 4)
+
+
+def test_unscoped_paddle_unaffected():
+    # outside facade calls Paddle keeps its own behaviour (its error on 2.6, its result on 3.x)
+    e, row = paddle.to_tensor(E), paddle.to_tensor(ROW)
+    if paddle_shims.IS_PADDLE_2:
+        with pytest.raises(RuntimeError, match="meta data must be valid"):
+            paddle.add(e, row)
+    else:
+        assert paddle.add(e, row).shape == [0, 3]
+
+
+def test_refused_when_stand_ins_do_not_settle_it():
+    # a Paddle error that is not a zero-size failure, or no 0-size operand: re-raised as is
+    err = ValueError("unrelated")
+    with pytest.raises(ValueError, match="unrelated"):
+        zero_size.recover(err, lambda *a: None, "torch.add", (paddle.ones([2]),), {})
+    if paddle_shims.IS_PADDLE_2:
+        err = RuntimeError("The meta data must be valid when call the mutable data function")
+        with pytest.raises(RuntimeError, match="meta data"):  # cat-like growth: 2 + s rows
+            zero_size.recover(err, lambda x: paddle.concat([x, paddle.ones([2, 3])]), None,
+                              (paddle.to_tensor(E),), {})
+        with pytest.raises(RuntimeError, match="meta data"):  # a reduction not in the table
+            zero_size.recover(err, lambda x: x.sum(0), "torch.amax", (paddle.to_tensor(E),), {})
+
+
+def test_scoped_module_sees_empty_results():
+    mod = load("import torch\ndef f():\n    return torch.zeros(0, 3) + torch.ones(3)\n",
+               scoped=True)
+    r = mod.f()
+    assert isinstance(r, paddle.Tensor) and r.shape == [0, 3]
