@@ -152,6 +152,13 @@ SAMPLES.update({  # ops_indexing / ops_shape (tests/facade/test_shape_breadth.py
     "swapdims_": (X, lambda: (0, 1), {}), "transpose_": (X, lambda: (0, 1), {}),
     "view_as": (X, lambda: (paddle.ones([4, 3]),), {}),
 })
+SAMPLES.update({  # linalg_more.py (tests/facade/test_linalg_breadth.py)
+    "cholesky_solve": (X, lambda: (paddle.eye(3),), {}),
+    "cross": (lambda: paddle.ones([4, 3]), lambda: (paddle.ones([4, 3]),), {}),
+    "lu_solve": (X, lambda: (paddle.eye(3), paddle.to_tensor(np.array([1, 2, 3], "int32"))), {}),
+    "ormqr": (X, lambda: (paddle.ones([3]), paddle.ones([3, 2])), {}),
+    "triangular_solve": (X, lambda: (paddle.eye(3),), {}),
+})
 # compare dtype and shape, not the values: uninitialised memory; addresses of fresh tensors
 UNINITIALISED = {"new_empty", "new_empty_strided", "data_ptr"}
 # Paddle's own signature where calling it with torch's arguments would crash the process

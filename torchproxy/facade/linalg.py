@@ -51,6 +51,7 @@ type_("torch.linalg.LinAlgError", LinAlgError)
 _LEGACY = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
            "bool": "Bool", "float16": "Half", "bfloat16": "BFloat16"}
 _FLOATS = ("float32", "float64", "complex64", "complex128")
+_COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}
 
 
 def _rt(name, fields):
@@ -105,9 +106,50 @@ def _bcast(t, shape):
     return paddle.broadcast_to(t, shape)
 
 
+def _bshape(a, b):
+    """torch's broadcast of two batch shapes (Paddle 2.6's broadcast_shape turns [0], [0] into
+    [-1])."""
+    a, b = list(a), list(b)
+    n = builtins.max(len(a), len(b))
+    a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    out = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
+                               f"({y}) at non-singleton dimension {i}")
+        out.append(y if x == 1 else x)
+    return out
+
+
+def _eye(n, m=None, dtype="float32"):
+    """paddle.eye, also complex (Paddle 2.6 has no complex eye kernel)."""
+    n_ = _name(dtype) if not isinstance(dtype, str) else dtype
+    if n_.startswith("complex"):
+        return paddle.eye(n, m, dtype=_real_of(n_)).astype(dtype)
+    return paddle.eye(n, m, dtype=dtype)
+
+
+def _real_of(n):
+    return {"complex64": "float32", "complex128": "float64"}.get(n, n)
+
+
+def _psolve(A, B):
+    """paddle.linalg.solve whose backward does not crash: Paddle's solve backward segfaults
+    (2.6.2 and 3.3.1) when only one of A and B needs a gradient; the other then enters as a
+    detached leaf that asks for one (its gradient is dropped)."""
+    if A.stop_gradient != B.stop_gradient:
+        if A.stop_gradient:
+            A = A.detach()
+            A.stop_gradient = False
+        else:
+            B = B.detach()
+            B.stop_gradient = False
+    return paddle.linalg.solve(A, B)
+
+
 def _eye_like(A):
     n = A.shape[-1]
-    e = paddle.eye(n, dtype=A.dtype)
+    e = _eye(n, dtype=A.dtype)
     return _bcast(e, A.shape) if A.ndim > 2 else e
 
 
@@ -190,7 +232,7 @@ def _solve(fn, A, B, left):
                       True).transpose(list(range(B.ndim - 2)) + [B.ndim - 1, B.ndim - 2])
     vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and list(B.shape) == list(A.shape[:-1]))
     Bm = B.unsqueeze(-1) if vector else B
-    batch = paddle.broadcast_shape(list(A.shape[:-2]), list(Bm.shape[:-2]))
+    batch = _bshape(list(A.shape[:-2]), list(Bm.shape[:-2]))
     A_ = _bcast(A, batch + list(A.shape[-2:]))
     B_ = _bcast(Bm, batch + list(Bm.shape[-2:]))
     if A_.dtype != B_.dtype:
@@ -201,7 +243,7 @@ def _solve(fn, A, B, left):
         r = paddle.zeros(B_.shape, dtype=B_.dtype)
     else:
         try:
-            r = paddle.linalg.solve(A_, B_)
+            r = _psolve(A_, B_)
         except (ValueError, RuntimeError) as e:
             raise LinAlgError(f"{fn}: The solver failed because the input matrix is "
                               "singular.") from e
@@ -227,12 +269,17 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
         t = lambda x: x.transpose(list(range(x.ndim - 2)) + [x.ndim - 1, x.ndim - 2])  # noqa
         return _out(t(solve_triangular(t(A), t(B), upper=not upper, left=True,
                                        unitriangular=unitriangular)), out)
-    batch = paddle.broadcast_shape(list(A.shape[:-2]), list(B.shape[:-2]))
+    batch = _bshape(list(A.shape[:-2]), list(B.shape[:-2]))
     A_ = _bcast(A, batch + list(A.shape[-2:]))
     B_ = _bcast(B, batch + list(B.shape[-2:]))
     if A_.size == 0 or B_.size == 0:
         return _out(paddle.zeros(B_.shape, dtype=B_.dtype), out)
-    return _out(paddle.linalg.triangular_solve(A_, B_, upper=upper, transpose=False,
+    # only the triangle the solve reads gets a gradient (Paddle's backward fills the matrix)
+    tri = paddle.triu(A_, 1 if unitriangular else 0) if upper else \
+        paddle.tril(A_, -1 if unitriangular else 0)
+    if unitriangular:
+        tri = tri + _eye(A_.shape[-1], dtype=A_.dtype)
+    return _out(paddle.linalg.triangular_solve(tri, B_, upper=upper, transpose=False,
                                                unitriangular=unitriangular), out)
 
 
@@ -261,6 +308,8 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
 @adapter("torch.linalg.matrix_power")
 def matrix_power(A, n, *, out=None):
     _square("linalg.matrix_power", A)
+    if _empty_batch(A):  # (Paddle 2.6 cannot clone a 0-size eye)
+        return _out(paddle.zeros(A.shape, dtype=A.dtype), out)
     if n == 0:
         return _out(_eye_like(A).clone(), out)
     if _empty_batch(A):
@@ -278,6 +327,16 @@ def qr(A, mode="reduced", *, out=None):
     if mode not in ("reduced", "complete", "r"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
                            "'reduced' (default), 'r', or 'complete'")
+    if A.size == 0:  # Paddle 2.6's kernel refuses 0-size input
+        b, (m, n) = list(A.shape[:-2]), A.shape[-2:]
+        k = builtins.min(m, n)
+        qc = m if mode == "complete" else k
+        R = paddle.zeros(b + [qc if mode == "complete" else k, n], dtype=A.dtype)
+        Q = _bcast(_eye(m, qc, dtype=A.dtype), b + [m, qc]) if m * qc and math.prod(b) \
+            else paddle.zeros(b + [m, qc], dtype=A.dtype)
+        if mode == "r":
+            Q = paddle.zeros([0], dtype=A.dtype)
+        return _out(QRResult(Q, R), out)
     if mode == "r":
         r = paddle.linalg.qr(A, mode="r")
         return _out(QRResult(paddle.zeros([0], dtype=A.dtype), r), out)
@@ -293,8 +352,8 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
         k = builtins.min(m, n)
         real = _real_dtype(A)
         if full_matrices:
-            u = _bcast(paddle.eye(m, dtype=A.dtype), b + [m, m])
-            vh = _bcast(paddle.eye(n, dtype=A.dtype), b + [n, n])
+            u = _bcast(_eye(m, dtype=A.dtype), b + [m, m])
+            vh = _bcast(_eye(n, dtype=A.dtype), b + [n, n])
         else:
             u = paddle.zeros(b + [m, k], dtype=A.dtype)
             vh = paddle.zeros(b + [k, n], dtype=A.dtype)
@@ -307,12 +366,17 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
 @adapter("torch.linalg.svdvals")
 def svdvals(A, *, driver=None, out=None):
     _float("linalg.svdvals", A)
+    if A.size == 0:
+        return _out(svd(A, full_matrices=False).S, out)
     return _out(paddle.linalg.svd(A, full_matrices=False)[1], out)
 
 
 @adapter("torch.linalg.eigh")
 def eigh(A, UPLO="L", *, out=None):
     _square("linalg.eigh", A)
+    if A.size == 0:
+        return _out(EighResult(paddle.zeros(A.shape[:-1], dtype=_real_dtype(A)),
+                               paddle.zeros(A.shape, dtype=A.dtype)), out)
     w, v = paddle.linalg.eigh(A, UPLO=UPLO)
     return _out(EighResult(w, v), out)
 
@@ -320,12 +384,18 @@ def eigh(A, UPLO="L", *, out=None):
 @adapter("torch.linalg.eigvalsh")
 def eigvalsh(A, UPLO="L", *, out=None):
     _square("linalg.eigvalsh", A)
+    if A.size == 0:
+        return _out(paddle.zeros(A.shape[:-1], dtype=_real_dtype(A)), out)
     return _out(paddle.linalg.eigvalsh(A, UPLO=UPLO), out)
 
 
 @adapter("torch.linalg.eig")
 def eig(A, *, out=None):
     _square("linalg.eig", A)
+    cdt = _COMPLEX_OF.get(_name(A.dtype), _name(A.dtype))
+    if A.size == 0:
+        return _out(EigResult(paddle.zeros(A.shape[:-1], dtype=cdt),
+                              paddle.zeros(A.shape, dtype=cdt)), out)
     w, v = paddle.linalg.eig(A)
     return _out(EigResult(w, v), out)
 
@@ -333,7 +403,9 @@ def eig(A, *, out=None):
 @adapter("torch.linalg.eigvals")
 def eigvals(A, *, out=None):
     _square("linalg.eigvals", A)
-    return _out(paddle.linalg.eigvals(A), out)
+    # the values of paddle.linalg.eig (LAPACK geev order, as torch); Paddle's eigvals kernel
+    # returns them in another order
+    return _out(eig(A).eigenvalues, out)
 
 
 # -- norms ---------------------------------------------------------------------------------------
@@ -358,8 +430,15 @@ def _vnorm(x, ord, axis, keepdim):
         return paddle.sum(a, axis=axis, keepdim=keepdim)
     if ord == 2:
         return paddle.sqrt(paddle.sum(a * a, axis=axis, keepdim=keepdim))
-    return paddle.pow(paddle.sum(paddle.pow(a, float(ord)), axis=axis, keepdim=keepdim),
-                      1.0 / ord)
+    # exponents as tensors of the input's dtype (a Python float exponent is a float32
+    # attribute in Paddle's pow: 0.9 would become 0.899999976)
+    p = paddle.full([], float(ord), dtype=a.dtype)
+    return paddle.pow(paddle.sum(paddle.pow(a, p), axis=axis, keepdim=keepdim),
+                      paddle.full([], 1.0 / ord, dtype=a.dtype))
+
+
+def _fmt_ord(o):
+    return {math.inf: "inf", -math.inf: "-inf"}.get(o, f"{o:g}" if isinstance(o, float) else o)
 
 
 @adapter("torch.linalg.vector_norm")
@@ -372,9 +451,20 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     if x.ndim == 0:
         return _out(_vnorm(x.reshape([1]), ord, None, False).reshape([]), out)
     axis = None if dim is None else [wrap_dim(d, x.ndim) for d in dim]
-    if x.size == 0 and ord in (math.inf,) and axis is None:
-        raise RuntimeError("linalg.vector_norm cannot compute the inf norm on an empty tensor "
-                           "because the operation does not have an identity")
+    if x.size == 0:
+        red = list(range(x.ndim)) if axis is None else axis
+        if (ord == math.inf or ord < 0) and builtins.any(x.shape[d] == 0 for d in red):
+            if axis is None:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {_fmt_ord(ord)} norm "
+                                   "on an empty tensor because the operation does not have an "
+                                   "identity")
+            d = next(d for d in red if x.shape[d] == 0)
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {_fmt_ord(ord)} norm on "
+                               f"the dimension {d}because this dimension is empty and the "
+                               "operation does not have an identity")
+        shape = [1 if i in red else s for i, s in enumerate(x.shape)] if keepdim else \
+            [s for i, s in enumerate(x.shape) if i not in red]
+        return _out(paddle.zeros(shape, dtype=_real_dtype(x)), out)
     r = _vnorm(x, ord, axis, keepdim)
     if keepdim and axis is None:
         r = r.reshape([1] * x.ndim)
@@ -391,9 +481,17 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
                            f"{dim[1]})")
-    if A.size == 0 and ord in (-1, -2, -math.inf):
-        raise IndexError(f"amin(): Expected reduction dim {dim[0]} to have non-zero size.")
-    if A.size == 0 and ord in ("fro", "nuc", 1, 2, math.inf):
+    if A.size == 0:
+        m, n = A.shape[d0], A.shape[d1]
+        if ord == -2 and m * n == 0:
+            raise IndexError("amin(): Expected reduction dim -1 to have non-zero size.")
+        if ord == -1 and n == 0:
+            raise IndexError(f"amin(): Expected reduction dim {d1 - (d0 < d1)} to have non-zero "
+                             "size.")
+        if ord == -math.inf and m == 0:
+            raise IndexError(f"amin(): Expected reduction dim {d0 - (d1 < d0)} to have non-zero "
+                             "size.")
+    if A.size == 0 and ord in ("fro", "nuc", 1, 2, math.inf, -1, -2, -math.inf):
         shape = [1 if i in (d0, d1) else s for i, s in enumerate(A.shape)] if keepdim else \
             [s for i, s in enumerate(A.shape) if i not in (d0, d1)]
         return _out(paddle.zeros(shape, dtype=_real_dtype(A)), out)
@@ -558,7 +656,12 @@ def vecdot(x, y, *, dim=-1, out=None):
                            f"x of type {_dt.torch_name(x.dtype)} and y of type "
                            f"{_dt.torch_name(y.dtype)} instead.")
     xc = paddle.conj(x) if _name(x.dtype).startswith("complex") else x
-    return _out(paddle.sum(xc * y, axis=dim), out)
+    prod_ = xc * y
+    if prod_.size == 0:  # (Paddle 2.6's sum refuses 0-size input)
+        d = wrap_dim(dim, prod_.ndim)
+        return _out(paddle.zeros([s for i, s in enumerate(prod_.shape) if i != d],
+                                 dtype=prod_.dtype), out)
+    return _out(paddle.sum(prod_, axis=dim), out)
 
 
 @adapter("torch.linalg.multi_dot")
@@ -573,7 +676,13 @@ def multi_dot(tensors, *, out=None):
         ts[-1] = ts[-1].unsqueeze(-1)
     r = ts[0]
     for t in ts[1:]:
-        r = paddle.matmul(r, t)
+        if r.size == 0 or t.size == 0:  # (Paddle 2.6's matmul refuses 0-size input)
+            if r.shape[-1] != t.shape[0]:
+                raise RuntimeError(f"multi_dot(): tensors cannot be chained: shapes "
+                                   f"{list(r.shape)} and {list(t.shape)}")
+            r = paddle.zeros([r.shape[0], t.shape[-1]], dtype=r.dtype)
+        else:
+            r = paddle.matmul(r, t)
     if first_1d:
         r = r.squeeze(0)
     if last_1d:
@@ -674,8 +783,8 @@ def lu(A, *, pivot=True, out=None):
     if A.size == 0:
         b, (m, n) = list(A.shape[:-2]), A.shape[-2:]
         k = builtins.min(m, n)
-        return _out(LUResult(_bcast(paddle.eye(m, dtype=A.dtype), b + [m, m]),
-                             _bcast(paddle.eye(m, k, dtype=A.dtype), b + [m, k]),
+        return _out(LUResult(_bcast(_eye(m, dtype=A.dtype), b + [m, m]),
+                             _bcast(_eye(m, k, dtype=A.dtype), b + [m, k]),
                              paddle.zeros(b + [k, n], dtype=A.dtype)), out)
     P, L, U = paddle.linalg.lu_unpack(LU, piv)
     return _out(LUResult(P.astype(A.dtype), L, U), out)
@@ -695,11 +804,11 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     if not left:  # X A = B  <=>  A^H X^H = B^H
         return _out(_mH(lu_solve(LU, pivots, _mH(B), left=True, adjoint=not adjoint)), out)
     if LU.size == 0 or B.size == 0:
-        batch = paddle.broadcast_shape(list(LU.shape[:-2]), list(B.shape[:-2]))
+        batch = _bshape(list(LU.shape[:-2]), list(B.shape[:-2]))
         return _out(paddle.zeros(batch + list(B.shape[-2:]), dtype=B.dtype), out)
     P, L, U = paddle.linalg.lu_unpack(LU, pivots)
     P = P.astype(LU.dtype)
-    batch = paddle.broadcast_shape(list(LU.shape[:-2]), list(B.shape[:-2]))
+    batch = _bshape(list(LU.shape[:-2]), list(B.shape[:-2]))
     L, U, P = (_bcast(t, batch + list(t.shape[-2:])) for t in (L, U, P))
     B = _bcast(B, batch + list(B.shape[-2:]))
     if B.size == 0 or L.size == 0:
@@ -719,7 +828,7 @@ def householder_product(A, tau, *, out=None):
     _float("linalg.householder_product", A)
     # torch reads only the strictly lower part of A (implicit unit diagonal): pass exactly that
     m, n = A.shape[-2], A.shape[-1]
-    V = paddle.tril(A, -1) + paddle.eye(m, n, dtype=A.dtype)
+    V = paddle.tril(A, -1) + _eye(m, n, dtype=A.dtype)
     return _out(paddle.linalg.householder_product(V, tau), out)
 
 
