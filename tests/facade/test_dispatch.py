@@ -154,6 +154,10 @@ SAMPLES.update({  # ops_indexing / ops_shape (tests/facade/test_shape_breadth.py
 })
 SAMPLES.update({  # linalg_more.py (tests/facade/test_linalg_breadth.py)
     "cholesky_solve": (X, lambda: (paddle.eye(3),), {}),
+SAMPLES.update({  # fft.py (tests/facade/test_special_masked_breadth.py)
+    "stft": (X, lambda: (4,), {"return_complex": True}),
+    "istft": (lambda: paddle.to_tensor(np.ones((3, 5), "complex64")), lambda: (4,), {}),
+})
     "cross": (lambda: paddle.ones([4, 3]), lambda: (paddle.ones([4, 3]),), {}),
     "lu_solve": (X, lambda: (paddle.eye(3), paddle.to_tensor(np.array([1, 2, 3], "int32"))), {}),
     "ormqr": (X, lambda: (paddle.ones([3]), paddle.ones([3, 2])), {}),

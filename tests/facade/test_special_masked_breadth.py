@@ -197,3 +197,58 @@ def f(x, q):
     return [Z(x, q), Z(x.float(), q.float()), Z(x[:, None], q[None, :]), Z(2.0, q), Z(x, 2.0),
             Z(torch.arange(2, 6), torch.arange(1, 5)), Z(x.float(), q), Z(x[:0], q[:0])]
 """, xs, qs, rtol=2e-6, atol=1e-7)
+
+
+# -- torch.stft / torch.istft -------------------------------------------------------------------
+SIG = rng.standard_normal((2, 64)).astype("float64")
+
+
+def test_stft_forms():
+    check("""
+import torch
+def f(s):
+    w = 1.5 + torch.sin(torch.arange(12, dtype=s.dtype))
+    S = torch.stft
+    return [S(s, 16, return_complex=True), S(s[0], 16, 5, return_complex=True),
+            S(s, 16, 4, 12, w, return_complex=True), S(s.float(), 8, center=False,
+            return_complex=True), S(s, 16, pad_mode="constant", normalized=True,
+            return_complex=True), S(s, 16, onesided=False, return_complex=True),
+            S(s, 10, return_complex=False), s.stft(16, hop_length=3, return_complex=True),
+            S(s, 16, 4, 12, w, center=False, align_to_window=True, return_complex=True),
+            S(torch.complex(s, s.flip(-1)), 16, 4, return_complex=True)]
+""", SIG, rtol=1e-6, atol=1e-6)
+
+
+def test_istft_roundtrip_and_forms():
+    check("""
+import torch
+def f(s):
+    w = 1.5 + torch.sin(torch.arange(16, dtype=s.dtype))
+    spec = torch.stft(s, 16, 4, window=w, return_complex=True)
+    full = torch.stft(s, 16, 4, window=w, onesided=False, return_complex=True)
+    I = torch.istft
+    x = s.clone().requires_grad_()
+    g = torch.stft(x, 16, 4, window=w, return_complex=True).abs().sum()
+    g.backward()
+    return [I(spec, 16, 4, window=w), I(spec, 16, 4, window=w, length=60),
+            I(spec[0], 16, 4, window=w, length=70), I(full, 16, 4, window=w, onesided=False),
+            I(full, 16, 4, window=w, return_complex=True),
+            I(torch.stft(s, 16, 4, window=w, center=False, return_complex=True), 16, 4,
+              window=w, center=False),
+            I(torch.stft(s, 16, 4, normalized=True, return_complex=True), 16, 4,
+              normalized=True), spec.istft(16, 4, window=w), x.grad]
+""", SIG, rtol=1e-6, atol=1e-6)
+
+
+def test_stft_istft_errors():
+    for src in ("torch.stft(s, 16)", "torch.stft(s, 100, return_complex=True)",
+                "torch.stft(s, 16, win_length=20, return_complex=True)",
+                "torch.istft(s, 16)",
+                "torch.istft(torch.stft(s, 16, return_complex=True), 12)",
+                "torch.istft(torch.stft(s, 16, 4, return_complex=True), 16, 4, "
+                "window=torch.zeros(16, dtype=s.dtype))"):
+        check(f"""
+import torch
+def f(s):
+    return {src}
+""", SIG)

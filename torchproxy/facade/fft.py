@@ -10,6 +10,7 @@ dtype Half"), and neither does this facade on CPU.  Errors are torch's classes a
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 import paddle
@@ -18,7 +19,7 @@ import paddle.fft as _pfft
 from . import dtypes as _dt
 from ._opbase import _LEGACY_NAMES, _name, with_out
 from .creation import _finish, _from_numpy_as, default_float
-from .registry import adapter, module
+from .registry import adapter, module, op
 
 NAMES = (
     "torch.fft", "torch.fft.fft", "torch.fft.fft2", "torch.fft.fftfreq", "torch.fft.fftn",
@@ -26,7 +27,8 @@ NAMES = (
     "torch.fft.ifft", "torch.fft.ifft2", "torch.fft.ifftn", "torch.fft.ifftshift",
     "torch.fft.ihfft", "torch.fft.ihfft2", "torch.fft.ihfftn", "torch.fft.irfft",
     "torch.fft.irfft2", "torch.fft.irfftn", "torch.fft.rfft", "torch.fft.rfft2",
-    "torch.fft.rfftfreq", "torch.fft.rfftn",
+    "torch.fft.rfftfreq", "torch.fft.rfftn", "torch.istft", "torch.stft", "torch.Tensor.istft",
+    "torch.Tensor.stft",
 )
 
 module("torch.fft")
@@ -231,3 +233,169 @@ def fftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, require
 @adapter("torch.fft.rfftfreq")
 def rfftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     return _freq(np.fft.rfftfreq(n, d), dtype, device, requires_grad, out)
+
+
+# -- torch.stft / torch.istft (ATen's SpectralOps.cpp, written with Paddle ops) -----------------
+def _window(window, win_length, n_fft, dtype, fn):
+    if window is None:
+        window = paddle.ones([win_length], dtype=dtype)
+    elif window.ndim != 1 or window.shape[0] != win_length:
+        raise RuntimeError(f"{fn}: expected a 1D window tensor of size equal to win_length="
+                           f"{win_length}, but got window with size {list(window.shape)}")
+    if win_length < n_fft:  # torch pads the window centered to n_fft
+        left = (n_fft - win_length) // 2
+        window = paddle.concat([paddle.zeros([left], window.dtype), window,
+                                paddle.zeros([n_fft - win_length - left], window.dtype)])
+    return window
+
+
+def _stft_args(n_fft, hop_length, win_length, fn):
+    hop = n_fft // 4 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    if n_fft <= 0:
+        raise RuntimeError(f"{fn}: expected 0 < n_fft, but got n_fft={n_fft}")
+    if hop <= 0:
+        raise RuntimeError(f"{fn}: expected hop_length > 0, but got hop_length={hop}")
+    if win <= 0 or win > n_fft:
+        raise RuntimeError(f"{fn}: expected 0 < win_length <= n_fft, but got win_length={win}")
+    return hop, win
+
+
+def _is_complex(x):
+    return x is not None and _name(x.dtype).startswith("complex")
+
+
+@op("torch.stft", method=True)
+def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
+         pad_mode="reflect", normalized=False, onesided=None, return_complex=None,
+         align_to_window=None):
+    if not isinstance(input, paddle.Tensor):
+        raise TypeError(f"stft(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    complex_in = _is_complex(input) or _is_complex(window)
+    if return_complex is None:
+        if not complex_in:
+            raise RuntimeError("stft requires the return_complex parameter be given for real "
+                               "inputs, and will further require that return_complex=True in a "
+                               "future PyTorch release.")
+        return_complex = True
+    if input.ndim not in (1, 2):
+        raise RuntimeError(f"stft: expected a 1D or 2D tensor, but got {input.ndim}D tensor")
+    hop, win = _stft_args(n_fft, hop_length, win_length, "stft")
+    x = input if complex_in or _name(input.dtype) in ("float32", "float64") else \
+        input.astype(default_float())
+    batched = x.ndim == 2
+    if not batched:
+        x = x.unsqueeze(0)
+    if center:
+        if align_to_window is not None:
+            raise RuntimeError("stft: align_to_window should only be set when center = false")
+        pad = n_fft // 2
+        mode = {"constant": "constant", "reflect": "reflect", "replicate": "replicate",
+                "circular": "circular"}.get(pad_mode)
+        if mode is None:
+            raise RuntimeError(f"stft: unsupported pad_mode {pad_mode!r}")
+        x = paddle.nn.functional.pad(x.unsqueeze(1), [pad, pad], mode=mode,
+                                     data_format="NCL").squeeze(1)
+    if align_to_window and win < n_fft:
+        # frames start where their window starts: the n_fft frame reaches (n_fft - win) // 2
+        # before it (zeros under the padded window), so win_length (not n_fft) counts frames
+        left = (n_fft - win) // 2
+        x = paddle.concat([paddle.zeros([x.shape[0], left], x.dtype), x,
+                           paddle.zeros([x.shape[0], n_fft - win - left], x.dtype)], axis=1)
+    length = x.shape[-1]
+    if n_fft > length:
+        raise RuntimeError(f"stft: expected 0 < n_fft <= {length}, but got n_fft={n_fft}")
+    real_dt = _REAL_OF.get(_name(x.dtype), _name(x.dtype))
+    w = _window(window, win, n_fft, real_dt if window is None else window.dtype, "stft")
+    n_frames = 1 + (length - n_fft) // hop
+    frames = paddle.stack([x[:, i * hop:i * hop + n_fft] for i in range(n_frames)], axis=1)
+    frames = frames * w
+    if onesided is None:
+        onesided = not complex_in
+    elif onesided and complex_in:
+        raise RuntimeError("Cannot have onesided output if window or input is complex")
+    norm = "ortho" if normalized else "backward"
+    spec = (_pfft.rfft if onesided else _pfft.fft)(frames, axis=-1, norm=norm)
+    spec = spec.transpose([0, 2, 1])
+    if not batched:
+        spec = spec.squeeze(0)
+    if return_complex:
+        return spec
+    warnings.warn("stft with return_complex=False is deprecated. In a future pytorch release, "
+                  "stft will return complex tensors for all inputs, and return_complex=False "
+                  "will raise an error.\nNote: you can still call torch.view_as_real on the "
+                  "complex output to recover the old return format.", UserWarning)
+    # view_as_real (Paddle 2.6's as_real misreads a transposed complex tensor)
+    return paddle.stack([paddle.real(spec), paddle.imag(spec)], axis=-1)
+
+
+@op("torch.istft", method=True)
+def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
+          normalized=False, onesided=None, length=None, return_complex=False):
+    if not isinstance(input, paddle.Tensor):
+        raise TypeError(f"istft(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    if not _is_complex(input):
+        raise RuntimeError("istft requires a complex-valued input tensor matching the output "
+                           "from stft with return_complex=True.")
+    hop, win = _stft_args(n_fft, hop_length, win_length, "istft")
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"istft: expected a tensor with 2 or 3 dimensions of complex, but "
+                           f"got {input.ndim}")
+    x = input if input.ndim == 3 else input.unsqueeze(0)
+    fft_size, n_frames = x.shape[1], x.shape[2]
+    if onesided is None:
+        onesided = fft_size != n_fft
+    if onesided:
+        if n_fft // 2 + 1 != fft_size:
+            raise RuntimeError(f"istft(...): expected the frequency dimension (3rd to the last) "
+                               f"of the input tensor to match n_fft / 2 + 1 when onesided=True, "
+                               f"but got {fft_size}")
+    elif n_fft != fft_size:
+        raise RuntimeError(f"istft(...): expected the frequency dimension (3rd to the last) of "
+                           f"the input tensor to match n_fft when onesided=False, but got "
+                           f"{fft_size}")
+    real_dt = _REAL_OF[_name(x.dtype)]
+    w = _window(window, win, n_fft, real_dt if window is None else window.dtype, "istft")
+    x = x.transpose([0, 2, 1])  # (B, frames, freq)
+    norm = "ortho" if normalized else "backward"
+    if return_complex:
+        if onesided:
+            raise RuntimeError("Cannot have onesided output if window or input is complex")
+        frames = _pfft.ifft(x, axis=-1, norm=norm)
+    else:
+        if _is_complex(window):
+            raise RuntimeError("Complex windows are incompatible with return_complex=False")
+        if not onesided:
+            x = x[:, :, :n_fft // 2 + 1]
+        frames = _pfft.irfft(x, n=n_fft, axis=-1, norm=norm)
+    frames = frames * w
+    total = n_fft + hop * (n_frames - 1)
+    # overlap-add of the frames and of the squared window (torch's col2im)
+    y = paddle.zeros([frames.shape[0], total], dtype=frames.dtype)
+    w2 = w * w  # torch's window.pow(2): complex for a complex window
+    env = paddle.zeros([total], dtype=w2.dtype)
+    for i in range(n_frames):
+        pad = [i * hop, total - i * hop - n_fft]
+        y = y + paddle.concat([paddle.zeros([frames.shape[0], pad[0]], frames.dtype),
+                               frames[:, i, :],
+                               paddle.zeros([frames.shape[0], pad[1]], frames.dtype)], axis=1)
+        env = env + paddle.concat([paddle.zeros([pad[0]], env.dtype), w2,
+                                   paddle.zeros([pad[1]], env.dtype)])
+    start = n_fft // 2 if center else 0
+    if length is not None:
+        end = start + length
+    elif center:
+        end = total - n_fft // 2
+    else:
+        end = total
+    stop = min(end, total)
+    y, env = y[:, start:stop], env[start:stop]
+    if env.shape[0] and bool((paddle.abs(env).min() < 1e-11).item()):
+        raise RuntimeError("istft(...): window overlap add min: "
+                           f"{float(paddle.abs(env).min())}")
+    y = y / env
+    if end > total:
+        y = paddle.concat([y, paddle.zeros([y.shape[0], end - total], y.dtype)], axis=1)
+    return y if input.ndim == 3 else y.squeeze(0)
