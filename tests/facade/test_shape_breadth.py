@@ -40,6 +40,7 @@ CASES = [
     "torch.as_strided(x, (2, 2), (1,))",              # length mismatch: RuntimeError
     "(lambda y: (y.as_strided_((2, 5), (5, 1), 1), y))(x.clone())",
     "(lambda y: (torch.as_strided_(y, (2,), (2,)), y))(x.clone())",
+    "(lambda y: (y.as_strided((2, 2), (1, 2), 1).add_(100), y))(x.clone())",  # writes through
     "torch.as_strided_copy(x, (2, 2), (1, 2), 1)",
     "torch.as_strided_scatter(x, torch.ones(2, 2), (2, 2), (1, 2), 1)",
     "torch.as_strided_scatter(v, torch.arange(16.).reshape(2, 2, 2, 2), (2, 2, 2, 2), (8, 4, 2, 1))",
@@ -107,6 +108,15 @@ CASES = [
     "torch.index_add(b, 0, torch.tensor([0, 0]), b[:2])",
     "torch.roll(b, 1)", "b.roll(2, 1)", "torch.masked_fill(b, m, True)", "b.masked_fill(m, False)",
     "torch.repeat_interleave(b, 2)", "b.repeat_interleave(torch.tensor([1, 0, 2]), dim=0)",
+    # bool inputs of ops whose Paddle 2.6 kernels lack bool; negative take_along_dim indices
+    "torch.where(m, b, ~b)", "b.where(m, False)", "torch.take(b, torch.tensor([0, -1, 5]))",
+    "torch.masked_select(b, m)", "b.masked_select(m[0])", "torch.index_fill(b, 1, torch.tensor([0, 2]), True)",
+    "torch.combinations(b[0], 2)", "torch.take_along_dim(x, torch.tensor([[-1, 0], [-4, 2], [3, -2]]), 1)",
+    "torch.take_along_dim(x, torch.tensor([-1, 5]))", "torch.take_along_dim(x, torch.tensor([1, 5]))",
+    "torch.gather(x, 1, torch.tensor([[-1, 0]]))", "torch.gather(x, 0, torch.tensor([[3, 0]]))",
+    "torch.broadcast_shapes((0, 1, 3), (10, 1))", "torch.broadcast_shapes((2, 1), 3, (1, 1, 1))",
+    "torch.broadcast_shapes((2, 3), (3, 2))",                     # RuntimeError
+    "torch.broadcast_tensors(x[:0], torch.ones(1, 4))",
     # creation: integer dtypes computed as torch's CPU kernels do
     "torch.arange(0.0, -8.000001, -4.0, dtype=torch.int64)", "torch.arange(0.5, 4.5, 1.5, dtype=torch.int32)",
     "torch.arange(1, 10, 3, dtype=torch.float32)", "torch.arange(-3.7, 3.2, 0.9, dtype=torch.int64)",

@@ -103,6 +103,14 @@ def _integral_identity(torch_name, paddle_fn):
     return fn
 
 
+def _neg(x):
+    if _name(x.dtype) == "bool":
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you "
+                           "are trying to invert a mask, use the `~` or `logical_not()` operator "
+                           "instead.")
+    return paddle.neg(x)
+
+
 def _sign(x):
     return x.clone() if _name(x.dtype) == "bool" else paddle.sign(x)  # no bool kernel
 
@@ -118,7 +126,7 @@ def _float_test(paddle_fn, integral_value):
 
 
 _SAME_DTYPE = {
-    "abs": paddle.abs, "neg": paddle.neg, "square": paddle.square, "sign": _sign,
+    "abs": paddle.abs, "neg": _neg, "square": paddle.square, "sign": _sign,
     "floor": _integral_identity("floor", paddle.floor),
     "ceil": _integral_identity("ceil", paddle.ceil),
     "trunc": _integral_identity("trunc", paddle.trunc),
@@ -187,7 +195,7 @@ def require_tensors(torch_name, n, input, other=None):
 
 
 # how many leading operands must be tensors (torch has no Scalar overload for them)
-_TENSOR_OPERANDS = {"maximum": 2, "minimum": 2, "logical_and": 2, "logical_or": 2,
+_TENSOR_OPERANDS = {"maximum": 2, "minimum": 2, "logical_and": 2, "logical_or": 2, "atan2": 2,
                     "logical_xor": 2, "eq": 1, "ne": 1, "lt": 1, "le": 1, "gt": 1, "ge": 1}
 
 
@@ -338,8 +346,12 @@ def where(condition, input=None, other=None, *, out=None):
         condition = condition.astype("bool")
     shape = paddle.broadcast_shape(paddle.broadcast_shape(list(a.shape), list(b.shape)),
                                    list(condition.shape))
-    return _write_out(paddle.where(condition.expand(shape), a.expand(shape), b.expand(shape)),
-                      out)
+    if a.dtype == paddle.bool:  # Paddle 2.6 has no bool where kernel
+        r = paddle.where(condition.expand(shape), a.astype("int32").expand(shape),
+                         b.astype("int32").expand(shape)).astype(a.dtype)
+    else:
+        r = paddle.where(condition.expand(shape), a.expand(shape), b.expand(shape))
+    return _write_out(r, out)
 
 
 @op("torch.clamp", method=True, inplace=True)

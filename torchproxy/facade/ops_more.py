@@ -453,7 +453,7 @@ def _hypot(a, b):
     return paddle.sqrt(a * a + b * b)
 
 
-hypot = _binop("hypot", _hypot)
+hypot = _binop("hypot", _hypot, tensors=2)
 
 
 def _logaddexp(a, b, log_base=None):
@@ -468,7 +468,7 @@ def _logaddexp(a, b, log_base=None):
     return r / log_base if log_base else r
 
 
-logaddexp = _binop("logaddexp", _logaddexp, float_result=True, inplace=False)
+logaddexp = _binop("logaddexp", _logaddexp, float_result=True, inplace=False, tensors=2)
 logaddexp2 = _binop("logaddexp2", lambda a, b: _logaddexp(a, b, math.log(2.0)),
                     float_result=True, inplace=False)
 
@@ -483,8 +483,8 @@ def _fmax(a, b, pick):
     return r
 
 
-fmax = _binop("fmax", lambda a, b: _fmax(a, b, paddle.maximum), inplace=False)
-fmin = _binop("fmin", lambda a, b: _fmax(a, b, paddle.minimum), inplace=False)
+fmax = _binop("fmax", lambda a, b: _fmax(a, b, paddle.maximum), inplace=False, tensors=2)
+fmin = _binop("fmin", lambda a, b: _fmax(a, b, paddle.minimum), inplace=False, tensors=2)
 
 
 def _copysign(a, b):
@@ -504,7 +504,7 @@ def _nextafter(a, b):
     return paddle.nextafter(a, b)
 
 
-nextafter = _binop("nextafter", _nextafter)
+nextafter = _binop("nextafter", _nextafter, tensors=2)
 
 
 def _heaviside_op(input, values, *, out=None):
@@ -1186,7 +1186,8 @@ def index_fill(input, dim, index, value):
     if idx.size:
         hit = paddle.scatter(hit, idx, paddle.ones(idx.shape, "int32"))
     hit = hit.reshape(mask_shape) > 0
-    return paddle.where(hit, _full([], value, input.dtype, input), input)
+    x = input.astype("int32") if _name(input.dtype) == "bool" else input  # no bool kernel (2.6)
+    return paddle.where(hit, _full([], value, x.dtype, input), x).astype(input.dtype)
 
 
 @op("torch.take", method=True, out=True)
@@ -1203,7 +1204,8 @@ def take(input, index):
         raise IndexError(f"out of range: tried to access index {hi if hi >= n else lo} on a "
                          f"tensor of {n} elements.")
     idx = paddle.where(index < 0, index + n, index)
-    return paddle.gather(flat, idx.reshape([-1])).reshape(index.shape)
+    x = flat.astype("int32") if _name(input.dtype) == "bool" else flat  # no bool gather (2.6)
+    return paddle.gather(x, idx.reshape([-1])).reshape(index.shape).astype(input.dtype)
 
 
 @op("torch.take_along_dim", method=True, out=True)
@@ -1211,8 +1213,15 @@ def take_along_dim(input, indices, dim=None):
     if _name(input.dtype) == "bool":  # Paddle has no bool take_along_axis kernel
         return take_along_dim(input.astype("int32"), indices, dim).astype("bool")
     if dim is None:
-        return paddle.take_along_axis(input.reshape([-1]), indices.reshape([-1]), 0)
+        n, flat = int(input.size), indices.reshape([-1])
+        if flat.size:  # torch gathers from the flattened input: no negative indices
+            lo, hi = int(flat.min()), int(flat.max())
+            if lo < 0 or hi >= n:
+                raise RuntimeError(f"index {lo if lo < 0 else hi} is out of bounds for "
+                                   f"dimension 0 with size {n}")
+        return paddle.take_along_axis(input.reshape([-1]), flat, 0)
     d = wrap_dim(dim, input.ndim)
+    indices = paddle.where(indices < 0, indices + input.shape[d], indices)
     shp = [builtins.max(a, b) if i != d else b for i, (a, b) in
            enumerate(zip(input.shape, indices.shape))]
     in_shape = [s if i != d else input.shape[d] for i, s in enumerate(shp)]
@@ -1225,8 +1234,9 @@ def masked_select(input, mask):
     if _name(mask.dtype) != "bool":
         raise RuntimeError(f"masked_select: expected BoolTensor for mask")
     shape = paddle.broadcast_shape(list(input.shape), list(mask.shape))
-    return paddle.masked_select(paddle.broadcast_to(input, shape),
-                                paddle.broadcast_to(mask, shape))
+    x = input.astype("int32") if _name(input.dtype) == "bool" else input  # no bool kernel (2.6)
+    return paddle.masked_select(paddle.broadcast_to(x, shape),
+                                paddle.broadcast_to(mask, shape)).astype(input.dtype)
 
 
 # -- batch 2: scatters of slices ---------------------------------------------------------------
@@ -1399,7 +1409,8 @@ def combinations(input, r=2, with_replacement=False):
     if not idx:
         return paddle.zeros([0, r] if r > 1 else [0], input.dtype)
     t = paddle.to_tensor(idx, dtype="int64")
-    return paddle.gather(input, t.reshape([-1])).reshape([len(idx), r])
+    x = input.astype("int32") if _name(input.dtype) == "bool" else input  # no bool gather (2.6)
+    return paddle.gather(x, t.reshape([-1])).reshape([len(idx), r]).astype(input.dtype)
 
 
 @adapter("torch.block_diag")
@@ -1593,9 +1604,13 @@ def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
         lo, hi = lo - 1, hi + 1
     if lo > hi:
         raise RuntimeError("torch.histc(): max must be larger than min")
+    if input.size == 0:
+        return paddle.zeros([bins], input.dtype)
     x = input.astype("float64").reshape([-1])
-    inside = (x >= lo) & (x <= hi)
-    idx = paddle.floor((x - lo) * bins / (hi - lo)).astype("int64")
+    # tensor operands: Paddle 2.6 applies Python scalars through a float32 attribute
+    lo_t, hi_t, bins_t, width_t = (_full([], v, x.dtype, x) for v in (lo, hi, bins, hi - lo))
+    inside = (x >= lo_t) & (x <= hi_t)
+    idx = paddle.floor((x - lo_t) * bins_t / width_t).astype("int64")
     idx = paddle.clip(idx, 0, bins - 1)
     idx = paddle.masked_select(idx, inside)
     if idx.size == 0:

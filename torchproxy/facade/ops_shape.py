@@ -216,6 +216,11 @@ def gather(input, dim, index, *, sparse_grad=False):
         return r.reshape(list(index.shape))
     if input.dtype == paddle.bool:
         return _back(gather(_bool_safe(input), dim, index), input.dtype)
+    d = wrap_dim(dim, input.ndim)
+    lo, hi = int(index.min()), int(index.max())  # torch refuses what Paddle 3.x would wrap
+    if lo < 0 or hi >= input.shape[d]:
+        raise RuntimeError(f"index {lo if lo < 0 else hi} is out of bounds for dimension {d} "
+                           f"with size {input.shape[d]}")
     return paddle.take_along_axis(input, index, wrap_dim(dim, input.ndim),
                                   broadcast=False) if TAKE_ALONG_AXIS_HAS_BROADCAST else \
         paddle.take_along_axis(input, index, wrap_dim(dim, input.ndim))
@@ -389,10 +394,17 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 
 @_register_adapter("torch.broadcast_shapes")
 def broadcast_shapes(*shapes):
+    """torch's rule in Python (Paddle 2.6's broadcast_shape turns a 0 into -1)."""
     out = []
     for s in shapes:
-        s = [s] if isinstance(s, int) else list(s)
-        out = paddle.broadcast_shape(out, s) if out else s
+        s = [int(s)] if isinstance(s, int) else [int(n) for n in s]
+        if any(n < 0 for n in s):
+            raise RuntimeError(f"Trying to create tensor with negative dimension {min(s)}: {s}")
+        a, b = [1] * (len(s) - len(out)) + out, [1] * (len(out) - len(s)) + s
+        if any(p != q and p != 1 and q != 1 for p, q in zip(a, b)):
+            raise RuntimeError(f"Shape mismatch: objects cannot be broadcast to a single shape. "
+                               f"Mismatch is between {out} and {s}.")
+        out = [q if p == 1 else p for p, q in zip(a, b)]
     from .core import Size
     return Size(out)
 
