@@ -509,7 +509,8 @@ def external_stream_factory():
 # mutable data function"), clone ("only support initialized tensor in clone"), matmul ("The
 # Input(X) dims size must not be equal 0"), reductions and any()/all() ("Tensor need be reduced
 # must not empty"), static-graph style ops ("The Input variable 'x' has not been initialized"),
-# expand to a shape with a 0 ("... for expand_v2 op must be greater than 0").
+# expand to a shape with a 0 ("... for expand_v2 op must be greater than 0"), tile, stack, QR,
+# eigvalsh, svdvals... (the list below).
 # Paddle 3.x computes all of these.  The facade's op wrapper (facade/zero_size.py) recognises
 # these failures and computes torch's result another way.  Remove when Paddle < 3 is no longer
 # supported (2.6 support dropped): then ZERO_SIZE_KERNELS_FAIL and every use of it go.
@@ -524,6 +525,18 @@ _ZERO_SIZE_MESSAGES = (
     # expand/broadcast_to a 0-size shape
     "for expand_v2 op must be greater than 0",
     "for non-existing dimensions must be positive for expand_v2 op",
+    # tile/repeat, stack, concat of what is left after dropping empty tensors, reshape with -1
+    # (ambiguous for 0 elements), shape attributes, linear algebra kernels
+    "for tile op must be greater than 0",
+    "The dims of Input(X) should be greater than 0",
+    "must be list of Tensors, but got empty list",
+    "because the unspecified dimension",
+    "The 'shape' in ReshapeOp is invalid",
+    "is expected to be no less than 0",
+    "The expanded size cannot be zero",
+    "Tensor holds no memory",
+    "The input of QR is empty",
+    "The col of Input(X) should be greater than 0",
 )
 
 

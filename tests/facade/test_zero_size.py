@@ -55,6 +55,24 @@ ELEMENTWISE = [
 ]
 
 
+# kernels of shape, pooling and linear algebra ops that Paddle 2.6 refuses on 0-size operands
+SHAPES = [
+    "torch.cat([e, e])", "torch.stack([e, e])", "e.repeat(2, 1)", "torch.tile(e, (2, 2))",
+    "torch.searchsorted(torch.zeros(0, 3), torch.zeros(0, 2))",
+    "torch.nn.functional.adaptive_avg_pool1d(torch.zeros(0, 8, 4), 2)",
+    "torch.nn.functional.group_norm(torch.zeros(0, 2, 3), 1)",
+    "torch.nn.functional.pixel_shuffle(torch.zeros(0, 4, 2, 2), 2)",
+    "torch.linalg.qr(torch.zeros(0, 3))", "torch.linalg.svdvals(torch.zeros(3, 0))",
+    "torch.linalg.eigvalsh(torch.zeros(0, 2, 2))",
+    "torch.linalg.solve(torch.zeros(0, 2, 2), torch.zeros(0, 2))",
+]
+
+
+@pytest.mark.parametrize("expr", SHAPES)
+def test_shape_and_linalg_kernels(expr):
+    _check(expr)
+
+
 @pytest.mark.parametrize("expr", ELEMENTWISE)
 def test_empty_result(expr):
     _check(expr)
