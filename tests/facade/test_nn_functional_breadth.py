@@ -289,3 +289,62 @@ def f(x):
     v, i = F.max_pool2d(x, 2, return_indices=True)
     return {src}
 """, _r(1, 2, 4, 4))
+
+
+# -- integer inputs, edge values ------------------------------------------------------------------
+def test_integer_inputs_keep_torch_dtypes():
+    check("""
+import torch
+F = torch.nn.functional
+def f(x, y):
+    return [F.relu(x), F.relu6(x * 3), F.hardtanh(x), F.hardtanh(x, -2, 3), F.tanhshrink(x),
+            F.avg_pool1d(x.unsqueeze(0), 2), F.avg_pool2d(x.unsqueeze(0), 2, divisor_override=-2),
+            F.avg_pool2d(x.unsqueeze(0), 3, 1, 1, count_include_pad=False),
+            F.avg_pool3d(x.reshape(1, 1, 2, 2, 5), 2, ceil_mode=True),
+            F.local_response_norm(x.unsqueeze(0), 3), F.cosine_embedding_loss(x, y, y[:, 0].sign()),
+            F.poisson_nll_loss(x, y.abs()), F.poisson_nll_loss(x, y.abs(), log_input=False,
+                                                                  full=True)]
+""", _i(4, 5), _i(4, 5))
+
+
+def test_edge_values():
+    check("""
+import torch
+F = torch.nn.functional
+def f(x, s):
+    x = x.requires_grad_()
+    outs = [F.cosine_similarity(x[:1], x.unsqueeze(1)[:, :, :3], dim=-2),
+            F.cosine_similarity(s, -2 * s, dim=0), F.cosine_similarity(x.detach(), x.detach().long(), dim=1),
+            F.normalize(s, p=1.2, dim=0), F.normalize(x, dim=-1), F.pdist(x, p=0.0),
+            F.pdist(x, p=1.5), F.alpha_dropout(x, 1.0, True), F.feature_alpha_dropout(
+                x.unsqueeze(0), 1.0, True)]
+    sum(o.sum() for o in outs[:5]).backward()
+    return outs + [x.grad]
+""", _r(4, 3), np.array(-2.5, "float32"), rtol=1e-4, atol=1e-5)
+
+
+def test_embedding_max_norm_and_bag():
+    check("""
+import torch
+F = torch.nn.functional
+def f(w, i):
+    w1, w2 = w.clone(), w.clone()
+    e = F.embedding(i, w1, max_norm=1.0)
+    b = F.embedding_bag(i.reshape(-1), w2, torch.tensor([0, 3]), max_norm=1.0, norm_type=1.0,
+                        mode="sum", padding_idx=-1)
+    wg = w.clone().requires_grad_()
+    g = F.embedding(i, wg, scale_grad_by_freq=True)
+    (g * torch.arange(3.)).sum().backward()
+    return [e, w1, b, w2, wg.grad, F.embedding_bag(i, w, mode="max")]
+""", _r(5, 3) * 2, np.array([[0, 2, 2], [4, 1, 2]], "int64"), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("src", ["F.embedding(i, w[0])", "F.normalize(s, dim=1)",
+                                 "F.cosine_similarity(s, s, dim=2)"])
+def test_edge_errors(src):
+    check(f"""
+import torch
+F = torch.nn.functional
+def f(w, i, s):
+    return {src}
+""", _r(5, 3), np.array([0, 2], "int64"), np.array(1.5, "float32"))

@@ -8,7 +8,6 @@ from __future__ import annotations
 NAMES = (
     "torch.Size", "torch.Tensor", "torch.Tensor.dim", "torch.Tensor.numel", "torch.Tensor.shape",
     "torch.Tensor.size", "torch.__version__", "torch.nn", "torch.nn.functional",
-    "torch.nn.functional.relu",
 )
 
 from .registry import alias, module, tensor_method, type_, value
@@ -24,7 +23,6 @@ value("torch.__version__", TORCH_VERSION)
 alias("torch.Tensor", "paddle.Tensor")
 module("torch.nn")
 module("torch.nn.functional")
-alias("torch.nn.functional.relu", "paddle.nn.functional.relu")
 
 
 class Size(tuple):

@@ -483,15 +483,30 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
     return _maybe_inplace(input, out, inplace)
 
 
-@adapter(F + "embedding", note="padding_idx: torch's forward value (weight row) and zero grad")
+@adapter(F + "embedding", note="padding_idx: torch's forward value (weight row) and zero grad; "
+         "sparse=True gives Paddle's row-sparse (SelectedRows) gradient")
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("torchproxy: embedding(max_norm=, scale_grad_by_freq=, "
-                                  "sparse=) is not provided")
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if max_norm is not None:  # torch's embedding_renorm_: the rows looked up, in place
+        with paddle.no_grad():
+            rows = paddle.unique(input.reshape([-1]))
+            if rows.shape[0]:
+                w = paddle.gather(weight, rows)
+                norm = paddle.linalg.norm(w, p=float(norm_type), axis=1, keepdim=True)
+                scale = paddle.where(norm > max_norm, max_norm / (norm + 1e-7),
+                                     paddle.ones_like(norm))
+                paddle.assign(paddle.scatter(weight, rows, w * scale, overwrite=True),
+                              output=weight)
     # Paddle's padding_idx zeroes the *output* row; torch returns weight[padding_idx] and only
     # keeps its gradient at zero.  So: no padding_idx to Paddle, and the gradient masked here.
-    out = PF.embedding(input, weight)
+    out = PF.embedding(input, weight, sparse=bool(sparse))  # sparse: Paddle's row-sparse grad
+    if scale_grad_by_freq and not weight.stop_gradient:  # gradient / occurrences in the batch
+        flat = input.reshape([-1])
+        counts = paddle.bincount(flat, minlength=weight.shape[0])
+        freq = paddle.gather(counts, flat).reshape(input.shape).astype(out.dtype).unsqueeze(-1)
+        out = out.detach() + (out - out.detach()) / freq
     if padding_idx is not None and not weight.stop_gradient:
         if padding_idx < 0:
             padding_idx += weight.shape[0]
@@ -640,6 +655,11 @@ def pad(input, pad, mode: str = "constant", value=None):
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     if out is not None:
         raise NotImplementedError("torchproxy: normalize(out=) is not provided")
+    if input.ndim == 0:  # torch normalizes a 0-d tensor over its one implicit dim
+        if dim not in (0, -1):
+            raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but "
+                             f"got {dim})")
+        return PF.normalize(input.unsqueeze(0), p=p, axis=0, epsilon=eps).squeeze(0)
     return PF.normalize(input, p=p, axis=dim, epsilon=eps)
 
 
@@ -1020,7 +1040,25 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 @adapter(F + "cosine_similarity")
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    return PF.cosine_similarity(x1, x2, axis=dim, eps=eps)
+    """torch's formula: broadcast, divide each by its norm clamped to eps (the clamp outside
+    autograd, as torch's no-grad in-place clamp), then sum the product over ``dim``."""
+    from .nn_functional import _floating
+    x1, x2 = _floating(x1), _floating(x2)
+    if x1.dtype != x2.dtype:
+        x1, x2 = x1.astype(paddle.float64), x2.astype(paddle.float64)
+    shape = paddle.broadcast_shape(x1.shape, x2.shape)
+    x1, x2 = x1.expand(shape), x2.expand(shape)
+    if not shape:
+        if dim not in (0, -1):
+            raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but "
+                             f"got {dim})")
+        return cosine_similarity(x1.unsqueeze(0), x2.unsqueeze(0), 0, eps).squeeze(0)
+
+    def unit(x):
+        n = paddle.sqrt((x * x).sum(axis=dim, keepdim=True))
+        n = n + (paddle.clip(n, min=eps) - n).detach()
+        return x / n
+    return (unit(x1) * unit(x2)).sum(axis=dim)
 
 
 # torch.nn.modules.utils._pair & co. (Liger-Kernel's convolution ops import _pair)

@@ -60,7 +60,7 @@ NAMES = (
     "torch.nn.functional.upsample_nearest", "torch.nn.functional.upsample_bilinear",
     "torch.nn.functional.max_unpool1d", "torch.nn.functional.max_unpool2d",
     "torch.nn.functional.max_unpool3d", "torch.nn.functional.channel_shuffle",
-    "torch.channel_shuffle", "torch.native_channel_shuffle",
+    "torch.channel_shuffle", "torch.native_channel_shuffle", "torch.nn.functional.relu",
     "torch.nn.functional.fractional_max_pool2d", "torch.nn.functional.fractional_max_pool3d",
     "torch.nn.functional.fractional_max_pool2d_with_indices",
     "torch.nn.functional.fractional_max_pool3d_with_indices",
@@ -139,15 +139,33 @@ def _act(name, fn, inplace_name=None):
     return fn
 
 
+def _is_int(x):
+    return x.dtype in (paddle.int64, paddle.int32, paddle.int16, paddle.int8, paddle.uint8)
+
+
+def _floating(x):
+    """An integer/bool input as the default float dtype (torch's promotion for float ops)."""
+    if _is_int(x) or x.dtype == paddle.bool:
+        return x.astype(paddle.get_default_dtype())
+    return x
+
+
+@adapter(F + "relu")
+def relu(input, inplace=False):
+    if _is_int(input):  # Paddle's relu has float kernels only
+        return _inplace(input, paddle.maximum(input, paddle.zeros([], dtype=input.dtype)), inplace)
+    return _inplace(input, PF.relu(input), inplace)
+
+
 def relu_(input):
-    return _inplace(input, PF.relu(input), True)
+    return relu(input, inplace=True)
 
 
 adapter(F + "relu_")(relu_)
 
 
 def relu6(input, inplace=False):
-    return _inplace(input, paddle.clip(input, 0.0, 6.0), inplace)
+    return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def elu(input, alpha=1.0, inplace=False):
@@ -195,6 +213,8 @@ def softshrink(input, lambd=0.5):
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if _is_int(input):  # torch keeps the integer dtype
+        return _inplace(input, paddle.clip(input, int(min_val), int(max_val)), inplace)
     return _inplace(input, paddle.clip(input, min_val, max_val), inplace)
 
 
@@ -240,6 +260,7 @@ def softsign(input):
 
 
 def tanhshrink(input):
+    input = _floating(input)
     return input - paddle.tanh(input)
 
 
@@ -368,6 +389,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     reduction = legacy_reduction(size_average, reduce, reduction)
     eps = 1e-12
     dim = input1.ndim - 1
+    input1, input2 = _floating(input1), _floating(input2)
     prod = (input1 * input2).sum(axis=dim)
     mag1 = (input1 * input1).sum(axis=dim) + eps
     mag2 = (input2 * input2).sum(axis=dim) + eps
@@ -468,6 +490,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
                      reduce=None, reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
+    if _is_int(input) and _is_int(target):
+        input, target = _floating(input), _floating(target)
     if log_input:
         loss = paddle.exp(input) - target * input
     else:
@@ -535,6 +559,8 @@ def pdist(input, p=2):
     d = paddle.abs(a - b)
     if p == float("inf"):
         return d.max(axis=1)
+    if p == 0:  # the count of differing coordinates
+        return paddle.sign(d).sum(axis=1)  # d >= 0: 1 where it differs; zero gradient
     if p == 2:
         return paddle.sqrt((d * d).sum(axis=1))
     return paddle.pow(paddle.pow(d, p).sum(axis=1), 1.0 / p)
@@ -770,6 +796,8 @@ def _alpha(input, p, training, inplace, feature):
     _check_p(p)
     if not training or p == 0:
         return input
+    if p == 1:  # torch: input * 0 (nan stays nan)
+        return _inplace(input, input * paddle.zeros([], dtype=input.dtype), inplace)
     alpha_p = -_SELU_ALPHA * _SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
     b = -a * alpha_p * p
@@ -871,6 +899,22 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
     return out, ind
 
 
+def _avg_divisor(x, ks, ss, ps, outs, count_include_pad):
+    nd = len(ks)
+    div = None
+    for dim, (L, k, s, p, o) in enumerate(zip(x.shape[2:], ks, ss, ps, outs)):
+        cnt = []
+        for j in range(o):
+            start = j * s - p
+            end = min(start + k, L + p)
+            cnt.append((end - start) if count_include_pad else (min(end, L) - max(start, 0)))
+        shape = [1] * nd
+        shape[dim] = o
+        c = paddle.to_tensor(cnt, dtype=x.dtype if not _is_int(x) else "int64").reshape(shape)
+        div = c if div is None else div * c
+    return div
+
+
 def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
               nd, name):
     x, unb = _batched(input, nd, name)
@@ -885,21 +929,17 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
         raise RuntimeError("divisor must be not zero")
     w, _, outs, _ = _windows(x, ks, ss, ps, (1,) * nd, ceil_mode, 0.0)
     total = w.sum(axis=0)
-    if divisor_override is not None:
+    if _is_int(x):  # torch keeps the dtype: C++ integer division (truncation toward zero)
+        if divisor_override is not None:
+            div = paddle.full([], int(divisor_override), dtype=x.dtype)
+        else:
+            div = _avg_divisor(x, ks, ss, ps, outs, count_include_pad).astype(x.dtype)
+        q = paddle.abs(total) // paddle.abs(div)
+        out = paddle.where((total < 0) != (div < 0), -q, q)
+    elif divisor_override is not None:
         out = total / divisor_override
     else:
-        div = None
-        for dim, (L, k, s, p, o) in enumerate(zip(x.shape[2:], ks, ss, ps, outs)):
-            cnt = []
-            for j in range(o):
-                start = j * s - p
-                end = min(start + k, L + p)
-                cnt.append((end - start) if count_include_pad else (min(end, L) - max(start, 0)))
-            shape = [1] * nd
-            shape[dim] = o
-            c = paddle.to_tensor(cnt, dtype=x.dtype).reshape(shape)
-            div = c if div is None else div * c
-        out = total / div
+        out = total / _avg_divisor(x, ks, ss, ps, outs, count_include_pad)
     return out.squeeze(0) if unb else out
 
 
@@ -1416,8 +1456,12 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     for o in range(size):
         s = padded[:, o:o + c]
         div = s if div is None else div + s
-    div = paddle.pow(div / size * alpha + k, beta)
-    return input / div
+    if _is_int(input):  # torch averages with an integer avg_pool (squares: never negative)
+        div = (div // size).astype(paddle.get_default_dtype())
+    else:
+        div = div / size
+    div = paddle.pow(div * alpha + k, beta)
+    return _floating(input) / div
 
 
 # -- convolutions -----------------------------------------------------------------------------------

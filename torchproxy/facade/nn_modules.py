@@ -1349,9 +1349,6 @@ class EmbeddingBag(Module):
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
                   mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False,
                   padding_idx=None):
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("torchproxy: embedding_bag(max_norm=, scale_grad_by_freq=, "
-                                  "sparse=) is not provided")
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. "
                                   f"per_sample_weights is only supported for mode='sum' (got "
@@ -1373,10 +1370,13 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         else:
             bags = list(zip(off, off[1:] + [n]))
         psw = per_sample_weights
-    emb = paddle.gather(weight, flat)
+    from .nn import embedding  # max_norm (renorm in place), scale_grad_by_freq, sparse
+    emb = embedding(flat, weight, None, max_norm, norm_type, scale_grad_by_freq, sparse)
     if psw is not None:
         emb = emb * psw.unsqueeze(-1)
     keep = None
+    if padding_idx is not None and padding_idx < 0:  # torch counts it from the end
+        padding_idx += weight.shape[0]
     if padding_idx is not None:  # padding entries take no part in the bag (max included)
         keep = (flat != padding_idx).astype(emb.dtype).unsqueeze(-1)
         if mode == "max":
