@@ -172,6 +172,9 @@ ERRORS = [
     "torch.fmod(2, i)", "torch.fmod(i, 2)", "torch.copysign(2, x)", "torch.copysign(x, 2)",
     "torch.lcm(i, 2)", "torch.gcd(2, j)", "torch.ldexp(x, 2)", "torch.ldexp(2, i)",
     "torch.rsub(2, i)", "torch.rsub(i, 2)", "torch.complex(x, 2)", "torch.complex(2, y)",
+    "torch.atan2(x, 2)", "torch.arctan2(2, y)", "torch.fmax(i, 2)", "torch.fmin(2, i)",
+    "torch.hypot(x, 2.0)", "torch.logaddexp(2.0, x)", "torch.nextafter(x, 1.0)",
+    "torch.neg(b)", "b.neg()", "torch.negative(b)",
     # complex's out= must have the complex dtype of the inputs' width
     "torch.complex(x, y, out=torch.empty(0))",
     "torch.complex(x.double(), y.double(), out=torch.empty(0, dtype=torch.complex64))",
