@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import builtins
 import math
-import numbers
 
 import numpy as np
 import paddle
 
-from . import dtypes as _dt
-from ._opbase import _name, wrap_dim
-from .linalg import (LinAlgError, _bcast, _bshape, _eye, _float, _mH, _out, _psolve, _real_dtype, _rt,
-                     _square,
+from ._opbase import _name
+from .linalg import (LinAlgError, _bcast, _bshape, _eye, _float, _mH, _out, _psolve,
+                     _real_dtype, _rt, _square,
                      cholesky as _lcholesky, cross as _lcross, lu_factor_ex as _lu_factor_ex,
                      lu_solve as _llu_solve, pinv as _pinv, qr as _lqr, slogdet as _slogdet,
                      svd as _lsvd)
@@ -267,7 +265,7 @@ def _perm_from_pivots(piv, m):
 
 @adapter("torch.lu_unpack")
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
-    _need2d("torch.lu_unpack", "LU_data", LU_data) if LU_data.ndim < 2 else None
+    _need2d("torch.lu_unpack", "LU_data", LU_data)
     m, n = LU_data.shape[-2], LU_data.shape[-1]
     k = builtins.min(m, n)
     if list(LU_pivots.shape) != list(LU_data.shape[:-2]) + [k]:
@@ -818,11 +816,10 @@ def ldl_factor(A, *, hermitian=False, out=None):
 
 
 def _ldl_unpack(ld, ipiv, hermitian):
-    """numpy: (P, L, D) with A = P L D L^T P^T from ?sytrf's lower output."""
+    """numpy: (M, D) with A = M D M^T (M^H when hermitian), M = P_1 L_1 P_2 L_2 ..., from
+    ?sytrf's lower output."""
     n = ld.shape[0]
-    L = np.eye(n, dtype=ld.dtype)
     D = np.zeros((n, n), dtype=ld.dtype)
-    perm = np.arange(n)
     cj = np.conj if (hermitian and np.iscomplexobj(ld)) else (lambda z: z)
     # A = (P_1 L_1 P_2 L_2 ...) D (...)^T: build M = P_1 L_1 ... by applying the steps
     M = np.eye(n, dtype=ld.dtype)
@@ -849,7 +846,6 @@ def _ldl_unpack(ld, ipiv, hermitian):
             D[k, k + 1] = cj(ld[k + 1, k])
             M = M @ Pk @ Lk
             k += 2
-    del L, perm
     return M, D
 
 
