@@ -108,6 +108,31 @@ def test_still_raises(expr):
     _check(expr)
 
 
+def test_out_argument():
+    # out= is resized to the (empty or reduced) result and returned, as in torch
+    src = ("import torch\n"
+           "def f(e, row, m20, m03):\n"
+           "    o1, o2, o3 = torch.ones(5), torch.zeros(0), torch.ones(2, 3)\n"
+           "    r1 = torch.maximum(e, row, out=o1)\n"
+           "    r2 = torch.maximum(e, row, out=o2)\n"
+           "    r3 = torch.mm(m20, m03, out=o3)\n"
+           "    return r1, r2, r3, r1 is o1, r2 is o2, r3 is o3\n")
+    check(src, E, ROW, M20, M03)
+
+
+def test_inplace_function_never_writes_stand_ins_into_a_real_operand():
+    if not paddle_shims.IS_PADDLE_2:
+        pytest.skip("the recovery runs on Paddle 2.6 only")
+    err = RuntimeError("The meta data must be valid when call the mutable data function")
+    x = paddle.ones([2, 3])
+
+    def add_(self, other):
+        return paddle.assign(self + other.sum(0), output=self)
+    with pytest.raises(RuntimeError, match="meta data"):
+        zero_size.recover(err, add_, "torch.add_", (x, paddle.to_tensor(E)), {})
+    assert float(x.sum()) == 6.0
+
+
 def test_autograd_flag():
     # the result of an op over an operand that requires grad requires grad, as in torch
     _check("torch.add(torch.zeros(0, 3, requires_grad=True), row)")

@@ -106,6 +106,13 @@ def recover(exc: BaseException, fn, name, args, kwargs):
     if not is_zero_size_failure(exc) or not (has_zero_size(args) or
                                              has_zero_size(kwargs.values())):
         raise exc
+    if name is not None and name.endswith("_") and _has_full_tensor(args):
+        raise exc  # an in-place function would write stand-in results into a real operand
+    out = kwargs.get("out")
+    if out is not None:  # computed without it, then written by torch's out= rules
+        if not isinstance(out, paddle.Tensor):
+            raise exc
+        kwargs = {k: v for k, v in kwargs.items() if k != "out"}
     fill = EMPTY_REDUCTIONS.get(name, 1)
     fill = 0 if fill == NAN else fill
     runs = []
@@ -116,11 +123,27 @@ def recover(exc: BaseException, fn, name, args, kwargs):
             k = {key: _stand_in(v, size, fill, subst) for key, v in kwargs.items()}
             runs.append((fn(*a, **k), subst))
         grad = paddle.is_grad_enabled() and _any_requires_grad((args, kwargs))
-        return _combine(runs[0][0], runs[1][0], runs[0][1], name, grad)
+        result = _combine(runs[0][0], runs[1][0], runs[0][1], name, grad)
     except _Refused:
         raise exc from None
     except Exception:  # the op refuses the stand-ins too (their values, their sizes)
         raise exc from None
+    if out is None:
+        return result
+    if not isinstance(result, paddle.Tensor):
+        raise exc
+    from .creation import _write_out
+    return _write_out(result, out)
+
+
+def _has_full_tensor(values) -> bool:
+    for v in values:
+        if isinstance(v, paddle.Tensor):
+            if 0 not in v.shape:
+                return True
+        elif isinstance(v, (list, tuple)) and _has_full_tensor(v):
+            return True
+    return False
 
 
 def _stand_in(v, size, fill, subst):
