@@ -252,3 +252,87 @@ import torch
 def f(s):
     return {src}
 """, SIG)
+
+
+# -- ops_other.py: unravel_index, constant_pad_nd, _chunk_cat, gradient -------------------------
+def test_unravel_index():
+    check("""
+import torch
+def f():
+    U = torch.unravel_index
+    return [U(torch.tensor(4), (3, 2)), U(torch.tensor([[1234], [5678]]), (10, 10, 10, 10)),
+            U(torch.tensor([1234, 5678], dtype=torch.int32), (100, 100)), U(torch.arange(6), 6),
+            U(torch.tensor([-1, -7]), (3, 2)), U(torch.tensor([], dtype=torch.int64), (2, 3))]
+""")
+    for src in ("torch.unravel_index(torch.tensor([1.0]), (2, 3))",
+                "torch.unravel_index(torch.tensor([1]), (2, -3))",
+                "torch.unravel_index(torch.tensor([1]), (2, 3.0))",
+                "torch.unravel_index(torch.tensor([True]), (2, 3))"):
+        check(f"""
+import torch
+def f():
+    return {src}
+""")
+
+
+def test_constant_pad_nd():
+    check("""
+import torch
+def f(a, i):
+    P = torch.constant_pad_nd
+    x = a.nan_to_num(0.0, 1.0, -1.0).requires_grad_()
+    y = P(x, [1, 2, 0, 1], 0.5)
+    y.sum().backward()
+    return [y, x.grad, P(a, [-1, 2]), P(a, [2, -3, -1, -1, 1, 0]), P(i, [1, 1], 7),
+            P(i > 0, [2, 0], True), P(a, []), P(a, [0, 0, -4, 0]), P(a[:, :0], [1, 1, 0, 0])]
+""", A, I)
+    for src in ("torch.constant_pad_nd(a, [1, 2, 3])", "torch.constant_pad_nd(a, [-3, -3])",
+                "torch.constant_pad_nd(a, [1] * 8)"):
+        check(f"""
+import torch
+def f(a):
+    return {src}
+""", A)
+
+
+def test_chunk_cat():
+    check("""
+import torch
+def f(a, b):
+    C = torch._chunk_cat
+    return [C([a, b[:, :3]], 1, 2), C([a, b], 2, 3), C([a[0], b[1]], 0, 4), C([a], -1, 5),
+            C([a[:, :, :2], a[:, :1]], 1, 1)]
+""", A, B)
+    for src in ("torch._chunk_cat([a, b], 1, 0)", "torch._chunk_cat([], 1, 2)",
+                "torch._chunk_cat([a, b.double()], 1, 2)", "torch._chunk_cat([a, b[:2]], 1, 2)",
+                "torch._chunk_cat([a, a[0]], -1, 2)", "torch._chunk_cat([a[:, :0], b], 1, 2)"):
+        check(f"""
+import torch
+def f(a, b):
+    return {src}
+""", A, B)
+
+
+def test_gradient():
+    check("""
+import torch
+def f(a, i):
+    G = torch.gradient
+    x = a.nan_to_num(0.0, 1.0, -1.0).double()
+    c0, c2 = torch.tensor([0.0, 0.5, 1.7], dtype=x.dtype), torch.linspace(0, 3, 5).double() ** 2
+    xr = x.clone().requires_grad_()
+    g = G(xr, spacing=[0.3], dim=1, edge_order=2)[0]
+    g.sum().backward()
+    return [G(x), G(x, spacing=2.0), G(x, dim=1), G(x, spacing=[0.5, 3.0], dim=(0, 2)),
+            G(x, edge_order=2), G(x, spacing=[c0, c2], dim=[0, 2]),
+            G(x, spacing=[c0, c2], dim=[0, 2], edge_order=2), G(i), G(x, dim=-1, spacing=[-1.5]),
+            g, xr.grad]
+""", A, I, rtol=1e-6, atol=1e-7)
+    for src in ("torch.gradient(a, edge_order=3)", "torch.gradient(a[:, :1], dim=1)",
+                "torch.gradient(a, spacing=[1.0, 2.0])", "torch.gradient(a, dim=(0, 0))",
+                "torch.gradient(a[:, :2], dim=1, edge_order=2)"):
+        check(f"""
+import torch
+def f(a):
+    return {src}
+""", A)

@@ -231,15 +231,24 @@ def log_softmax(input, dim=None, dtype=None, *, axis=None):
     return paddle.nn.functional.log_softmax(x, axis=wrap_dim(dim, x.ndim))
 
 
-@op("torch.norm", method=True)
-def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    x = input if dtype is None else input.astype(_to_dtype(dtype))
-    axis = _dims(dim, x.ndim)
-    if p == "fro" or p == 2:
-        return paddle.sqrt(paddle.sum(x * x, axis=axis, keepdim=keepdim))
-    if p == float("inf"):
-        return paddle.amax(paddle.abs(x), axis=axis, keepdim=keepdim)
-    return paddle.sum(paddle.abs(x) ** p, axis=axis, keepdim=keepdim) ** (1.0 / p)
+def _norm_method(self, p="fro", dim=None, keepdim=False, dtype=None):
+    """Tensor.norm(p, dim, keepdim, dtype): no out= (its 4th argument is dtype)."""
+    return norm(self, p, dim, keepdim, dtype=dtype)
+
+
+@op("torch.norm", method=_norm_method)
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """torch.functional.norm's rule: "fro" (over at most 2 dims) and numbers are vector norms,
+    other strings ("nuc", or "fro" over more dims) matrix norms (facade/linalg.py)."""
+    from .linalg import matrix_norm, vector_norm
+    _dim = [dim] if isinstance(dim, int) else dim
+    if isinstance(p, str):
+        if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            return vector_norm(input, 2, _dim, keepdim, dtype=dtype, out=out)
+        if _dim is None:
+            _dim = list(range(input.ndim))
+        return matrix_norm(input, p, _dim, keepdim, dtype=dtype, out=out)
+    return vector_norm(input, 2.0 if p is None else p, _dim, keepdim, dtype=dtype, out=out)
 
 
 @op("torch.sort", method=True)

@@ -77,6 +77,7 @@ AREAS = (
     "torchproxy.facade.optim",  # torch.optim and lr_scheduler (torch's update formulas)
     "torchproxy.facade.distributions",  # torch.distributions: log_prob/entropy/sample/kl_divergence
     "torchproxy.facade.masked",  # torch.masked: masked reductions/normalizations (torch's strided code)
+    "torchproxy.facade.ops_other",  # unravel_index, constant_pad_nd, _chunk_cat, gradient (OpInfo "other")
 )
 
 
