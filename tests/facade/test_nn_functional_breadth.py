@@ -348,3 +348,45 @@ F = torch.nn.functional
 def f(w, i, s):
     return {src}
 """, _r(5, 3), np.array([0, 2], "int64"), np.array(1.5, "float32"))
+
+
+# -- grid_sample -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_2d(mode, padding_mode):
+    check(f"""
+import torch
+def f(x, g):
+    x, g = x.requires_grad_(), (g * 1.3).requires_grad_()
+    outs = [torch.nn.functional.grid_sample(x, g, mode={mode!r}, padding_mode={padding_mode!r},
+                                            align_corners=a) for a in (False, True)]
+    sum((o * o).sum() for o in outs).backward()
+    return outs + [x.grad] + ([g.grad] if {mode!r} != "nearest" else [])
+""", _r(2, 3, 5, 4), np.clip(_r(2, 4, 6, 2), -1.2, 1.2), rtol=1e-4, atol=1e-4)
+
+
+def test_grid_sample_3d_and_samplers():
+    check("""
+import torch
+def f(x, g):
+    return [torch.nn.functional.grid_sample(x, g, padding_mode="reflection"),
+            torch.nn.functional.grid_sample(x, g, mode="nearest", align_corners=True),
+            torch.grid_sampler_3d(x, g, 0, 1, False), torch.grid_sampler(x, g, 1, 0, True),
+            torch.grid_sampler_2d(x[:, :, 0], g[:, 0, :, :, :2], 2, 2, False)]
+""", _r(1, 2, 3, 4, 5), np.clip(_r(1, 2, 3, 4, 3), -1.2, 1.2), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("src", [
+    "torch.nn.functional.grid_sample(x, g, mode='area')",
+    "torch.nn.functional.grid_sample(x, g, padding_mode='wrap')",
+    "torch.nn.functional.grid_sample(x, g[..., :1])",
+    "torch.nn.functional.grid_sample(x, g.double())",
+    "torch.nn.functional.grid_sample(x.unsqueeze(2), g.unsqueeze(1).expand(1, 1, 2, 2, 2), "
+    "mode='bicubic')",
+])
+def test_grid_sample_errors(src):
+    check(f"""
+import torch
+def f(x, g):
+    return {src}
+""", _r(1, 2, 3, 3), _r(1, 2, 2, 2))

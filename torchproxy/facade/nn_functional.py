@@ -61,6 +61,8 @@ NAMES = (
     "torch.nn.functional.max_unpool1d", "torch.nn.functional.max_unpool2d",
     "torch.nn.functional.max_unpool3d", "torch.nn.functional.channel_shuffle",
     "torch.channel_shuffle", "torch.native_channel_shuffle", "torch.nn.functional.relu",
+    "torch.nn.functional.grid_sample", "torch.grid_sampler", "torch.grid_sampler_2d",
+    "torch.grid_sampler_3d",
     "torch.nn.functional.fractional_max_pool2d", "torch.nn.functional.fractional_max_pool3d",
     "torch.nn.functional.fractional_max_pool2d_with_indices",
     "torch.nn.functional.fractional_max_pool3d_with_indices",
@@ -1757,6 +1759,148 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         x = _resample(x, 2 + k, _interp_taps(sp[k], out[k], mode, align_corners, scales[k],
                                              ftype))
     return x
+
+
+# -- grid_sample ------------------------------------------------------------------------------------
+def _gs_reflect(c, twice_low, twice_high):
+    if twice_low == twice_high:
+        return paddle.zeros_like(c)
+    mn, span = twice_low / 2, (twice_high - twice_low) / 2
+    c = paddle.abs(c - mn)
+    flips = paddle.floor(c / span)
+    extra = c - flips * span  # fmod (c >= 0), differentiable on Paddle 2.6 too
+    even = paddle.remainder(flips, paddle.full([], 2.0, dtype=c.dtype)) == 0
+    return paddle.where(even, extra + mn, span - extra + mn)
+
+
+def _gs_pad(c, size, padding_mode, align_corners):
+    """torch's compute_coordinates: border clips, reflection reflects then clips."""
+    if padding_mode == "border":
+        return paddle.clip(c, 0, size - 1)
+    if padding_mode == "reflection":
+        c = _gs_reflect(c, 0, 2 * (size - 1)) if align_corners else \
+            _gs_reflect(c, -1, 2 * size - 1)
+        return paddle.clip(c, 0, size - 1)
+    return c
+
+
+def _gs_read(xf, idx, sizes):
+    """Values of ``xf`` ([N, C, prod(sizes)]) at integer coordinates ``idx`` (per spatial dim,
+    [N, P] each, slowest dim first); zero outside the input."""
+    valid = None
+    lin = None
+    for i, size in zip(idx, sizes):
+        ok = (i >= 0) & (i <= size - 1)
+        valid = ok if valid is None else valid & ok
+        ic = paddle.clip(i, 0, size - 1).astype("int64")
+        lin = ic if lin is None else lin * size + ic
+    n, c = xf.shape[0], xf.shape[1]
+    vals = paddle.take_along_axis(xf, lin.unsqueeze(1).expand([n, c, lin.shape[1]]), axis=2)
+    return vals * valid.astype(xf.dtype).unsqueeze(1)
+
+
+def _nearbyint(c):
+    r = paddle.floor(c + 0.5)
+    tie = (r - c) == 0.5
+    odd = paddle.remainder(r, paddle.full([], 2.0, dtype=c.dtype)) != 0
+    return paddle.where(tie & odd, r - 1, r)
+
+
+@adapter(F + "grid_sample", note="torch's CPU sampler (bilinear/nearest/bicubic, zeros/border/"
+         "reflection) written with Paddle gathers: differentiable in input and grid")
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    align = bool(align_corners)
+    nd = input.ndim - 2
+    if input.ndim not in (4, 5) or grid.ndim != input.ndim:
+        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number "
+                           f"of dimensions, but got input with sizes {list(input.shape)} and "
+                           f"grid with sizes {list(grid.shape)}")
+    if grid.shape[0] != input.shape[0] or grid.shape[-1] != nd:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {nd} in last dimension "
+                           f"and the same batch size as input, but got grid with sizes "
+                           f"{list(grid.shape)} and input with sizes {list(input.shape)}")
+    if input.dtype != grid.dtype:
+        raise RuntimeError(f"grid_sampler(): expected input and grid to have same dtype, but "
+                           f"input has {input.dtype} and grid has {grid.dtype}")
+    if mode == "bicubic" and nd != 2:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    n, c = input.shape[0], input.shape[1]
+    sizes = list(input.shape[2:])  # slowest first: (D,) H, W
+    out_sp = list(grid.shape[1:-1])
+    P = math.prod(out_sp)
+    xf = input.reshape([n, c, math.prod(sizes)])
+    g = grid.reshape([n, P, nd])
+    # grid's last dim lists x (W), y (H)[, z (D)]: reversed to the input's dim order
+    coords = []
+    for d in range(nd):
+        size = sizes[d]
+        gc = g[:, :, nd - 1 - d]
+        coords.append((gc + 1) / 2 * (size - 1) if align else ((gc + 1) * size - 1) / 2)
+    if mode == "bicubic":
+        base = [paddle.floor(cc) for cc in coords]
+        t = [cc - b for cc, b in zip(coords, base)]
+        A = -0.75
+
+        def cc1(x):
+            return ((A + 2) * x - (A + 3)) * x * x + 1
+
+        def cc2(x):
+            return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A
+
+        def coeffs(tt):
+            return [cc2(tt + 1), cc1(tt), cc1(1 - tt), cc2(2 - tt)]
+        cy, cx = coeffs(t[0]), coeffs(t[1])
+        out = None
+        for i in range(4):
+            yi = _gs_pad(base[0] - 1 + i, sizes[0], padding_mode, align)
+            row = None
+            for j in range(4):
+                xj = _gs_pad(base[1] - 1 + j, sizes[1], padding_mode, align)
+                v = _gs_read(xf, [yi, xj], sizes) * cx[j].unsqueeze(1)
+                row = v if row is None else row + v
+            row = row * cy[i].unsqueeze(1)
+            out = row if out is None else out + row
+    else:
+        coords = [_gs_pad(cc, size, padding_mode, align) for cc, size in zip(coords, sizes)]
+        if mode == "nearest":
+            out = _gs_read(xf, [_nearbyint(cc) for cc in coords], sizes)
+        else:
+            base = [paddle.floor(cc) for cc in coords]
+            frac = [cc - b for cc, b in zip(coords, base)]
+            out = None
+            for bits in itertools.product((0, 1), repeat=nd):
+                w = None
+                for b, f in zip(bits, frac):
+                    wd = f if b else 1 - f
+                    w = wd if w is None else w * wd
+                v = _gs_read(xf, [b + bit for b, bit in zip(base, bits)], sizes) * w.unsqueeze(1)
+                out = v if out is None else out + v
+    return out.reshape([n, c] + out_sp)
+
+
+_GS_MODES = ("bilinear", "nearest", "bicubic")
+_GS_PADS = ("zeros", "border", "reflection")
+
+
+def _grid_sampler(nd):
+    def sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+        if nd and input.ndim != nd + 2:
+            raise RuntimeError(f"grid_sampler_{nd}d(): expected {nd + 2}D input, got "
+                               f"{input.ndim}D")
+        return grid_sample(input, grid, _GS_MODES[interpolation_mode],
+                           _GS_PADS[padding_mode], align_corners)
+    return sampler
+
+
+for _name, _nd in (("torch.grid_sampler", 0), ("torch.grid_sampler_2d", 2),
+                   ("torch.grid_sampler_3d", 3)):
+    adapter(_name)(_grid_sampler(_nd))
 
 
 @adapter(F + "upsample")
