@@ -71,7 +71,8 @@ BINARY = ("mul", "mul_", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge
           "bitwise_right_shift_", "__and__", "__or__", "__xor__", "__rand__", "__ror__",
           "__rxor__", "__lshift__", "__rshift__", "__rlshift__", "__rrshift__", "__rmod__",
           "__pow__", "__rpow__", "__rdiv__", "__mod__", "__eq__", "__ne__", "__lt__", "__le__",
-          "__gt__", "__ge__", "bitwise_and", "bitwise_or", "bitwise_xor")
+          "__gt__", "__ge__", "bitwise_and", "bitwise_or", "bitwise_xor", "__matmul__",
+          "__rmatmul__")
 SAMPLES = {name: (X, lambda: (Y(),), {}) for name in BINARY}
 SAMPLES.update({
     "clamp": (X, lambda: (0.6, 1.5), {}), "clamp_": (X, lambda: (0.6, 1.5), {}),

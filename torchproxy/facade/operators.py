@@ -21,6 +21,7 @@ NAMES = (
     "torch.Tensor.__rpow__", "torch.Tensor.__rdiv__", "torch.Tensor.__abs__",
     "torch.Tensor.__mod__", "torch.Tensor.__eq__", "torch.Tensor.__ne__", "torch.Tensor.__lt__",
     "torch.Tensor.__le__", "torch.Tensor.__gt__", "torch.Tensor.__ge__",
+    "torch.Tensor.__matmul__", "torch.Tensor.__rmatmul__",
 )
 
 import numbers
@@ -77,3 +78,17 @@ _operator("__rdiv__", ops.div, reflected=True)  # torch's Python 2 name of __rtr
 @tensor_method("__abs__", note="torch.abs")
 def __abs__(self):  # Paddle 2.6's Tensor has no __abs__: abs(x) was a TypeError
     return ops.UNARY["abs"](self)
+
+
+@tensor_method("__matmul__", note="torch.matmul")
+def __matmul__(self, other):
+    if not isinstance(other, paddle.Tensor):
+        return NotImplemented  # torch: x @ 2 is a TypeError
+    return ops.matmul(self, other)
+
+
+@tensor_method("__rmatmul__", note="torch.matmul")
+def __rmatmul__(self, other):  # Paddle 2.6's Tensor has no __rmatmul__
+    if not isinstance(other, paddle.Tensor):
+        return NotImplemented
+    return ops.matmul(other, self)
