@@ -90,6 +90,8 @@ CASES = [
     "s.view_as(v[:1])", "x.view_as(torch.ones(6, 2))", "torch.view_copy(x, (2, 6))",
     "torch.view_copy(x, (-1,))", "torch.unfold_copy(x, 1, 2, 1)", "torch.unfold_copy(v, 0, 4, 3)",
     "torch.unfold_copy(s, 0, 1, 1)", "torch.unfold_copy(b, 0, 2, 1)", "torch.unfold_copy(x, 1, 5, 1)",
+    "torch.unsafe_chunk(x, 2, 1)", "x.unsafe_chunk(3)", "torch.unsafe_chunk(x, 0)",
+    "x.diagonal(offset=1, dim1=1, dim2=0)", "torch.diagonal(x, 0, 1, 1)",  # identical: RuntimeError
     # resize_, resize_as_
     "(lambda y: (y.resize_(2, 6), y))(x.clone())", "(lambda y: (y.resize_((4,)), y))(x.clone())",
     "(lambda y: (y.resize_as_(torch.ones(12, 1)), y))(x.clone())",

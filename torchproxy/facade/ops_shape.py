@@ -5,7 +5,7 @@ from __future__ import annotations
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
 NAMES = (
-    "torch.Tensor.chunk", "torch.Tensor.flip", "torch.Tensor.gather", "torch.Tensor.index_add",
+    "torch.Tensor.chunk", "torch.Tensor.diagonal", "torch.Tensor.flip", "torch.Tensor.gather", "torch.Tensor.index_add",
     "torch.Tensor.index_add_", "torch.Tensor.index_select", "torch.Tensor.masked_fill",
     "torch.Tensor.masked_fill_", "torch.Tensor.narrow", "torch.Tensor.repeat_interleave", "torch.Tensor.roll",
     "torch.Tensor.scatter", "torch.Tensor.scatter_", "torch.Tensor.scatter_add",
@@ -17,7 +17,8 @@ NAMES = (
     "torch.numel", "torch.permute", "torch.repeat_interleave", "torch.reshape", "torch.roll",
     "torch.scatter", "torch.scatter_add", "torch.split", "torch.squeeze", "torch.stack",
     "torch.swapaxes", "torch.transpose", "torch.tril", "torch.triu", "torch.unbind",
-    "torch.unsqueeze", "torch.view_as_complex", "torch.view_as_real",
+    "torch.unsqueeze", "torch.view_as_complex", "torch.view_as_real", "torch.unsafe_chunk",
+    "torch.Tensor.unsafe_chunk",
 )
 
 import paddle
@@ -175,6 +176,12 @@ def chunk(input, chunks, dim=0):
     if size == 0:
         return tuple(_narrow(input, d, [0] * (chunks if n == 0 else 1)))
     return split(input, size, d)
+
+
+@op("torch.unsafe_chunk", method=True)
+def unsafe_chunk(input, chunks, dim=0):
+    """torch.unsafe_chunk: torch.chunk's pieces (torch skips the autograd view checks)."""
+    return chunk(input, chunks, dim)
 
 
 @op("torch.unbind", method=True)
@@ -385,9 +392,11 @@ def movedim(input, source, destination):
 adapter("torch.moveaxis")(movedim)
 
 
-@adapter("torch.diagonal")
+@op("torch.diagonal", method=True)
 def diagonal(input, offset=0, dim1=0, dim2=1):
     nd = input.ndim
+    if wrap_dim(dim1, nd) == wrap_dim(dim2, nd):
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     return paddle.diagonal(input, offset=offset, axis1=wrap_dim(dim1, nd),
                            axis2=wrap_dim(dim2, nd))
 
