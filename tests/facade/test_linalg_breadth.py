@@ -248,3 +248,43 @@ def f(m):
     return [S[:2], (U * S) @ V.mT, U.shape, Sp, (Up * Sp) @ Vp.mT, Sc, (Uc * Sc) @ Vc.mT - c,
             torch.svd_lowrank(m.mT, q=2)[1]]
 """, M, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("args", ["", "'fro'", "'nuc'", "2", "1", "0", "3.5", "float('inf')",
+                                  "-float('inf')", "'fro', (0, 1)", "'fro', (0, 1, 2)",
+                                  "2, 1, True", "1, (1, 2)", "'nuc', (1, 2), True",
+                                  "None, 0", "2, None, False, None, torch.float64"])
+def test_torch_norm(args):
+    # torch.functional.norm's dispatch to vector_norm / matrix_norm, the Tensor form (its 4th
+    # argument is dtype), out=, and gradients
+    X = np.random.default_rng(13).standard_normal((2, 3, 4)).astype("float32")
+    check(f"""
+import torch
+def f(x):
+    a = ({args})
+    a = a if isinstance(a, tuple) else (a,) if a != () else ()
+    if a and a[0] == 'nuc' and len(a) == 1:
+        x = x[0]
+    xx = x.clone().requires_grad_(True)
+    r = torch.norm(xx, *a)
+    r.sum().backward()
+    m = x.norm(*a[:3], dtype=a[4]) if len(a) > 4 else x.norm(*a)
+    if a and a[0] == 0:  # torch leaves no gradient for the 0-"norm" (a count); Paddle a zero one
+        return r, m, xx.grad is None or bool((xx.grad == 0).all())
+    return r, m, xx.grad
+""", X, rtol=1e-5, atol=1e-6)
+
+
+def test_torch_norm_errors_and_out():
+    check("""
+import torch
+def f(x):
+    o = torch.empty(0)
+    torch.norm(x, 2, 1, out=o)
+    return [o, torch.norm(x[:0], 2), torch.norm(x, 'nuc', (0, 1, 2)) if False else None]
+""", np.ones((3, 4), "float32"))
+    check("""
+import torch
+def f():
+    return torch.norm(torch.ones(2, 3, 4), 'nuc')
+""")

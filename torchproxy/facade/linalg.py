@@ -424,8 +424,9 @@ def _vnorm(x, ord, axis, keepdim):
         return paddle.amax(a, axis=axis, keepdim=keepdim)
     if ord == -math.inf:
         return paddle.amin(a, axis=axis, keepdim=keepdim)
-    if ord == 0:
-        return paddle.sum((a != 0).astype(a.dtype), axis=axis, keepdim=keepdim)
+    if ord == 0:  # (+ 0 * sum(a): the result stays in the graph with a zero gradient, as torch's)
+        return paddle.sum((a != 0).astype(a.dtype), axis=axis, keepdim=keepdim) + \
+            paddle.sum(a * 0, axis=axis, keepdim=keepdim)
     if ord == 1:
         return paddle.sum(a, axis=axis, keepdim=keepdim)
     if ord == 2:
@@ -477,6 +478,9 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
+    if len(dim) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + " ".join(str(d) for d in dim))
     d0, d1 = wrap_dim(dim[0], A.ndim), wrap_dim(dim[1], A.ndim)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
