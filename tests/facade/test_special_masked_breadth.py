@@ -336,3 +336,28 @@ import torch
 def f(a):
     return {src}
 """, A)
+
+
+def test_cov_weights_and_diff_n0():
+    xs = rng.standard_normal((3, 6))
+    check("""
+import torch
+def f(x, a):
+    aw = torch.tensor([0.37, 0.06, 0.7, 1.3, 0.01, 2.2])
+    fw = torch.tensor([1, 3, 0, 2, 1, 4])
+    return [torch.cov(x, aweights=aw), torch.cov(x, fweights=fw), x.cov(fweights=fw, aweights=aw),
+            torch.cov(x, correction=0, aweights=aw), torch.cov(x[0], aweights=aw.double()),
+            torch.cov(x.float(), correction=2, fweights=fw),
+            torch.diff(a, 0, 1, a[:, :1], a[:, :2]), a.diff(n=0, prepend=a[..., :1]),
+            torch.diff(a, 2, 1, prepend=a[:, :1], append=a[:, :2])]
+""", xs, A, rtol=1e-6, atol=1e-9)  # float32 weight sums: one float32 ulp
+    for src in ("torch.cov(x, fweights=torch.rand(6))",
+                "torch.cov(x, aweights=torch.ones(6, dtype=torch.int64))",
+                "torch.cov(x, fweights=torch.tensor([1]))", "torch.cov(x, aweights=-torch.ones(6))",
+                "torch.cov(x, fweights=torch.ones(2, 3, dtype=torch.int64))",
+                "torch.diff(x, 0, prepend=x[:1])", "torch.diff(x, 1, 0, append=x[0])"):
+        check(f"""
+import torch
+def f(x):
+    return {src}
+""", xs)

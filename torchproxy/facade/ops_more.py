@@ -944,6 +944,19 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     d = wrap_dim(dim, input.ndim)
+    for p in (prepend, append):
+        if p is None or p.ndim == 0:
+            continue
+        if p.ndim != input.ndim:
+            raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+        for i in range(input.ndim):
+            if i != d and p.shape[i] != input.shape[i]:
+                raise RuntimeError(
+                    f"diff expects the shape of tensor to prepend or append to match that of "
+                    f"input except along the differencing dimension; input.size({i}) = "
+                    f"{input.shape[i]}, but got tensor.size({i}) = {p.shape[i]}")
+    if n == 0:  # torch: a copy of the input; prepend/append are not applied
+        return input.clone()
     parts = [p for p in (prepend, input, append) if p is not None]
     parts = [p if p.ndim else paddle.broadcast_to(
         p.reshape([1] * input.ndim), [1 if i == d else s for i, s in enumerate(input.shape)])
@@ -1678,37 +1691,57 @@ def renorm(input, p, dim, maxnorm):
 
 @op("torch.cov", method=True)
 def cov(input, *, correction=1, fweights=None, aweights=None):
+    """ATen's cov (Correlation.cpp): the weights keep their own dtype, so w.sum() and the
+    normalization factor are computed in it (float32 aweights round there, as in torch)."""
     if input.ndim > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an "
                            f"input with {input.ndim} dimensions")
     x = input.reshape([1, -1]) if input.ndim < 2 else input
     x = _f(x) if not _is_complex(x) else x
     n = int(x.shape[1])
-    w = None
-    if fweights is not None:
-        w = fweights.astype(x.dtype)
+    for name, wt, integral in (("fweights", fweights, True), ("aweights", aweights, False)):
+        if wt is None:
+            continue
+        if wt.ndim > 1:
+            raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got "
+                               f"{name} with {wt.ndim} dimensions")
+        is_int = _name(wt.dtype) in ("uint8", "int8", "int16", "int32", "int64")
+        if integral and not is_int:
+            raise RuntimeError(f"cov(): expected fweights to have integral dtype but got "
+                               f"fweights with {_name(wt.dtype).capitalize()} dtype")
+        if not integral and _name(wt.dtype) not in ("float16", "bfloat16", "float32", "float64"):
+            raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got "
+                               f"aweights with {_name(wt.dtype).capitalize()} dtype")
+        if wt.size != n:
+            raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
+                               f"observations in the input but got {wt.size} != {n}")
+        if n and bool((wt.min() < 0).item()):
+            raise RuntimeError(f"cov(): {name} cannot be negative")
+    w = fweights
     if aweights is not None:
-        w = aweights.astype(x.dtype) if w is None else w * aweights.astype(x.dtype)
+        w = aweights if w is None else w.astype(aweights.dtype) * aweights
     if w is None:
-        wsum = float(n)
         avg = x.mean(1, keepdim=True) if n else paddle.full([x.shape[0], 1], math.nan, x.dtype)
-        norm = wsum - correction
-    else:
-        wsum_t = w.sum()
-        avg = (x * w).sum(1, keepdim=True) / wsum_t
-        if aweights is None or correction == 0:
-            norm = wsum_t - correction
-        else:
-            norm = wsum_t - correction * (w * aweights.astype(x.dtype)).sum() / wsum_t
-    xm = x - avg
-    xw = xm * w if w is not None else xm
-    c = paddle.matmul(xw, paddle.conj(xm).t() if _is_complex(xm) else xm.t())
-    if isinstance(norm, float):
-        norm = builtins.max(norm, 0.0)
+        norm = builtins.max(float(n) - correction, 0.0)
+        xm = x - avg
+        c = paddle.matmul(xm, paddle.conj(xm).t() if _is_complex(xm) else xm.t())
         c = c / norm if norm else c / 0.0
     else:
+        w_sum = w.sum()  # in w's dtype, as torch
+        avg = (x * w.astype(x.dtype)).sum(1, keepdim=True) / w_sum.astype(x.dtype)
+        if correction == 0:
+            norm = w_sum
+        elif aweights is None:
+            norm = w_sum - correction
+        else:
+            norm = w_sum - correction * (w * aweights).sum() / w_sum
+        if _name(norm.dtype) in ("int64", "int32"):
+            norm = norm.astype(x.dtype)
         norm = paddle.clip(norm, min=0)
-        c = c / norm
+        xm = x - avg
+        xw = xm * w.astype(x.dtype)
+        c = paddle.matmul(xm, paddle.conj(xw).t() if _is_complex(xw) else xw.t())
+        c = c / norm.astype(c.dtype if not _is_complex(c) else x.real().dtype)
     return c.reshape([]) if input.ndim < 2 or x.shape[0] == 1 else c
 
 
