@@ -38,6 +38,9 @@ STMTS = [
     "x.place",
     "x.dtype",
     "x + x",
+    # Paddle has no __iadd__: y += x rebinds y to y + x.  With the proxy on, the in-place
+    # operator dispatchers answer NotImplemented to unscoped code and CPython falls back
+    "y = x; y += x",
 ]
 if hasattr(paddle.Tensor, "stride"):
     STMTS.append("x.stride()")

@@ -3,11 +3,14 @@
  *
  * One scope check, written once (caller_scoped): the calling Python frame's globals
  * (PyEval_GetGlobals: no frame of ours is pushed, so it is the caller's), its "__name__",
- * a lookup in the decision cache of the current rules (scope.STATE.snapshot[4]: see
- * refresh_rules), and on a miss a call to scope.STATE.wants_facade.  A small table remembers the last decisions per globals
- * dict, keyed by the dict's address and its version tag: CPython 3.10/3.11 give every dict
- * state a globally unique ma_version_tag, so a (dict, tag) pair cannot be confused with
- * another dict or with a changed __name__.  On 3.12+ (tag deprecated) the table is skipped.
+ * a lookup in the decision cache of the current rules, and on a miss a call to
+ * scope.STATE.wants_facade.  The current rules are pushed here, not polled: scope.py publishes
+ * every new snapshot through publish(), which assigns scope.STATE.snapshot and points g_cache
+ * at its decision cache (snapshot[4]) in one C call, and bumps a generation counter.  A small
+ * table remembers the last decisions per globals dict, keyed by the dict's address, its
+ * version tag and that generation: CPython 3.10 to 3.13 give every dict state a globally
+ * unique ma_version_tag, so a (dict, tag) pair cannot be confused with another dict or with a
+ * changed __name__.  On 3.14+ (no tag) the table is skipped: two dict lookups per call.
  *
  * Two descriptor types:
  *   Method - a method descriptor (Py_TPFLAGS_METHOD_DESCRIPTOR + vectorcall): `x.numel()`
@@ -32,18 +35,18 @@
 #define TPX_SOURCE_SHA ""
 #endif
 
-#if PY_VERSION_HEX < 0x030C0000
+#if PY_VERSION_HEX < 0x030E0000
 #define TPX_DICT_TAGS 1
 #else
 #define TPX_DICT_TAGS 0
 #endif
 
 /* -- module state (the GIL protects it) ----------------------------------------------------- */
-static PyObject *g_state_dict = NULL;  /* scope.STATE.__dict__: its "snapshot" holds the rules */
+static PyObject *g_state_dict = NULL;  /* scope.STATE.__dict__: publish() assigns its "snapshot" */
 static PyObject *g_cache = NULL;    /* the current snapshot's decision cache: name -> bool */
 static PyObject *g_decide = NULL;   /* callable(name) -> bool: scope.STATE.wants_facade */
 static PyObject *g_record = NULL;   /* callable(full_name) while a trace is active, else NULL */
-static unsigned long g_gen = 1;     /* bumped whenever the rules change: invalidates the table */
+static unsigned long g_gen = 1;     /* bumped by every publish(): invalidates the table */
 static PyObject *s_name = NULL;     /* interned "__name__" */
 static PyObject *s_snapshot = NULL; /* interned "snapshot" */
 
@@ -56,44 +59,41 @@ typedef struct {
     int result;
 } table_entry;
 static table_entry g_table[TABLE_SIZE];
-static uint64_t g_state_tag = 0;
 
+/* ma_version_tag: deprecated since 3.12 (PEP 699) but still maintained, globally unique per
+ * dict state, through 3.13; gone in 3.14 (TPX_DICT_TAGS is 0 there). */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
 static inline uint64_t dict_tag(PyObject *d) {
     return ((PyDictObject *)d)->ma_version_tag;
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 #endif
 
-/* Point g_cache at the current rules' decision cache.  scope.py replaces STATE.snapshot (a
- * tuple; [4] is the cache) in one assignment on every change; with dict version tags (3.10,
- * 3.11) any assignment to STATE's attributes changes its __dict__'s tag, so the snapshot is
- * re-read only after a change, and nothing in scope.py has to tell us. */
-static int refresh_rules(void) {
-    if (g_state_dict == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "torchproxy._cdispatch: configure() was not called");
-        return -1;
-    }
-#if TPX_DICT_TAGS
-    uint64_t t = dict_tag(g_state_dict);
-    if (t == g_state_tag && g_cache != NULL)
-        return 0;
-#endif
-    PyObject *snap = PyDict_GetItemWithError(g_state_dict, s_snapshot);  /* borrowed */
-    if (snap == NULL || !PyTuple_Check(snap) || PyTuple_GET_SIZE(snap) < 5 ||
+/* The rules are pushed, not polled: scope.py publishes every new snapshot (a tuple; [4] is its
+ * decision cache) through publish() below, which assigns STATE.snapshot and points g_cache at
+ * the new cache in one C call (no Python code runs between the two, so no thread switch and
+ * no KeyboardInterrupt can split them).  The hot path then reads one pointer and one integer,
+ * on every Python version. */
+static int take_snapshot(PyObject *snap) {
+    if (!PyTuple_Check(snap) || PyTuple_GET_SIZE(snap) < 5 ||
             !PyDict_Check(PyTuple_GET_ITEM(snap, 4))) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_RuntimeError, "torchproxy._cdispatch: STATE.snapshot is not "
-                            "a tuple with the decision cache at [4]");
+        PyErr_SetString(PyExc_TypeError, "torchproxy._cdispatch: a snapshot is a tuple with "
+                        "the decision cache (a dict) at [4]");
         return -1;
     }
-    PyObject *cache = PyTuple_GET_ITEM(snap, 4);
-    if (cache != g_cache) {
-        Py_XSETREF(g_cache, Py_NewRef(cache));
-        g_gen++;
-    }
-#if TPX_DICT_TAGS
-    g_state_tag = t;
-#endif
     return 0;
+}
+
+static void use_snapshot(PyObject *snap) {
+    PyObject *cache = PyTuple_GET_ITEM(snap, 4);
+    if (cache != g_cache)
+        Py_XSETREF(g_cache, Py_NewRef(cache));
+    g_gen++;  /* the table's decisions were made under other rules */
 }
 
 static int decide_slow(PyObject *name) {
@@ -111,8 +111,6 @@ static int decide_slow(PyObject *name) {
 
 /* 1: the calling Python frame's module is in scope; 0: it is not; -1: error set. */
 static int caller_scoped(void) {
-    if (refresh_rules() < 0)
-        return -1;
     PyObject *g = PyEval_GetGlobals();  /* borrowed */
     if (g == NULL || !PyDict_Check(g))
         return decide_slow(NULL);
@@ -519,6 +517,128 @@ static PyTypeObject AttrType = {
     .tp_new = attr_new,
 };
 
+/* -- ImportFilter ---------------------------------------------------------------------------- */
+/* builtins.__import__ while the hook is installed: a name that is "torch" / "torch.*" (or one of
+ * the exact names in `special`: scope.COMPANIONS' compiled companions) goes to the Python hook
+ * (hook._proxy_import); every other import goes straight to the original __import__, so an
+ * unrelated `import json` pays one C call, not a Python frame.  Semantics are the hook's: it
+ * passes those names to the original itself. */
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *hook;
+    PyObject *original;
+    PyObject *special;  /* dict: exact names for the hook */
+} FilterObject;
+
+static int starts_with_torch(PyObject *name) {
+    /* name == "torch" or name.startswith("torch.") */
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(name) < 0) {
+        PyErr_Clear();
+        return 1;  /* let the hook (Python) sort it out */
+    }
+#endif
+    Py_ssize_t n = PyUnicode_GET_LENGTH(name);
+    if (n < 5)
+        return 0;
+    int kind = PyUnicode_KIND(name);
+    const void *data = PyUnicode_DATA(name);
+    static const char t[] = "torch";
+    for (Py_ssize_t i = 0; i < 5; i++)
+        if (PyUnicode_READ(kind, data, i) != (Py_UCS4)t[i])
+            return 0;
+    return n == 5 || PyUnicode_READ(kind, data, 5) == '.';
+}
+
+static PyObject *
+filter_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    FilterObject *f = (FilterObject *)op;
+    PyObject *target = f->hook;  /* no positional name (by keyword): the hook sorts it out */
+    if (PyVectorcall_NARGS(nargsf) >= 1) {
+        PyObject *name = args[0];
+        if (!PyUnicode_Check(name))
+            target = f->original;  /* not a str: the original raises its own TypeError */
+        else if (!starts_with_torch(name)) {
+            int special = PyDict_Contains(f->special, name);
+            if (special < 0)
+                return NULL;
+            if (!special)
+                target = f->original;
+        }
+    }
+    return PyObject_Vectorcall(target, args, nargsf, kwnames);
+}
+
+static int filter_traverse(FilterObject *f, visitproc visit, void *arg) {
+    Py_VISIT(f->hook);
+    Py_VISIT(f->original);
+    Py_VISIT(f->special);
+    return 0;
+}
+
+static int filter_clear(FilterObject *f) {
+    Py_CLEAR(f->hook);
+    Py_CLEAR(f->original);
+    Py_CLEAR(f->special);
+    return 0;
+}
+
+static void filter_dealloc(FilterObject *f) {
+    PyObject_GC_UnTrack(f);
+    filter_clear(f);
+    Py_TYPE(f)->tp_free((PyObject *)f);
+}
+
+static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"hook", "original", "special", NULL};
+    PyObject *hook, *original, *special;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO!:ImportFilter", kwlist, &hook, &original,
+                                     &PyDict_Type, &special))
+        return NULL;
+    if (!PyCallable_Check(hook) || !PyCallable_Check(original)) {
+        PyErr_SetString(PyExc_TypeError, "ImportFilter(hook, original, special): hook and "
+                                         "original must be callable");
+        return NULL;
+    }
+    FilterObject *f = (FilterObject *)type->tp_alloc(type, 0);
+    if (f == NULL)
+        return NULL;
+    f->vectorcall = filter_vectorcall;
+    f->hook = Py_NewRef(hook);
+    f->original = Py_NewRef(original);
+    f->special = Py_NewRef(special);
+    return (PyObject *)f;
+}
+
+static PyObject *filter_repr(FilterObject *f) {
+    return PyUnicode_FromFormat("<torchproxy import filter: torch names to %R>", f->hook);
+}
+
+static PyMemberDef filter_members[] = {
+    {"hook", T_OBJECT, offsetof(FilterObject, hook), READONLY, NULL},
+    {"original", T_OBJECT, offsetof(FilterObject, original), READONLY, NULL},
+    {"special", T_OBJECT, offsetof(FilterObject, special), READONLY, NULL},
+    {NULL}
+};
+
+static PyTypeObject FilterType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "torchproxy._cdispatch.ImportFilter",
+    .tp_basicsize = sizeof(FilterObject),
+    .tp_dealloc = (destructor)filter_dealloc,
+    .tp_vectorcall_offset = offsetof(FilterObject, vectorcall),
+    .tp_repr = (reprfunc)filter_repr,
+    .tp_call = PyVectorcall_Call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "ImportFilter(hook, original, special): __import__ that sends torch names (and "
+              "the names in the dict special) to hook and everything else to original",
+    .tp_traverse = (traverseproc)filter_traverse,
+    .tp_clear = (inquiry)filter_clear,
+    .tp_members = filter_members,
+    .tp_new = filter_new,
+};
+
 /* -- module functions ------------------------------------------------------------------------- */
 static PyObject *mod_configure(PyObject *m, PyObject *args) {
     PyObject *decide, *state;
@@ -536,11 +656,37 @@ static PyObject *mod_configure(PyObject *m, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "configure(decide, state): state.__dict__ is not a dict");
         return NULL;
     }
+    PyObject *snap = PyDict_GetItemWithError(d, s_snapshot);  /* borrowed */
+    if (snap == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "configure(decide, state): state has no snapshot");
+        Py_DECREF(d);
+        return NULL;
+    }
+    if (take_snapshot(snap) < 0) {
+        Py_DECREF(d);
+        return NULL;
+    }
     Py_XSETREF(g_decide, Py_NewRef(decide));
     Py_XSETREF(g_state_dict, d);
-    Py_CLEAR(g_cache);
-    g_gen++;
-    if (refresh_rules() < 0)
+    use_snapshot(snap);
+    Py_RETURN_NONE;
+}
+
+static PyObject *mod_publish(PyObject *m, PyObject *snap) {
+    /* STATE.snapshot = snap, and the dispatcher follows: one C call (see take_snapshot) */
+    if (g_state_dict == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "torchproxy._cdispatch: configure() was not called");
+        return NULL;
+    }
+    if (take_snapshot(snap) < 0)
+        return NULL;
+    Py_INCREF(snap);  /* the old snapshot's release below may free objects: keep ours alive */
+    int rc = PyDict_SetItem(g_state_dict, s_snapshot, snap);
+    if (rc == 0)
+        use_snapshot(snap);
+    Py_DECREF(snap);
+    if (rc < 0)
         return NULL;
     Py_RETURN_NONE;
 }
@@ -562,10 +708,21 @@ static PyObject *mod_caller_scoped(PyObject *m, PyObject *unused) {
     return PyBool_FromLong(s);
 }
 
+static PyObject *mod_not_implemented(PyObject *m, PyObject *const *args, Py_ssize_t n) {
+    /* the unscoped side of Python's in-place operators (dispatch.INPLACE_OPERATORS): CPython
+     * then falls back to the binary operator, as if the dispatcher were not there */
+    Py_RETURN_NOTIMPLEMENTED;
+}
+
 static PyMethodDef module_methods[] = {
+    {"not_implemented", (PyCFunction)(void (*)(void))mod_not_implemented, METH_FASTCALL,
+     "not_implemented(*args) -> NotImplemented"},
     {"configure", (PyCFunction)mod_configure, METH_VARARGS,
      "configure(decide, state): decide(module_name) -> bool for cache misses; state is "
      "scope.STATE, whose snapshot[4] is the current decision cache"},
+    {"publish", (PyCFunction)mod_publish, METH_O,
+     "publish(snapshot): STATE.snapshot = snapshot, and the dispatcher follows the new rules "
+     "(scope.py publishes every change through it)"},
     {"set_tracing", (PyCFunction)mod_set_tracing, METH_O,
      "set_tracing(record | None): record(full_name) is called for scoped callers"},
     {"caller_scoped", (PyCFunction)mod_caller_scoped, METH_NOARGS,
@@ -580,7 +737,8 @@ static struct PyModuleDef moduledef = {
 };
 
 PyMODINIT_FUNC PyInit__cdispatch(void) {
-    if (PyType_Ready(&MethodType) < 0 || PyType_Ready(&AttrType) < 0)
+    if (PyType_Ready(&MethodType) < 0 || PyType_Ready(&AttrType) < 0 ||
+            PyType_Ready(&FilterType) < 0)
         return NULL;
     s_name = PyUnicode_InternFromString("__name__");
     s_snapshot = PyUnicode_InternFromString("snapshot");
@@ -591,10 +749,12 @@ PyMODINIT_FUNC PyInit__cdispatch(void) {
         return NULL;
     Py_INCREF(&MethodType);
     Py_INCREF(&AttrType);
+    Py_INCREF(&FilterType);
     if (PyModule_AddObject(m, "Method", (PyObject *)&MethodType) < 0 ||
         PyModule_AddObject(m, "Attr", (PyObject *)&AttrType) < 0 ||
+        PyModule_AddObject(m, "ImportFilter", (PyObject *)&FilterType) < 0 ||
         PyModule_AddIntConstant(m, "DICT_TAGS", TPX_DICT_TAGS) < 0 ||
-        PyModule_AddIntConstant(m, "API", 1) < 0 ||
+        PyModule_AddIntConstant(m, "API", 4) < 0 ||
         PyModule_AddStringConstant(m, "SOURCE_SHA", TPX_SOURCE_SHA) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -23,16 +23,25 @@ from .facade import tensor as _tensor
 
 _STATE = _scope.STATE
 _lock = _STATE.lock
+_TRITON_NATIVE = "triton._C.libtriton"  # hook._maybe_settle_triton has work only once it is loaded
+
+
+_meta_path_checked = None  # the sys.meta_path (as a tuple) last found free of Paddle's proxy
 
 
 def _check_no_paddle_proxy() -> None:
     """Paddle's own proxy (a sys.meta_path finder) and ours would fight over `import torch`."""
-    for finder in sys.meta_path:
+    global _meta_path_checked
+    finders = tuple(sys.meta_path)
+    if finders == _meta_path_checked:  # the same finders as last time (compared by identity)
+        return
+    for finder in finders:
         if type(finder).__name__ == "TorchProxyMetaFinder":
             raise ProxyConflictError(
                 "Paddle's own torch proxy (paddle.compat.enable_torch_proxy) is active. "
                 "Call paddle.compat.disable_torch_proxy() first; torchproxy.enable_torch_proxy "
                 "takes the same arguments, so switching is a one-line change.")
+    _meta_path_checked = finders
 
 
 _parsed_cache: dict = {}
@@ -80,17 +89,23 @@ def _publish(new) -> None:
     prev = _STATE.snapshot
     if new is prev:
         return
+    if not new[1] and not prev[1] and (not new[0] or hook._installed and _tensor._saved):
+        # the common case (a guard in and out, pieces parked): one assignment
+        _STATE.assign(new)
+        if new[0] and not hook._triton_settled and _TRITON_NATIVE in sys.modules:
+            hook._maybe_settle_triton()
+        return
     fresh = new[0] and not (hook.installed() and _tensor.installed())
     sync = (new[0] and new[1]) != (prev[0] and prev[1])
     try:
         if new[0]:
             hook.install()
             _tensor.install()
-        _STATE.snapshot = new
+        _STATE.assign(new)
         if sync:
             hook.sync_global_mode()
     except BaseException:
-        _STATE.snapshot = prev
+        _STATE.assign(prev)
         if sync:
             hook.sync_global_mode()
         if fresh:
@@ -136,17 +151,16 @@ def disable() -> None:
     """Back exactly to how things were before the first enable(): rules, import hook, Tensor
     methods, dtype attributes and sys.modules."""
     with _lock:
-        prev = _STATE.snapshot
         try:
-            _STATE.snapshot = _STATE.initial()
+            _STATE.assign(_STATE.initial())
             _teardown()
         except BaseException:
             # finish the job (the rules are the truth; _teardown completes itself)
-            _STATE.snapshot = _STATE.initial()
+            _STATE.assign(_STATE.initial())
             _teardown()
             raise
         finally:
-            if _STATE.snapshot is not prev:
+            if _STATE.snapshot is _STATE.initial():
                 _STATE.facade_users.clear()
 
 
@@ -160,24 +174,29 @@ class guard:
 
     Entering and leaving are all-or-nothing, also when interrupted (KeyboardInterrupt)."""
 
-    __slots__ = ("_args", "_layers")
+    __slots__ = ("_layer", "_layers")
 
     def __init__(self, scope=None, *, enable: bool = True, blocked=None):
-        _check_flag(enable, "enable")
-        self._args = (_parse_scope(scope), enable, _parse(blocked, "blocked"))
+        # the layer is interned per arguments: its transitions are remembered (scope.py)
+        try:
+            if enable is not True:  # (a key with enable=1 would find enable=True's layer)
+                raise KeyError
+            self._layer = _guard_layers[(scope, blocked)]
+        except (KeyError, TypeError):  # new arguments, or unhashable ones (a set)
+            self._layer = _guard_layer(scope, enable, blocked)
         self._layers = []
 
     def __enter__(self):
-        scope, enable, blocked = self._args
-        layer = _scope._Layer(scope, enable, blocked)
+        layer = self._layer
         with _lock:
-            if enable:
+            if layer.enable and tuple(sys.meta_path) != _meta_path_checked:
                 _check_no_paddle_proxy()
             self._layers.append(layer)
             try:
-                _publish(_STATE.with_guard(layer))
+                # (with_guard's remembered transition, inline: guards are hot)
+                _publish(_STATE.snapshot[8].get(layer) or _STATE.with_guard(layer))
             except BaseException:
-                self._layers.remove(layer)
+                self._layers.pop()
                 raise
         return None
 
@@ -185,7 +204,12 @@ class guard:
         with _lock:
             layer = self._layers[-1]
             try:
-                _leave(layer)
+                s = _STATE.snapshot
+                parent = s[9]  # (without_guard's shortcut, inline: guards are hot)
+                new = parent[1] if parent is not None and parent[0] is layer else \
+                    _STATE.without_guard(layer)
+                if new is not s:
+                    _publish(new)
             except BaseException:
                 _leave(layer)  # interrupted: finish leaving (idempotent), then report
                 raise
@@ -204,9 +228,25 @@ class guard:
         return wrapper
 
     def _copy(self, other):
-        self._args = other._args
+        self._layer = other._layer
         self._layers = []
         return self
+
+
+_guard_layers: dict = {}  # (scope, blocked) of guard(scope, blocked=...) -> its layer
+
+
+def _guard_layer(scope, enable, blocked):
+    _check_flag(enable, "enable")
+    layer = _scope.layer(_parse_scope(scope), enable, _parse(blocked, "blocked"))
+    if enable is True:
+        try:
+            if len(_guard_layers) > 512:
+                _guard_layers.clear()
+            _guard_layers[(scope, blocked)] = layer
+        except TypeError:
+            pass
+    return layer
 
 
 def _leave(layer) -> None:

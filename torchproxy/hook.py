@@ -28,6 +28,11 @@ entry points get one small wrapper each:
     own C code (``set_`` imports ``torch.storage``), whoever the Python caller is: real torch.
 - Global mode (``scope=None``) is the one case where the facade is published in
   ``sys.modules``: the user asked for torch to *be* the facade for everyone.
+
+With the C extension built, ``builtins.__import__`` is ``_cdispatch.ImportFilter``: torch names
+(and the compiled companions' names) go to :func:`_proxy_import`, every other import straight
+to the original ``__import__`` (an unrelated import pays one C call, no Python frame).  Without
+it (or with TORCHPROXY_PURE_PYTHON=1), ``_proxy_import`` itself is installed.
 """
 from __future__ import annotations
 
@@ -378,17 +383,34 @@ def installed() -> bool:
     return _installed
 
 
+def _make_entry(original):
+    """What install() puts in builtins.__import__ (see the module docstring)."""
+    from .facade import dispatch
+    if dispatch._C is not None:
+        return dispatch._C.ImportFilter(_proxy_import, original, _C_COMPANIONS)
+    return _proxy_import
+
+
+_entry = _proxy_import  # builtins.__import__ while installed
+
+
+def entry() -> object:
+    """The object install() puts in builtins.__import__ (now or at the next install)."""
+    return _entry
+
+
 def install() -> None:
     """Wrap the import entry points (all three or none)."""
-    global _original_import, _original_import_module, _original_find_spec, _installed
+    global _original_import, _original_import_module, _original_find_spec, _installed, _entry
     with _lock:
         if _installed:
             return
         found = (builtins.__import__, importlib.import_module, importlib.util.find_spec)
-        if found[0] is not _proxy_import:
+        if found[0] is not _entry and found[0] is not _proxy_import:
+            _entry = _make_entry(found[0])
             _original_import, _original_import_module, _original_find_spec = found
         try:
-            builtins.__import__ = _proxy_import
+            builtins.__import__ = _entry
             importlib.import_module = _proxy_import_module
             importlib.util.find_spec = _proxy_find_spec
             _installed = True
@@ -398,7 +420,7 @@ def install() -> None:
 
 
 def _restore_entry_points():
-    if builtins.__import__ is _proxy_import:
+    if builtins.__import__ is _entry or builtins.__import__ is _proxy_import:
         builtins.__import__ = _original_import
     if importlib.import_module is _proxy_import_module:
         importlib.import_module = _original_import_module

@@ -11,9 +11,20 @@ after it the new one), and readers in other threads see either the old or the ne
 a mix.  ``snapshot[4]`` is the decision cache (module name -> bool); it is shared by every
 snapshot with the same decision inputs (active, global, scope, blocked), so re-entering the same
 guard finds its answers already cached.
+
+Every new snapshot is published through ``STATE.assign`` (one C call: ``setattr`` by default;
+the C dispatcher's ``publish`` when it is built, which also points the dispatcher at the new
+decision cache), never by assigning ``STATE.snapshot`` directly.
+
+Guards are cheap because transitions are remembered: a guard's layer is interned per
+arguments (:func:`layer`), ``snapshot[8]`` maps a layer to the snapshot with that layer pushed,
+and ``snapshot[9]`` is ``(layer, parent)`` for a snapshot made by pushing ``layer`` on
+``parent``.  Entering and leaving the same guard again and again publishes the same two
+snapshots, and builds nothing.
 """
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Iterable
 
@@ -96,11 +107,27 @@ class _Layer:
         self.blocked = blocked
 
 
+_LAYERS: dict = {}
+
+
+def layer(scope: frozenset[str] | None, enable: bool, blocked=frozenset()) -> _Layer:
+    """The one _Layer for these arguments (interned: a guard's transitions are remembered per
+    layer).  Layers are never changed after they are made."""
+    key = (scope, enable, blocked)
+    got = _LAYERS.get(key)
+    if got is None:
+        if len(_LAYERS) > 512:
+            _LAYERS.clear()
+        got = _LAYERS[key] = _Layer(scope, enable, blocked)
+    return got
+
+
 # decision inputs -> the decision cache shared by every snapshot with those inputs
 _CACHES: dict = {}
+_MAX_PUSHES = 64  # remembered guard transitions per snapshot
 
 
-def _build(base, guards: tuple, base_blocked: frozenset):
+def _build(base, guards: tuple, base_blocked: frozenset, parent=None):
     active = False
     global_mode = False
     scope: set[str] = set()
@@ -125,14 +152,22 @@ def _build(base, guards: tuple, base_blocked: frozenset):
         if len(_CACHES) > 256:
             _CACHES.clear()
         cache = _CACHES[key] = {}
-    return key + (cache, base, guards, base_blocked)
+    return key + (cache, base, guards, base_blocked, {}, parent)
 
 
 class ScopeState:
     def __init__(self):
         self.lock = threading.RLock()
         self.facade_users: set[str] = set()      # modules that were handed the facade
-        self.snapshot = _build(None, (), DEFAULT_BLOCKED)
+        self.snapshot = _INITIAL
+        # publishes a snapshot: one C call (no bytecode between deciding and assigning)
+        self.assign = functools.partial(setattr, self, "snapshot")
+
+    def set_publisher(self, publish=None) -> None:
+        """``publish(snapshot)`` assigns ``self.snapshot`` (and tells whoever follows the rules,
+        the C dispatcher); None: plain assignment."""
+        self.assign = publish if publish is not None else \
+            functools.partial(setattr, self, "snapshot")
 
     # -- read lock-free by the hot paths ------------------------------------------------------
     @property
@@ -187,12 +222,21 @@ class ScopeState:
 
     def with_guard(self, layer: _Layer):
         s = self.snapshot
-        return _build(s[5], s[6] + (layer,), s[7])
+        pushes = s[8]
+        new = pushes.get(layer)
+        if new is None:
+            new = _build(s[5], s[6] + (layer,), s[7], (layer, s))
+            if len(pushes) < _MAX_PUSHES:
+                pushes[layer] = new
+        return new
 
     def without_guard(self, layer: _Layer):
         """The snapshot with ``layer`` removed (by identity: guards exited out of order, from
         threads, remove their own layer only); the current one if it is not there."""
         s = self.snapshot
+        parent = s[9]
+        if parent is not None and parent[0] is layer:
+            return parent[1]  # s is parent with layer pushed on top
         guards = s[6]
         for i in range(len(guards) - 1, -1, -1):
             if guards[i] is layer:
@@ -200,39 +244,39 @@ class ScopeState:
         return s
 
     def initial(self):
-        return _build(None, (), DEFAULT_BLOCKED)
+        return _INITIAL
 
     def extend_base(self, scope: frozenset[str] | None):
         with self.lock:
-            self.snapshot = self.with_base(scope)
+            self.assign(self.with_base(scope))
 
     def clear_base(self):
         with self.lock:
             s = self.snapshot
-            self.snapshot = _build(None, s[6], s[7])
+            self.assign(_build(None, s[6], s[7]))
 
     def push(self, layer: _Layer):
         with self.lock:
-            self.snapshot = self.with_guard(layer)
+            self.assign(self.with_guard(layer))
 
     def pop(self, layer: _Layer):
         with self.lock:
-            self.snapshot = self.without_guard(layer)
+            self.assign(self.without_guard(layer))
 
     def add_blocked(self, names: Iterable[str]):
         with self.lock:
             s = self.snapshot
-            self.snapshot = _build(s[5], s[6], s[7] | frozenset(names))
+            self.assign(_build(s[5], s[6], s[7] | frozenset(names)))
 
     def set_blocked(self, names: frozenset[str]):
         """The blocked names of enable() (guards' own blocked names stay with their guards)."""
         with self.lock:
             s = self.snapshot
-            self.snapshot = _build(s[5], s[6], frozenset(names))
+            self.assign(_build(s[5], s[6], frozenset(names)))
 
     def reset(self):
         with self.lock:
-            self.snapshot = self.initial()
+            self.assign(self.initial())
             self.facade_users.clear()  # cleared in place: the hook holds a reference
 
     def current_users(self) -> list[str]:
@@ -256,5 +300,6 @@ def _decide(snap, importer) -> bool:
     return global_mode or _matches(importer, scope)
 
 
+_INITIAL = _build(None, (), DEFAULT_BLOCKED)  # no rules: before enable(), after disable()
 STATE = ScopeState()
 wants_facade = STATE.wants_facade

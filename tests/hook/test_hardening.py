@@ -201,21 +201,26 @@ def test_guard_exit_keeps_names_blocked_by_enable_inside_it(clean):
 def test_disable_while_another_thread_is_inside_the_hook(clean):
     torchproxy.enable(scope={"tp_x"})
 
-    def unrelated_import():
-        import json
-        return json
+    def unscoped_torch_import():  # unscoped: the hook hands it to the original __import__
+        import torch
+        return torch
 
     def stop_at(frame, event):
         return event == "line" and frame.f_code is hook._proxy_import.__code__ \
-            and frame.f_locals.get("name") == "json"
+            and frame.f_locals.get("name") == "torch"
 
-    t, reached, release, out = _run_thread_until(unrelated_import, stop_at)
+    t, reached, release, out = _run_thread_until(unscoped_torch_import, stop_at)
     assert reached.wait(20)
     torchproxy.disable()
     release.set()
     t.join(20)
     assert "error" not in out, out
-    assert out["result"] is sys.modules["json"]
+    assert out["result"] is real_torch
+    # and an unrelated import through the entry point installed before disable() still works
+    torchproxy.enable(scope={"tp_x"})
+    entry = builtins.__import__
+    torchproxy.disable()
+    assert entry("json") is sys.modules["json"]
 
 
 def test_threads_keep_importing_while_another_toggles(clean):
@@ -354,7 +359,7 @@ def _observable():
     tensor_diff = frozenset(n for n in _TENSOR_NAMES
                             if paddle.Tensor.__dict__.get(n, None) is not pristine.get(n, None))
     return (snap[0], snap[1], snap[2], snap[3], len(snap[6]), snap[5] is not None,
-            hook.installed(), builtins.__import__ is hook._proxy_import,
+            hook.installed(), builtins.__import__ is hook.entry(),
             importlib.import_module is hook._proxy_import_module,
             tp_tensor.installed(), tensor_diff,
             hook.is_facade(sys.modules.get("torch")), sys.modules.get("torch") is real_torch)
@@ -508,9 +513,11 @@ def test_signal_timer_interrupting_guards(clean):
             with torchproxy.guard(scope="tp_s"):
                 inside = _observable()
             outside = _observable()
-            armed[0] = True
-            signal.setitimer(signal.ITIMER_REAL, rng.uniform(1e-5, 4e-4))
             try:
+                # armed and started inside the try: a signal acted on right after setitimer
+                # returns (the eval loop checks after a C call) is caught here too
+                armed[0] = True
+                signal.setitimer(signal.ITIMER_REAL, rng.uniform(1e-5, 4e-4))
                 while True:
                     with torchproxy.guard(scope="tp_s"):
                         pass

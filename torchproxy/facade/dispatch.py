@@ -54,7 +54,7 @@ def _source_changed(mod) -> bool:
 
 
 _C = None
-_C_API = 1  # must equal torchproxy/_dispatch.c's API constant
+_C_API = 4  # must equal torchproxy/_dispatch.c's API constant
 _C_ERROR = ""
 if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
     _C_ERROR = f"{PURE_PYTHON_ENV}={os.environ[PURE_PYTHON_ENV]} selects the pure-Python dispatcher"
@@ -74,10 +74,12 @@ else:
                                   "changed since); `pip install -e .` rebuilds it")
 
 if _C is not None:
-    # misses go to wants_facade; the current rules are read from STATE.snapshot[4], through
-    # STATE.__dict__ (whose version tag changes with every assignment of the snapshot)
+    # misses go to wants_facade; the current rules (STATE.snapshot[4], the decision cache) are
+    # pushed to it: every snapshot is published through _C.publish (scope.STATE.assign), which
+    # assigns STATE.snapshot and points the C dispatcher at the new cache in one C call
     try:
         _C.configure(_wants, _STATE)
+        _STATE.set_publisher(_C.publish)
     except (TypeError, AttributeError, RuntimeError) as e:  # scope.py changed shape
         _C, _C_ERROR = None, f"the C dispatcher cannot follow scope.STATE: {e}"
 
@@ -125,11 +127,28 @@ def caller_module(depth: int = 1):
     return _getframe(depth + 1).f_globals.get("__name__")
 
 
+# Python's in-place operators.  Paddle's Tensor has none of them: ``x += y`` falls back to
+# ``__add__`` and rebinds x.  torch mutates x.  So these names are dispatched although Paddle
+# lacks them: scoped callers get torch's in-place operator, everyone else NotImplemented, on
+# which CPython goes on to the binary operator exactly as without a dispatcher.
+INPLACE_OPERATORS = frozenset({
+    "__iadd__", "__isub__", "__imul__", "__itruediv__", "__imod__", "__ipow__", "__iand__",
+    "__ior__", "__ixor__", "__ilshift__", "__irshift__",
+})
+
+
+def _not_implemented(self, other):
+    """The unscoped side of an in-place operator: NotImplemented (see INPLACE_OPERATORS)."""
+    return NotImplemented
+
+
 # -- building ----------------------------------------------------------------------------------
 def make(name: str, impl, paddle_attr):
     """The attribute for ``paddle.Tensor.<name>``: ``impl`` is the torch implementation (a
     function, or a ``property``), ``paddle_attr`` what ``paddle.Tensor.__dict__`` (or a base)
     holds for the name, or None where Paddle lacks it."""
+    if paddle_attr is None and name in INPLACE_OPERATORS:
+        paddle_attr = _C.not_implemented if _backend == "c" else _not_implemented
     is_prop = isinstance(impl, property)
     if is_prop:
         fget, fset = impl.fget, impl.fset

@@ -22,6 +22,11 @@ NAMES = (
     "torch.Tensor.__mod__", "torch.Tensor.__eq__", "torch.Tensor.__ne__", "torch.Tensor.__lt__",
     "torch.Tensor.__le__", "torch.Tensor.__gt__", "torch.Tensor.__ge__",
     "torch.Tensor.__matmul__", "torch.Tensor.__rmatmul__",
+    # in-place operators (x += y mutates x in scope; dispatch.INPLACE_OPERATORS)
+    "torch.Tensor.__iadd__", "torch.Tensor.__isub__", "torch.Tensor.__imul__",
+    "torch.Tensor.__itruediv__", "torch.Tensor.__imod__", "torch.Tensor.__ipow__",
+    "torch.Tensor.__iand__", "torch.Tensor.__ior__", "torch.Tensor.__ixor__",
+    "torch.Tensor.__ilshift__", "torch.Tensor.__irshift__",
 )
 
 import numbers
@@ -29,6 +34,7 @@ import numbers
 import paddle
 
 from . import ops
+from ._opbase import check_cast, make_inplace, result_type
 from .registry import tensor_method
 from .tensor import original
 
@@ -73,6 +79,36 @@ for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
 _operator("__pow__", ops.pow)
 _operator("__rpow__", ops.pow, reflected=True)
 _operator("__rdiv__", ops.div, reflected=True)  # torch's Python 2 name of __rtruediv__
+
+
+def _inplace_operator(name, torch_fn):
+    """``x += y`` in scope: torch mutates x and returns it (the result cast to x's dtype, with
+    torch's cast error where it refuses, and its error for a result that broadcasts beyond x's
+    shape).  Other operands: NotImplemented (then the binary operator, as for Paddle).
+    Outside the scope the dispatcher answers NotImplemented: Paddle's rebinding, unchanged."""
+    inplace = make_inplace(name, torch_fn)
+
+    def op(self, other):
+        if not isinstance(other, (paddle.Tensor, *_SCALARS)):
+            return NotImplemented
+        check_cast(result_type(self, other), self.dtype)  # torch: before the kernel runs
+        return inplace(self, other)
+    op.__name__ = name
+    tensor_method(name, note="torch's in-place rules (x += y mutates x)")(op)
+    return op
+
+
+_inplace_operator("__iadd__", ops.add)
+_inplace_operator("__isub__", ops.sub)
+_inplace_operator("__imul__", ops.BINARY["mul"])
+_inplace_operator("__itruediv__", ops.div)
+_inplace_operator("__imod__", ops.BINARY["remainder"])
+_inplace_operator("__ipow__", ops.pow)
+_inplace_operator("__iand__", ops.BINARY["bitwise_and"])
+_inplace_operator("__ior__", ops.BINARY["bitwise_or"])
+_inplace_operator("__ixor__", ops.BINARY["bitwise_xor"])
+_inplace_operator("__ilshift__", ops.bitwise_left_shift)
+_inplace_operator("__irshift__", ops.bitwise_right_shift)
 
 
 @tensor_method("__abs__", note="torch.abs")
