@@ -88,7 +88,13 @@ REDUCTIONS = [
     "torch.prod(e)", "torch.prod(e, 0)", "torch.prod(ei, 0, keepdim=True)", "torch.prod(e, 1)",
     "torch.std(e, 0)", "torch.var(e, 0)", "torch.var(e, 1)", "torch.std_mean(e, 0)",
     "torch.var_mean(e, 0, correction=0)", "torch.mean(e, 0)",
-    "torch.sum(e, 0)", "torch.sum(ei)",
+    "torch.sum(e, 0)", "torch.sum(ei)", "torch.nansum(e, 0)", "torch.nanmean(e, 0)",
+    "torch.bmm(torch.zeros(2, 3, 0), torch.zeros(2, 0, 4))",
+    "torch.mv(m20, torch.zeros(0))", "torch.addmv(b4[:2], m20, torch.zeros(0), beta=2)",
+    "torch.dot(torch.zeros(0), torch.zeros(0))", "torch.vdot(torch.zeros(0), torch.zeros(0))",
+    "torch.inner(m20, m20)", "torch.outer(torch.zeros(0), b4)",
+    "torch.linalg.vecdot(m20, m20)", "torch.linalg.matmul(m20, m03)",
+    "torch.nn.functional.bilinear(torch.zeros(0, 2), torch.zeros(0, 3), torch.ones(4, 2, 3), b4)",
 ]
 
 

@@ -44,9 +44,9 @@ NAN = "nan"
 EMPTY_REDUCTIONS = {
     # contractions over an empty dimension: sums of no products are 0 (plus the bias/input term)
     "torch.mm": 0, "torch.matmul": 0, "torch.linalg.matmul": 0, "torch.addmm": 0,
-    "torch.bmm": 0, "torch.baddbmm": 0, "torch.mv": 0, "torch.addmv": 0, "torch.dot": 0,
+    "torch.bmm": 0, "torch.mv": 0, "torch.addmv": 0, "torch.dot": 0,
     "torch.vdot": 0, "torch.inner": 0, "torch.outer": 0, "torch.linalg.multi_dot": 0,
-    "torch.linalg.vecdot": 0, "torch.chain_matmul": 0,
+    "torch.linalg.vecdot": 0,
     "torch.nn.functional.linear": 0, "torch.nn.functional.bilinear": 0,
     "torch.sum": 0, "torch.nansum": 0,
     "torch.prod": 1,
