@@ -10,7 +10,14 @@ NAMES = (
     "torch.Tensor.log_softmax", "torch.Tensor.logsumexp", "torch.Tensor.max", "torch.Tensor.mean",
     "torch.Tensor.min", "torch.Tensor.norm", "torch.Tensor.prod", "torch.Tensor.softmax",
     "torch.Tensor.sort", "torch.Tensor.std", "torch.Tensor.sum", "torch.Tensor.topk",
-    "torch.Tensor.var", "torch.all", "torch.amax", "torch.amin", "torch.any", "torch.argmax",
+    "torch.Tensor.var", "torch.Tensor.cumsum_", "torch.Tensor.cumprod", "torch.Tensor.cumprod_",
+    "torch.Tensor.cummax", "torch.Tensor.cummin", "torch.Tensor.median",
+    "torch.Tensor.nanmedian", "torch.Tensor.quantile", "torch.Tensor.nanquantile",
+    "torch.Tensor.mode", "torch.Tensor.unique", "torch.Tensor.unique_consecutive",
+    "torch.Tensor.histogram", "torch.nanmedian", "torch.nanquantile", "torch.mode",
+    "torch.unique", "torch.unique_consecutive", "torch.histogram", "torch.histogramdd",
+    "torch.return_types.nanmedian", "torch.return_types.histogram",
+    "torch.return_types.histogramdd", "torch.all", "torch.amax", "torch.amin", "torch.any", "torch.argmax",
     "torch.argmin", "torch.argsort", "torch.count_nonzero", "torch.cummax", "torch.cummin",
     "torch.cumprod", "torch.cumsum", "torch.log_softmax", "torch.logsumexp", "torch.max",
     "torch.mean", "torch.median", "torch.min", "torch.norm", "torch.prod", "torch.quantile",
@@ -22,16 +29,30 @@ NAMES = (
 )
 
 import builtins  # this module shadows builtins (sum, max, any...)
+import math
 
 import paddle
 
 from . import dtypes as _dt
-from ._opbase import (CummaxResult, CumminResult, KthResult, MaxResult, MedianResult, MinResult,
+from ._opbase import (_LEGACY_NAMES, CummaxResult, CumminResult, KthResult, MaxResult, MedianResult, MinResult,
                       ModeResult, SortResult, TopkResult, kernel_empty, _FLOATS, _INTS, _dims,
                       _float_input, _float_kernel, _full, _name, _prod, _reduced_shape,
-                      _register_adapter, _to_dtype, _write_out, adapter, op, wrap_dim)
-from ..paddle_shims import ARGSORT_HAS_STABLE
+                      _return_type, _to_dtype, _write_out, adapter, op,
+                      wrap_dim)
+from ..paddle_shims import ARGSORT_HAS_STABLE, IS_PADDLE_2
 from .registry import module, type_
+
+
+# Paddle 2.6 rejects reductions of 0-size tensors ("Tensor need be reduced must not empty"):
+# there the empty results are made with torch's identity values (no autograd graph; 3.x reduces
+# empty tensors itself and keeps the graph).  Remove with Paddle 2.6 support.
+_EMPTY_REDUCE_FAILS = IS_PADDLE_2
+
+
+def _nobool(x):
+    """Paddle registers no bool kernels for max/min/amax/amin/prod/cummax/cummin/argsort/
+    searchsorted: bools run on int32 (exact for 0/1); callers cast the values back."""
+    return x.astype("int32") if x.dtype == paddle.bool else x
 
 
 # -- reductions --------------------------------------------------------------------------------
@@ -47,8 +68,10 @@ def _reduce_dtype(x, dtype, int_to_int64=True):
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     x = _reduce_dtype(input, dtype)
     axis = _dims(dim, x.ndim)
-    if x.size == 0:  # torch: the empty sum is 0 (Paddle 2.6 rejects 0-size reductions)
+    if x.size == 0 and _EMPTY_REDUCE_FAILS:  # torch: the empty sum is 0
         return _write_out(_full(_reduced_shape(x.shape, axis, keepdim), 0, x.dtype, x), out)
+    if x.dtype == paddle.bool:  # sum(dtype=torch.bool): any
+        return _write_out(paddle.any(x, axis=axis, keepdim=keepdim), out)
     return _write_out(paddle.sum(x, axis=axis, keepdim=keepdim), out)
 
 
@@ -56,7 +79,11 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     x = _reduce_dtype(input, dtype)
     axis = None if dim is None else wrap_dim(dim, x.ndim)
-    return paddle.prod(x, axis=axis, keepdim=keepdim)
+    if x.size == 0 and _EMPTY_REDUCE_FAILS:  # torch: the empty product is 1
+        return _full(_reduced_shape(x.shape, None if axis is None else [axis], keepdim), 1,
+                     x.dtype, x)
+    r = paddle.prod(_nobool(x), axis=axis, keepdim=keepdim)
+    return r.astype(x.dtype) if r.dtype != x.dtype else r
 
 
 @op("torch.mean", method=True)
@@ -67,7 +94,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either "
                            f"a floating point or complex dtype. Got: {n.capitalize()}")
     axis = _dims(dim, x.ndim)
-    if x.size == 0:  # torch: the empty mean is nan
+    if x.size == 0 and _EMPTY_REDUCE_FAILS:  # torch: the empty mean is nan
         return _write_out(_full(_reduced_shape(x.shape, axis, keepdim), float("nan"), x.dtype,
                                 x), out)
     return _write_out(paddle.mean(x, axis=axis, keepdim=keepdim), out)
@@ -85,9 +112,9 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
         dim, unbiased = None, dim
     c = _var_correction(unbiased, correction)
     axis = _dims(dim, input.ndim)
-    m = paddle.mean(input, axis=axis, keepdim=True)
+    m = mean(input, axis, True)
     n = input.size if axis is None else _prod([input.shape[d] for d in axis])
-    s = paddle.sum((input - m) ** 2, axis=axis, keepdim=keepdim)
+    s = sum((input - m) ** 2, axis, keepdim)
     return s / (n - c) if n - c > 0 else s / 0.0  # torch: inf/nan when n <= correction
 
 
@@ -108,15 +135,16 @@ def _minmax(torch_name, reduce_all, reduce_dim, elementwise, result_cls):
                 raise RuntimeError(f"{torch_name}(): Expected reduction dim to be specified for "
                                    "input.numel() == 0. Specify the reduction dim with the "
                                    "'dim' argument.")
-            return reduce_all(input)
+            return reduce_all(_nobool(input)).astype(input.dtype)
         d = wrap_dim(dim, input.ndim)
         if input.ndim == 0:
             return result_cls(input.clone(), _full([], 0, _dt.DTYPES["int64"], input))
         if input.shape[d] == 0:
             raise IndexError(f"{torch_name}(): Expected reduction dim {d} to have non-zero size.")
-        values = reduce_dim(input, axis=d, keepdim=keepdim)
+        x = _nobool(input)
+        values = reduce_dim(x, axis=d, keepdim=keepdim).astype(input.dtype)
         indices = (paddle.argmax if torch_name == "max" else paddle.argmin)(
-            input, axis=d, keepdim=keepdim)
+            x, axis=d, keepdim=keepdim)
         return result_cls(values, indices.astype("int64"))
     fn.__name__ = torch_name
     return op(f"torch.{torch_name}", method=True)(fn)
@@ -140,10 +168,15 @@ def _extreme(torch_name, paddle_fn):
     def fn(input, dim=(), keepdim=False, *, out=None):
         axis = _dims(dim, input.ndim)
         if input.size == 0:
+            if axis is None:
+                raise RuntimeError(f"{torch_name}(): Expected reduction dim to be specified for "
+                                   "input.numel() == 0. Specify the reduction dim with the "
+                                   "'dim' argument.")
             _check_empty_reduce(input, axis, torch_name)
             return _write_out(kernel_empty(_reduced_shape(input.shape, axis, keepdim),
                                            input.dtype, input.place), out)
-        return _write_out(paddle_fn(input, axis=axis, keepdim=keepdim), out)
+        r = paddle_fn(_nobool(input), axis=axis, keepdim=keepdim)
+        return _write_out(r.astype(input.dtype) if r.dtype != input.dtype else r, out)
     fn.__name__ = torch_name
     return op(f"torch.{torch_name}", method=True)(fn)
 
@@ -192,13 +225,13 @@ def logsumexp(input, dim, keepdim=False):
     return paddle.logsumexp(x, axis=_dims(dim, x.ndim), keepdim=keepdim)
 
 
-@op("torch.cumsum", method=True)
+@op("torch.cumsum", method=True, inplace=True)
 def cumsum(input, dim, *, dtype=None, out=None):
     x = _reduce_dtype(input, dtype)
     return _write_out(paddle.cumsum(x, axis=wrap_dim(dim, x.ndim)), out)
 
 
-@adapter("torch.cumprod")
+@op("torch.cumprod", method=True, inplace=True, out=True)
 def cumprod(input, dim, *, dtype=None):
     x = _reduce_dtype(input, dtype)
     return paddle.cumprod(x, dim=wrap_dim(dim, x.ndim))
@@ -251,12 +284,51 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, _dim, keepdim, dtype=dtype, out=out)
 
 
+def _stable_argsort(x, axis, descending=False):
+    """torch's CPU sort order: stable (equal values keep their order, in both directions), NaN
+    after every number (before them when descending).  ``x`` must not be bool (_nobool)."""
+    if ARGSORT_HAS_STABLE:
+        return paddle.argsort(x, axis=axis, descending=descending, stable=True)
+    if x.size == 0:
+        return kernel_empty(list(x.shape), _dt.DTYPES["int64"], x.place)
+    # Paddle 2.6's argsort has no stable= and returns ties in any order: sort by the key
+    # (rank of the value, position), which has no ties.  Remove with Paddle 2.6 support.
+    last = x.ndim - 1
+    xt = paddle.moveaxis(x, axis, -1) if axis != last else x
+    n = xt.shape[-1]
+    s = paddle.sort(xt, axis=-1)
+    rank = paddle.searchsorted(s, xt)  # the first sorted position of an equal value
+    if _name(x.dtype) in _FLOATS:
+        rank = paddle.where(paddle.isnan(xt), paddle.full_like(rank, n), rank)
+    pos = paddle.arange(n, dtype="int64").expand(xt.shape)
+    key = (-rank if descending else rank) * (n + 1) + pos
+    order = paddle.argsort(key, axis=-1)
+    return paddle.moveaxis(order, -1, axis) if axis != last else order
+
+
+def _copy(x):
+    """x.clone(), or a new empty tensor for a 0-size ``x`` (Paddle 2.6 cannot clone those)."""
+    return kernel_empty(list(x.shape), x.dtype, x.place) if x.size == 0 else x.clone()
+
+
+def _zero_index(like):
+    return _full([], 0, _dt.DTYPES["int64"], like)
+
+
 @op("torch.sort", method=True)
 def sort(input, dim=-1, descending=False, stable=False):
+    """torch's CPU sort is stable whatever ``stable`` says (ties keep their order)."""
+    if input.ndim == 0:  # torch: the 0-d tensor itself, index 0 (dim must be -1 or 0)
+        wrap_dim(dim, 0)
+        return SortResult(input.clone(), _zero_index(input))
     d = wrap_dim(dim, input.ndim)
-    idx = paddle.argsort(input, axis=d, descending=descending, stable=True) \
-        if ARGSORT_HAS_STABLE else paddle.argsort(input, axis=d, descending=descending)
-    return SortResult(paddle.take_along_axis(input, idx, d), idx.astype("int64"))
+    if input.size == 0:
+        return SortResult(_copy(input), kernel_empty(list(input.shape), _dt.DTYPES["int64"],
+                                                      input.place))
+    x = _nobool(input)
+    idx = _stable_argsort(x, d, descending)
+    v = paddle.take_along_axis(x, idx, d)  # Paddle has no bool take_along_axis either
+    return SortResult(v.astype(input.dtype) if x is not input else v, idx.astype("int64"))
 
 
 @op("torch.argsort", method=True)
@@ -276,76 +348,654 @@ def count_nonzero(input, dim=None):
     return paddle.sum((input != 0).astype("int64"), axis=_dims(dim, input.ndim))
 
 
-@adapter("torch.quantile")
-def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
-    """torch's quantile (Triton's do_bench uses it): sort, then interpolate between ranks."""
-    _float_kernel(input, "quantile")
-    scalar_q = not isinstance(q, paddle.Tensor) or q.ndim == 0
-    qs = [float(q)] if not isinstance(q, paddle.Tensor) else [float(v) for v in
-                                                             q.reshape([-1]).tolist()]
-    if builtins.any(v < 0 or v > 1 for v in qs):
-        raise RuntimeError("quantile() q values must be in the range [0, 1]")
-    x = input.reshape([-1]) if dim is None else input
-    d = 0 if dim is None else wrap_dim(dim, input.ndim)
-    n = x.shape[d]
-    s = paddle.sort(x, axis=d)
-    outs = []
-    for v in qs:
-        pos = v * (n - 1)
-        lo, hi = int(pos // 1), -int(-pos // 1)
-        a = paddle.slice(s, [d], [lo], [lo + 1])
-        b = paddle.slice(s, [d], [hi], [hi + 1])
-        frac = pos - lo
-        if interpolation == "linear":
-            r = a + (b - a) * frac
-        elif interpolation == "lower":
-            r = a
-        elif interpolation == "higher":
-            r = b
-        elif interpolation == "midpoint":
-            r = (a + b) / 2
-        elif interpolation == "nearest":
-            r = b if frac > 0.5 or (frac == 0.5 and hi % 2 == 0) else a  # round half to even
+# -- torch's CPU selection/sort algorithms, for the index among equal values ------------------
+# kthvalue (quick_select_template in aten/src/ATen/native/Sorting.cpp) and mode (std::sort of
+# (value, position) pairs compared by value only, libstdc++'s introsort) return positions that
+# depend on the algorithm when the selected value occurs more than once.  These reproduce the
+# algorithms on the host for such rows only.
+def _gt_or_nan(a, b):
+    return (a != a and b == b) or a > b
+
+
+def _torch_quickselect_index(vals, k):
+    """The position torch's kthvalue reports for the (0-based) ``k``-th smallest of ``vals``."""
+    vals = list(vals)
+    idx = list(range(len(vals)))
+
+    def swap(i, j):
+        vals[i], vals[j] = vals[j], vals[i]
+        idx[i], idx[j] = idx[j], idx[i]
+    gt = _gt_or_nan
+    lo, hi = 0, len(vals) - 1
+    while hi > lo:
+        if hi == lo + 1:
+            if gt(vals[lo], vals[hi]):
+                swap(lo, hi)
+            break
+        swap((lo + hi) >> 1, lo + 1)  # median of three
+        if gt(vals[lo + 1], vals[hi]):
+            swap(lo + 1, hi)
+        if gt(vals[lo], vals[hi]):
+            swap(lo, hi)
+        if gt(vals[lo + 1], vals[lo]):
+            swap(lo + 1, lo)
+        i, j, piv = lo + 1, hi, vals[lo]
+        while True:
+            i += 1
+            while gt(piv, vals[i]):
+                i += 1
+            j -= 1
+            while gt(vals[j], piv):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+    return idx[k]
+
+
+def _libstdcxx_sort(a):
+    """libstdc++'s std::sort of ``a`` (a list of (value, position) pairs) in place, comparing
+    values with ``<`` only: introsort (median of three to first, unguarded partition, heapsort
+    past 2*lg(n) levels) down to 16-element runs, then insertion sort."""
+    def less(x, y):
+        return x[0] < y[0]
+
+    def adjust_heap(first, hole, length, value):
+        top, child = hole, hole
+        while child < (length - 1) // 2:
+            child = 2 * (child + 1)
+            if less(a[first + child], a[first + child - 1]):
+                child -= 1
+            a[first + hole] = a[first + child]
+            hole = child
+        if length % 2 == 0 and child == (length - 2) // 2:
+            child = 2 * (child + 1)
+            a[first + hole] = a[first + child - 1]
+            hole = child - 1
+        parent = (hole - 1) // 2
+        while hole > top and less(a[first + parent], value):
+            a[first + hole] = a[first + parent]
+            hole = parent
+            parent = (hole - 1) // 2
+        a[first + hole] = value
+
+    def heap_sort(first, last):
+        length = last - first
+        if length >= 2:
+            parent = (length - 2) // 2
+            while True:
+                adjust_heap(first, parent, length, a[first + parent])
+                if parent == 0:
+                    break
+                parent -= 1
+        while last - first > 1:
+            last -= 1
+            value = a[last]
+            a[last] = a[first]
+            adjust_heap(first, 0, last - first, value)
+
+    def move_median_to_first(result, x, y, z):
+        if less(a[x], a[y]):
+            m = y if less(a[y], a[z]) else z if less(a[x], a[z]) else x
+        elif less(a[x], a[z]):
+            m = x
+        elif less(a[y], a[z]):
+            m = z
         else:
-            raise ValueError(f"quantile() interpolation must be one of linear, lower, higher, "
-                             f"midpoint or nearest. Got {interpolation}")
-        if dim is None:
-            r = r.reshape([1] * input.ndim if keepdim else [])
-        elif not keepdim:
-            r = r.squeeze(d)
-        outs.append(r)
-    result = outs[0] if scalar_q else paddle.stack(outs, axis=0)
-    return _write_out(result, out)
+            m = y
+        a[result], a[m] = a[m], a[result]
+
+    def introsort(first, last, depth):
+        while last - first > 16:
+            if depth == 0:
+                heap_sort(first, last)
+                return
+            depth -= 1
+            move_median_to_first(first, first + 1, first + (last - first) // 2, last - 1)
+            lo, hi = first + 1, last
+            while True:  # unguarded partition around a[first]
+                while less(a[lo], a[first]):
+                    lo += 1
+                hi -= 1
+                while less(a[first], a[hi]):
+                    hi -= 1
+                if not lo < hi:
+                    break
+                a[lo], a[hi] = a[hi], a[lo]
+                lo += 1
+            introsort(lo, last, depth)
+            last = lo
+
+    def linear_insert(i):
+        val, j = a[i], i - 1
+        while less(val, a[j]):
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = val
+
+    def insertion_sort(first, last):
+        for i in range(first + 1, last):
+            if less(a[i], a[first]):
+                val = a[i]
+                a[first + 1:i + 1] = a[first:i]
+                a[first] = val
+            else:
+                linear_insert(i)
+
+    n = len(a)
+    if n > 1:
+        introsort(0, n, 2 * (n.bit_length() - 1))
+        if n > 16:
+            insertion_sort(0, 16)
+            for i in range(16, n):
+                linear_insert(i)
+        else:
+            insertion_sort(0, n)
 
 
-@adapter("torch.median")
-def median(input, dim=None, keepdim=False):
-    """torch: the lower median (no interpolation); with dim, (values, indices)."""
+def _torch_mode_row(vals):
+    """(value, position) torch's CPU mode kernel reports for one row."""
+    pairs = [(v, i) for i, v in enumerate(vals)]
+    _libstdcxx_sort(pairs)
+    best, freq, run = None, 0, 0
+    for i, (v, p) in enumerate(pairs):
+        run += 1
+        if i == len(pairs) - 1 or pairs[i][0] != pairs[i + 1][0]:
+            if run > freq:
+                best, freq = p, run
+            run = 0
+    return best
+
+
+def _rows(x, d):
+    """``x`` with dim ``d`` last, as host rows [-1, n] (Python values)."""
+    xt = paddle.moveaxis(x, d, -1) if d != x.ndim - 1 else x
+    return xt.reshape([-1, x.shape[d]]).numpy().tolist()
+
+
+def _from_rows(positions, x, d):
+    """Host positions (one per row of _rows) -> an int64 index tensor, dim ``d`` kept (size 1)."""
+    shape = list(x.shape)
+    shape[d] = 1
+    t = paddle.to_tensor(positions, dtype="int64", place=x.place)
+    lead = [s for i, s in enumerate(shape) if i != d] + [1]
+    t = t.reshape(lead)
+    return paddle.moveaxis(t, -1, d) if d != x.ndim - 1 else t
+
+
+def kth_index(input, k, d):
+    """torch's kthvalue positions (dim ``d`` kept, size 1) for the 1-based ``k``: the stable
+    order's, except in rows where the selected value occurs more than once, where torch's
+    quickselect decides."""
+    x = _nobool(input)
+    idx = paddle.take_along_axis(_stable_argsort(x, d),
+                                 _full([1] * x.ndim, k - 1, _dt.DTYPES["int64"], x).expand(
+                                     [s if i != d else 1 for i, s in enumerate(x.shape)]), d)
+    v = paddle.take_along_axis(x, idx, d)
+    same = (x == v)
+    if _name(x.dtype) in _FLOATS:
+        same = same | (paddle.isnan(x) & paddle.isnan(v))
+    tied = same.astype("int64").sum(d, keepdim=True) > 1
+    if bool(tied.any()):
+        rows, flags = _rows(x, d), _rows(tied, d)
+        host = _rows(idx, d)
+        positions = [_torch_quickselect_index(r, k - 1) if f[0] else h[0]
+                     for r, f, h in zip(rows, flags, host)]
+        idx = _from_rows(positions, x, d)
+    return idx
+
+
+# -- order statistics: quantile, median, mode, kth value ----------------------------------------
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _round_half_even(r):
+    f = paddle.floor(r)
+    diff = r - f
+    odd = paddle.remainder(f, paddle.full_like(f, 2)) != 0
+    up = (diff > 0.5) | ((diff == 0.5) & odd)
+    return paddle.where(up, f + 1, f)
+
+
+def _lerp(a, b, w):
+    """torch's lerp formula (exact at both ends)."""
+    return paddle.where(w < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+
+
+def _quantile(name, input, q, dim, keepdim, interpolation, ignore_nan):
+    """torch's quantile_impl: sort along the reduced dim, ranks q * (n - 1) in the input dtype
+    (NaN rows: the last rank, so NaN; nanquantile: ranks among the non-NaN values), then
+    gather and interpolate."""
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest. Got {interpolation}")
+    if input.size == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if isinstance(q, paddle.Tensor):
+        if q.ndim > 1:
+            raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if _name(input.dtype) not in ("float32", "float64"):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if isinstance(q, paddle.Tensor):
+        if q.dtype != input.dtype:
+            raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+        if q.size and not bool(paddle.all((q >= 0) & (q <= 1))):
+            raise RuntimeError("quantile() q values must be in the range [0, 1]")
+        qv, scalar_q = q.reshape([-1]), q.ndim == 0
+    else:
+        if not 0 <= q <= 1:
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q:g}")
+        qv, scalar_q = _full([1], q, input.dtype, input), True
     if dim is None:
-        flat = input.reshape([-1])
-        if flat.size == 0:
+        s = paddle.sort(input.reshape([-1]))
+        d = None
+    else:
+        d = wrap_dim(dim, input.ndim)
+        x = input.reshape([1]) if input.ndim == 0 else input
+        s = paddle.sort(paddle.moveaxis(x, d, -1) if d != x.ndim - 1 else x, axis=-1)
+    n = s.shape[-1]
+    lead = list(s.shape[:-1])
+    m = qv.shape[0]
+    nan = paddle.isnan(s)
+    if ignore_nan:
+        cnt = (~nan).astype("int64").sum(-1, keepdim=True).astype(s.dtype)
+        ranks = qv * (cnt - 1)
+        ranks = paddle.where(ranks < 0, paddle.zeros_like(ranks), ranks)
+    else:
+        ranks = (qv * (n - 1)).expand(lead + [m])
+        last = paddle.full_like(ranks, n - 1)
+        ranks = paddle.where(nan.any(-1, keepdim=True).expand(lead + [m]), last, ranks)
+    ranks = ranks.expand(lead + [m])
+    if interpolation == "lower":
+        ranks = paddle.floor(ranks)
+    elif interpolation == "higher":
+        ranks = paddle.ceil(ranks)
+    elif interpolation == "nearest":
+        ranks = _round_half_even(ranks)
+    below = ranks.astype("int64")
+    r = paddle.take_along_axis(s, below, -1)
+    if interpolation in ("linear", "midpoint"):
+        w = paddle.full_like(ranks, 0.5) if interpolation == "midpoint" else \
+            ranks - below.astype(ranks.dtype)
+        above = paddle.take_along_axis(s, paddle.ceil(ranks).astype("int64"), -1)
+        r = _lerp(r, above, w)
+    # r: reduced dims + [m] -> [m] + the result's shape
+    if d is None:
+        r = r.reshape([m] + ([1] * input.ndim if keepdim else []))
+    else:
+        r = paddle.moveaxis(r, -1, 0) if r.ndim > 1 else r
+        if keepdim and input.ndim > 0:
+            r = r.unsqueeze(d + 1)
+    return r.squeeze(0) if scalar_q else r
+
+
+@op("torch.quantile", method=True, out=True)
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    """torch's quantile (Triton's do_bench uses it)."""
+    return _quantile("quantile", input, q, dim, keepdim, interpolation, False)
+
+
+@op("torch.nanquantile", method=True, out=True)
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, True)
+
+
+NanmedianResult = _return_type("nanmedian")
+
+
+def _median(name, cls, input, dim, keepdim, ignore_nan):
+    """torch's median_impl / median_with_indices_impl: the lower median in (value, position)
+    order -- ties resolve to the earlier position; median: NaN (the first one) when a NaN is
+    present; nanmedian: the median of the non-NaN values."""
+    floats = _name(input.dtype) in _FLOATS
+    if dim is None:
+        x = input.reshape([-1])
+        if x.shape[0] == 0:
             return _full([], float("nan"), input.dtype, input)
-        s = paddle.sort(flat)
-        return s[(flat.shape[0] - 1) // 2]
-    d = wrap_dim(dim, input.ndim)
-    idx = paddle.argsort(input, axis=d)
-    k = (input.shape[d] - 1) // 2
-    i = paddle.slice(idx, [d], [k], [k + 1])
-    v = paddle.take_along_axis(input, i, d)
+        d = 0
+    else:
+        if input.ndim == 0:
+            wrap_dim(dim, 0)
+            return cls(input.clone(), _zero_index(input))
+        d = wrap_dim(dim, input.ndim)
+        if input.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        x = input
+        if x.size == 0:
+            shape = _reduced_shape(x.shape, [d], keepdim)
+            return cls(kernel_empty(shape, x.dtype, x.place),
+                       kernel_empty(shape, _dt.DTYPES["int64"], x.place))
+    n = x.shape[d]
+    order = _stable_argsort(_nobool(x), d)
+    one = list(x.shape)
+    one[d] = 1
+    if floats:
+        isnan = paddle.isnan(x)
+        nnan = isnan.astype("int64").sum(d, keepdim=True)
+    if ignore_nan and floats:
+        k = paddle.clip(n - nnan - 1, min=0) // 2
+    else:
+        k = _full(one, (n - 1) // 2, _dt.DTYPES["int64"], x)
+    idx = paddle.take_along_axis(order, k, d)
+    if floats and not ignore_nan:  # torch: the first NaN of the row
+        first_nan = paddle.argmax(isnan.astype("int32"), axis=d, keepdim=True).astype("int64")
+        idx = paddle.where(nnan > 0, first_nan, idx)
+    v = paddle.take_along_axis(x, idx, d)
+    if dim is None:
+        return v.reshape([])
     if not keepdim:
-        v, i = v.squeeze(d), i.squeeze(d)
-    return MedianResult(v, i.astype("int64"))
+        v, idx = v.squeeze(d), idx.squeeze(d)
+    return cls(v, idx)
 
 
-_register_adapter("torch.cummax")(lambda input, dim: _cum(input, dim, paddle.cummax, CummaxResult))
+@op("torch.median", method=True)
+def median(input, dim=None, keepdim=False):
+    return _median("median", MedianResult, input, dim, keepdim, False)
 
 
-def _cum(input, dim, fn, cls):
-    v, i = fn(input, axis=wrap_dim(dim, input.ndim))
-    return cls(v, i.astype("int64"))
+@op("torch.nanmedian", method=True)
+def nanmedian(input, dim=None, keepdim=False):
+    return _median("nanmedian", NanmedianResult, input, dim, keepdim, True)
 
 
-_register_adapter("torch.cummin")(lambda input, dim: _cum(input, dim, paddle.cummin, CumminResult))
+@op("torch.mode", method=True)
+def mode(input, dim=-1, keepdim=False):
+    """torch's CPU mode: values sorted with their positions, the longest run wins (the smallest
+    value among equally long runs), its index is the run's last entry.  torch sorts with
+    std::sort, which keeps equal values in position order for rows of up to 16 entries (its
+    insertion-sort stage); for longer rows torch's index among equal values is whatever
+    libstdc++'s introsort leaves, while this returns the largest position."""
+    if input.ndim == 0:
+        wrap_dim(dim, 0)
+        return ModeResult(input.clone(), _zero_index(input))
+    d = wrap_dim(dim, input.ndim)
+    n = input.shape[d]
+    if n == 0:
+        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    if input.size == 0:
+        shape = _reduced_shape(input.shape, [d], keepdim)
+        return ModeResult(kernel_empty(shape, input.dtype, input.place),
+                          kernel_empty(shape, _dt.DTYPES["int64"], input.place))
+    x = _nobool(input)
+    if n > 16 or (_name(x.dtype) in _FLOATS and bool(paddle.isnan(x).any())):
+        idx = _from_rows([_torch_mode_row(r) for r in _rows(x, d)], x, d)
+        v = paddle.take_along_axis(x, idx, d).astype(input.dtype)
+        if not keepdim:
+            v, idx = v.squeeze(d), idx.squeeze(d)
+        return ModeResult(v, idx)
+    order = _stable_argsort(x, d)
+    s = paddle.take_along_axis(x, order, d)
+    pos_shape = [1] * x.ndim
+    pos_shape[d] = n
+    pos = paddle.arange(n, dtype="int64").reshape(pos_shape).expand(x.shape)
+    if n > 1:
+        differs = paddle.slice(s, [d], [1], [n]) != paddle.slice(s, [d], [0], [n - 1])
+        one = list(x.shape)
+        one[d] = 1
+        true = _full(one, True, paddle.bool, x)
+        starts = paddle.concat([true, differs], d)
+        ends = paddle.concat([differs, true], d)
+    else:
+        starts = ends = _full(list(x.shape), True, paddle.bool, x)
+    run_start = paddle.cummax(paddle.where(starts, pos, paddle.zeros_like(pos)), axis=d)[0]
+    length = paddle.where(ends, pos - run_start + 1, paddle.zeros_like(pos))
+    best = paddle.argmax(length, axis=d, keepdim=True)  # the first longest run: smallest value
+    idx = paddle.take_along_axis(order, best, d).astype("int64")
+    v = paddle.take_along_axis(x, idx, d).astype(input.dtype)  # no bool take_along_axis
+    if not keepdim:
+        v, idx = v.squeeze(d), idx.squeeze(d)
+    return ModeResult(v, idx)
+
+
+def _cum(name, cls, paddle_fn):
+    def fn(input, dim):
+        d = wrap_dim(dim, input.ndim)
+        if input.ndim == 0:
+            return cls(input.clone(), _zero_index(input))
+        if input.size == 0:
+            return cls(_copy(input), kernel_empty(list(input.shape), _dt.DTYPES["int64"],
+                                                   input.place))
+        v, i = paddle_fn(_nobool(input), axis=d)
+        if input.dtype == paddle.bool:  # values from the input keep the graph elsewhere
+            v = v.astype(paddle.bool)
+        return cls(v, i.astype("int64"))
+    fn.__name__ = fn.__qualname__ = name
+    return op(f"torch.{name}", method=True, out=True)(fn)
+
+
+cummax = _cum("cummax", CummaxResult, paddle.cummax)
+cummin = _cum("cummin", CumminResult, paddle.cummin)
+
+
+# -- unique ---------------------------------------------------------------------------------------
+def _index_select(x, index, d):
+    r = paddle.index_select(_nobool(x), index, axis=d)  # Paddle has no bool index_select
+    return r.astype(x.dtype) if r.dtype != x.dtype else r
+
+
+def _unique_result(out, inverse, counts, return_inverse, return_counts):
+    if not return_inverse and not return_counts:
+        return out
+    res = [out]
+    if return_inverse:
+        res.append(inverse)
+    if return_counts:
+        res.append(counts)
+    return tuple(res)
+
+
+def _slices_differ(s, d, n):
+    """Along dim ``d`` of ``s``: whether slice i+1 differs from slice i (n - 1 flags)."""
+    a = paddle.slice(s, [d], [1], [n])
+    b = paddle.slice(s, [d], [0], [n - 1])
+    ne = a != b
+    if s.ndim > 1:
+        rest = s.size // n
+        if rest == 0 or n == 1:  # empty slices are all equal
+            return _full([n - 1], False, paddle.bool, s)
+        ne = paddle.moveaxis(ne, d, 0).reshape([n - 1, rest]).any(axis=1)
+    return ne
+
+
+def _runs(s, d, n, like):
+    """Run ids (inverse of the consecutive-unique) and run lengths along dim ``d``."""
+    if n == 0:
+        z = kernel_empty([0], _dt.DTYPES["int64"], like.place)
+        return z, z, z
+    differs = _slices_differ(s, d, n).astype("int64")
+    ids = paddle.concat([_full([1], 0, _dt.DTYPES["int64"], like), paddle.cumsum(differs)])
+    starts = paddle.concat([_full([1], True, paddle.bool, like), differs.astype("bool")])
+    first = paddle.masked_select(paddle.arange(n, dtype="int64"), starts)
+    counts = paddle.diff(paddle.concat([first, _full([1], n, _dt.DTYPES["int64"], like)]))
+    return ids, first, counts
+
+
+@op("torch.unique_consecutive", method=True)
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    if dim is None:
+        x = input.reshape([-1])
+        d = 0
+    else:
+        d = wrap_dim(dim, input.ndim)
+        x = input
+    n = x.shape[d] if x.ndim else 1
+    ids, first, counts = _runs(x, d, n, input)
+    out = _index_select(x, first, d) if n and x.size else _copy(x)
+    inverse = ids.reshape(list(input.shape)) if dim is None else ids
+    return _unique_result(out, inverse, counts, return_inverse, return_counts)
+
+
+@op("torch.unique", method=True)
+def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noqa: A002
+           dim=None):
+    """torch's CPU unique: always sorted (``sorted=False`` gives the sorted result too); with
+    ``dim``, slices are compared lexicographically."""
+    if dim is None:
+        x = input.reshape([-1])
+        n = x.shape[0]
+        order = _stable_argsort(_nobool(x), 0) if n else kernel_empty(
+            [0], _dt.DTYPES["int64"], x.place)
+        s = _index_select(x, order, 0) if n else x
+        d = 0
+    else:
+        d = wrap_dim(dim, input.ndim)
+        x = input
+        n = x.shape[d]
+        if input.size == 0 and n:
+            raise RuntimeError("Number of zero sized dimensions is more than one, so unique "
+                               "cannot be applied ")
+        order = _lex_order(x, d) if n else kernel_empty([0], _dt.DTYPES["int64"], x.place)
+        s = _index_select(x, order, d) if n else x
+    ids, first, counts = _runs(s, d, n, input)
+    out = _index_select(s, first, d) if n and s.size else \
+        kernel_empty(list(s.shape[:d]) + [first.shape[0]] +
+                     list(s.shape[d + 1:]), s.dtype, s.place)
+    inverse = paddle.scatter(paddle.zeros([n], "int64"), order, ids) if n else ids
+    if dim is None:
+        inverse = inverse.reshape(list(input.shape))
+    return _unique_result(out, inverse, counts, return_inverse, return_counts)
+
+
+def _lex_order(x, d):
+    """The order of the slices of ``x`` along ``d`` in lexicographic order (stable)."""
+    flat = paddle.moveaxis(x, d, 0).reshape([x.shape[d], x.size // x.shape[d]])
+    flat = _nobool(flat)
+    order = paddle.arange(flat.shape[0], dtype="int64")
+    for c in range(flat.shape[1] - 1, -1, -1):  # least significant column first (radix)
+        col = paddle.gather(flat[:, c], order)
+        order = paddle.gather(order, _stable_argsort(col, 0))
+    return order
+
+
+# -- histograms -------------------------------------------------------------------------------
+HistogramResult = _return_type("histogram", ("hist", "bin_edges"))
+HistogramddResult = _return_type("histogramdd", ("hist", "bin_edges"))
+
+
+def _bin_edges(name, x, bins, rng, dim_index):
+    """torch's outer bin edges: the range, else the data's min/max (empty: [0, 1]), widened by 0.5
+    each way when equal; then linspace(bins + 1) in the input dtype."""
+    if rng is not None:
+        lo, hi = float(rng[0]), float(rng[1])
+    elif x.size:
+        lo, hi = float(x.min()), float(x.max())
+    else:  # torch: an empty input without a range spans [0, 1]
+        lo, hi = 0.0, 1.0
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise ValueError(f"{name}: dimension {dim_index}'s range [{lo}, {hi}] is not finite")
+    if lo > hi:
+        raise ValueError(f"{name}: min should not exceed max, but got min {lo} max {hi} for "
+                         f"dimension {dim_index}")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return paddle.linspace(lo, hi, bins + 1, dtype=x.dtype)
+
+
+def _bin_index(x, edges):
+    """The bin of each value (torch: upper_bound - 1; the last edge belongs to the last bin),
+    -1 for values outside the edges."""
+    nb = edges.shape[0] - 1
+    pos = paddle.searchsorted(edges, x, right=True) - 1
+    pos = paddle.where(x == edges[-1], paddle.full_like(pos, nb - 1), pos)
+    inside = (x >= edges[0]) & (x <= edges[-1])
+    return paddle.where(inside, pos, paddle.full_like(pos, -1))
+
+
+def _histogramdd(name, x, edges, weight, density):
+    """``x``: [N, D] values, ``edges``: D edge tensors -> the D-dimensional histogram."""
+    nbins = [int(e.shape[0]) - 1 for e in edges]
+    total = _prod(nbins)
+    flat = paddle.zeros([x.shape[0]], "int64")
+    keep = paddle.ones([x.shape[0]], "bool")
+    for j, e in enumerate(edges):
+        b = _bin_index(x[:, j], e) if x.shape[0] else paddle.zeros([0], "int64")
+        keep = keep & (b >= 0)
+        flat = flat * nbins[j] + paddle.clip(b, min=0)
+    w = weight.reshape([-1]).astype("float64") if weight is not None else \
+        paddle.ones([x.shape[0]], "float64")
+    if x.shape[0]:
+        w = paddle.where(keep, w, paddle.zeros_like(w))
+        hist = paddle.bincount(flat, weights=w, minlength=total)
+    else:
+        hist = paddle.zeros([total], "float64")
+    hist = hist.reshape(nbins)
+    if density:
+        s = hist.sum()
+        hist = hist / s
+        for j, e in enumerate(edges):
+            shape = [1] * len(nbins)
+            shape[j] = nbins[j]
+            hist = hist / (e[1:] - e[:-1]).astype("float64").reshape(shape)
+    return hist.astype(x.dtype)
+
+
+def _check_hist_input(name, input, weight):
+    if _name(input.dtype) not in _FLOATS:
+        raise NotImplementedError(f'"histogramdd" not implemented for '
+                                  f"'{_LEGACY_NAMES.get(_name(input.dtype), _name(input.dtype))}'")
+    if weight is not None and list(weight.shape) != list(input.shape[:-1] if name ==
+                                                          "torch.histogramdd" else input.shape):
+        raise RuntimeError(f"{name}: if weight tensor is provided it should have the same "
+                           "shape as the input tensor excluding its innermost dimension")
+
+
+@op("torch.histogram", method=True)
+def histogram(input, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+    """torch.histogram: ``bins`` a count (equal-width edges over ``range`` or the data) or a
+    1-D tensor of edges; (hist, bin_edges) in the input dtype.  Not differentiable (as in
+    torch)."""
+    _check_hist_input("torch.histogram", input, weight)
+    x = input.reshape([-1, 1])
+    if isinstance(bins, paddle.Tensor):
+        if bins.ndim != 1:
+            raise RuntimeError(f"torch.histogram(): bins tensor should have one dimension, but "
+                               f"got {bins.ndim} dimensions.")
+        edges = bins.astype(input.dtype)
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
+                               "dimension 0")
+        edges = _bin_edges("torch.histogram", x, int(bins), range, 0)
+    w = weight.reshape([-1]) if weight is not None else None
+    return HistogramResult(_histogramdd("torch.histogram", x, [edges], w, density), edges)
+
+
+@adapter("torch.histogramdd")
+def histogramdd(input, bins=10, *, range=None, weight=None, density=False):  # noqa: A002
+    if input.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions, "
+                           f"but got {input.ndim}")
+    _check_hist_input("torch.histogramdd", input, weight)
+    D = input.shape[-1]
+    x = input.reshape([-1, D])
+    if isinstance(bins, (list, tuple)) and bins and isinstance(bins[0], paddle.Tensor):
+        if len(bins) != D:
+            raise RuntimeError(f"torch.histogramdd: expected {D} sequences of bin edges for each "
+                               f"of the {D} input dimensions, but got {len(bins)} bin sequences")
+        edges = [b.astype(input.dtype) for b in bins]
+    else:
+        counts = list(bins) if isinstance(bins, (list, tuple)) else [int(bins)] * D
+        if len(counts) != D:
+            raise RuntimeError(f"torch.histogramdd: expected {D} bin counts, but got "
+                               f"{len(counts)}")
+        if range is not None and len(range) != 2 * D:
+            raise RuntimeError(f"torch.histogramdd: for a {D}-dimensional histogram range "
+                               f"should have {2 * D} elements, but got {len(range)}")
+        edges = []
+        for j, c in enumerate(counts):
+            if c <= 0:
+                raise RuntimeError(f"torch.histogramdd(): bins must be > 0, but got {c} for "
+                                   f"dimension {j}")
+            rj = None if range is None else (range[2 * j], range[2 * j + 1])
+            edges.append(_bin_edges("torch.histogramdd", x[:, j], int(c), rj, j))
+    w = weight.reshape([-1]) if weight is not None else None
+    return HistogramddResult(_histogramdd("torch.histogramdd", x, edges, w, density),
+                             tuple(edges))
 
 
 # torch's named result tuples (defined in _opbase, shared by the op modules)
@@ -353,5 +1003,5 @@ module("torch.return_types")
 
 
 for _cls in (MaxResult, MinResult, SortResult, TopkResult, KthResult, ModeResult, MedianResult,
-             CummaxResult, CumminResult):
+             CummaxResult, CumminResult, NanmedianResult, HistogramResult, HistogramddResult):
     type_(f"torch.return_types.{_cls.__name__}", _cls)

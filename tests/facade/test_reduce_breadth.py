@@ -1,0 +1,160 @@
+"""Reductions breadth (issue 11): bool inputs of max/min/amax/amin/prod/cummax/cummin/sort,
+0-d and empty inputs (torch's identities and errors; the graph kept on Paddle 3), stable sort
+order, median/nanmedian (torch's positions among equal values, NaN rules), quantile/nanquantile
+(every interpolation, tensor q, keepdim), mode and kthvalue (the positions torch's CPU algorithms
+report among equal values), unique/unique_consecutive (inverse, counts, dim), histogram/
+histogramdd, var/std of empty inputs, cumsum_/Tensor.cumprod, named result types.
+Every case runs under real torch and under the proxy (tests/difftest.py) on both Paddles."""
+import numpy as np
+import pytest
+
+from difftest import check
+
+R = np.random.RandomState(0)
+F = (R.randn(3, 5) * 4).astype("float32")
+D = (R.randn(4, 6) * 3).astype("float64")
+FN = F.copy()
+FN[0, 1] = FN[2, 0] = FN[2, 3] = np.nan            # NaNs in rows 0 and 2
+I = R.randint(0, 3, (4, 20)).astype("int64")       # many ties, rows longer than 16
+J = R.randint(-2, 3, (3, 7)).astype("int64")       # ties, short rows
+B = R.rand(3, 5) > 0.5
+S = np.array(2.5, dtype="float32")                 # 0-d
+E = np.zeros((2, 0), dtype="float32")              # empty
+
+
+def _snip(expr):
+    return f"import torch\ndef f(x, d, xn, i, j, b, s, e):\n    return {expr}\n"
+
+
+def _check(expr, **kw):
+    check(_snip(expr), F, D, FN, I, J, B, S, E, **kw)
+
+
+CASES = [
+    # bool inputs (Paddle has no bool kernels for these)
+    "torch.max(b)", "torch.min(b)", "torch.max(b, 1)", "b.min(0, keepdim=True)",
+    "torch.amax(b, 1)", "b.amin((0, 1))", "torch.prod(b)", "torch.prod(b, 1, dtype=torch.bool)",
+    "torch.cummax(b, 1)", "b.cummin(0)", "torch.sort(b, 1)", "torch.msort(b)",
+    "torch.argsort(b, 0, descending=True)", "torch.sum(b, dtype=torch.bool)",
+    "torch.mode(b, 1)",
+    # 0-d inputs
+    "torch.sort(s)", "torch.sort(s, 0, descending=True)", "torch.argsort(s)",
+    "torch.median(s, 0, keepdim=True)", "s.median(-1)", "torch.mode(s)", "torch.cummax(s, 0)",
+    "torch.quantile(s, 0.5)", "torch.quantile(s, 0.5, dim=0, keepdim=True)",
+    "torch.nanmedian(s)", "torch.kthvalue(s, 1)", "torch.unique(s, return_inverse=True)",
+    "torch.unique_consecutive(s, return_inverse=True, return_counts=True)",
+    "torch.sort(s, 1)",                                 # IndexError
+    # stable order of equal values (both directions)
+    "torch.sort(j, 1)", "torch.sort(j, 0, descending=True)", "torch.argsort(i, dim=1, stable=True)",
+    "torch.sort(xn, 1)", "torch.sort(xn, 1, descending=True)",
+    # median / nanmedian: positions among equal values, NaN rules
+    "torch.median(j, 1)", "torch.median(i, 0, keepdim=True)", "torch.median(j)",
+    "torch.median(xn, 1)", "torch.median(xn)", "xn.median(0)",
+    "torch.nanmedian(xn, 1)", "torch.nanmedian(xn)", "xn.nanmedian(0, True)",
+    "torch.nanmedian(torch.full((3,), float('nan')))", "torch.median(x, 1).values",
+    "torch.median(torch.empty(0))", "torch.median(e, 0)",
+    "torch.median(e, 1)",                               # IndexError: reduced dim is 0
+    # quantile / nanquantile
+    "torch.quantile(x, 0.3)", "torch.quantile(d, 0.7, dim=1)",
+    "torch.quantile(x, torch.tensor([0.0, 0.25, 0.5, 1.0]), dim=0, keepdim=True)",
+    "x.quantile(0.4, 1, True, interpolation='lower')",
+    "torch.quantile(d, 0.5, 0, interpolation='higher')",
+    "torch.quantile(x, 0.375, 1, interpolation='midpoint')",
+    "torch.quantile(d, torch.tensor([0.125, 0.375, 0.625], dtype=torch.float64), 1, "
+    "interpolation='nearest')",
+    "torch.quantile(xn, 0.5, 1)", "torch.nanquantile(xn, 0.5, 1)", "xn.nanquantile(0.9)",
+    "torch.nanquantile(torch.full((2, 3), float('nan')), 0.5, 1)",
+    "torch.quantile(x, 1.5)", "torch.quantile(x, torch.tensor([0.5], dtype=torch.float64))",
+    "torch.quantile(i, 0.5)", "torch.quantile(torch.empty(0), 0.5)",
+    "torch.quantile(x, 0.5, interpolation='cubic')",
+    # mode: torch's CPU positions (std::sort of (value, position) pairs)
+    "torch.mode(j, 1)", "torch.mode(j, 0)", "torch.mode(i, 1)", "torch.mode(i, 0, keepdim=True)",
+    "torch.mode(torch.arange(40) % 7)", "torch.mode(xn, 1)", "x.mode()", "torch.mode(e, 0)",
+    "torch.mode(e, 1)",                                 # IndexError
+    # kthvalue: torch's quickselect positions among equal values
+    "torch.kthvalue(i, 5, 1)", "torch.kthvalue(i, 20, 1)", "torch.kthvalue(j, 3, 0, True)",
+    "torch.kthvalue(j, 4)", "torch.kthvalue(xn, 4, 1)", "torch.kthvalue(x, 2, 0)",
+    "torch.kthvalue(x, 6, 1)",                          # RuntimeError: k out of range
+    # unique / unique_consecutive
+    "torch.unique(j)", "torch.unique(j, return_inverse=True, return_counts=True)",
+    "torch.unique(x, sorted=False, return_inverse=True)", "torch.unique(b, return_counts=True)",
+    "torch.unique(torch.tensor([[1, 2], [1, 2], [0, 5], [1, 2]]), dim=0, return_inverse=True, "
+    "return_counts=True)",
+    "torch.unique(torch.tensor([[3, 1, 3], [2, 0, 2]]), dim=1, return_inverse=True)",
+    "j.unique(dim=1, return_counts=True)", "torch.unique(e, return_inverse=True)",
+    "torch.unique(e, dim=1)",
+    "torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1, 1]), return_inverse=True, "
+    "return_counts=True)",
+    "torch.unique_consecutive(torch.tensor([[1, 1], [1, 1], [2, 3]]), dim=0, "
+    "return_counts=True)",
+    "j.unique_consecutive(return_inverse=True)", "torch.unique_consecutive(b)",
+    # histogram / histogramdd
+    "torch.histogram(x, 4)", "torch.histogram(d, 5, range=(-2.0, 3.0), density=True)",
+    "torch.histogram(x, torch.tensor([-5.0, 0.0, 1.0, 7.0]))",
+    "torch.histogram(x, 3, weight=torch.ones(3, 5) * 2)",
+    "x.histogram(2, range=(0.0, 0.0))", "torch.histogram(torch.empty(0), 2)",
+    "torch.histogramdd(x[:, :2], bins=3)",
+    "torch.histogramdd(d[:, :3], bins=[2, 3, 4], range=[-3.0, 3.0, -3.0, 3.0, -2.0, 2.0], "
+    "density=True)",
+    "torch.histogramdd(x[:, :2], bins=[torch.tensor([-9.0, 0.0, 9.0]), torch.tensor([-1.0, 1.0])])",
+    "torch.histogramdd(x[:, :2], bins=2, weight=torch.arange(3.0))",
+    "torch.histogram(i, 3)",                            # integer input: RuntimeError
+    # empty inputs: torch's identities, and its errors
+    "torch.sum(e, 1)", "torch.sum(e)", "torch.mean(e, 1)", "torch.prod(e, 1)", "torch.prod(e)",
+    "torch.amax(e, 0)", "torch.var(e, 1)", "torch.std(e)", "torch.var_mean(e, 1)",
+    "torch.std_mean(e, 0)", "torch.sort(e, 1)", "torch.cummax(e, 1)",
+    "torch.amax(e)",                                    # RuntimeError: no dim for an empty input
+    "torch.amin(e, 1)",                                 # IndexError
+    "torch.max(e)",                                     # RuntimeError
+    # cumulative ops: Tensor.cumprod / in-place forms, dtype=
+    "x.cumprod(1, dtype=torch.float64)", "x.clone().cumsum_(0)", "x.clone().cumprod_(1)",
+    "torch.cumprod(j, 1)", "torch.cummax(x, 0)", "x.cummin(1)",
+    "(torch.histc(d, 7, 0, 0), torch.histc(d.flatten()[:5], 100, 0, 0))",
+    # named result types
+    "type(torch.mode(x)).__name__", "type(torch.nanmedian(x, 0)).__name__",
+    "type(torch.histogram(x, 2)).__name__", "type(x.cummax(0)).__name__",
+    "torch.histogram(x, 2).bin_edges", "torch.histogramdd(x, 2).hist",
+    "torch.nanmedian(x, 1).indices",
+]
+
+
+@pytest.mark.parametrize("expr", CASES)
+def test_reduce(expr):
+    _check(expr)
+
+
+GRADS = [
+    # the graph is kept through the values these ops pick
+    "torch.median(y, 1).values", "torch.nanmedian(y, 0).values", "torch.median(y)",
+    "torch.quantile(y, 0.3, 1)", "torch.nanquantile(y, torch.tensor([0.2, 0.8]), 0)",
+    "torch.kthvalue(y, 2, 1).values", "torch.mode(y, 1).values", "torch.sort(y, 0).values",
+    "torch.cummax(y, 1).values", "torch.var(y, 1)",
+]
+
+
+@pytest.mark.parametrize("expr", GRADS)
+def test_grad(expr):
+    check(f"""
+import torch
+def f(x):
+    y = x.clone().requires_grad_()
+    out = {expr}
+    (out * torch.arange(1.0, out.numel() + 1).reshape(out.shape)).sum().backward()
+    return out, y.grad
+""", F.astype("float64"))
+
+
+def test_empty_sum_keeps_the_graph():
+    """Paddle 3 reduces 0-size tensors itself, so the result is part of the graph (torch: a
+    backward through it gives an empty gradient); Paddle 2.6 makes the identity as a constant."""
+    from torchproxy.paddle_shims import IS_PADDLE_2
+    if IS_PADDLE_2:
+        pytest.skip("Paddle 2.6 cannot reduce 0-size tensors: the result is a constant")
+    check("""
+import torch
+def f(e):
+    y = e.clone().requires_grad_()
+    out = torch.sum(y, 1) + torch.mean(y, 1) + torch.prod(y, 1)
+    out.sum().backward()
+    return out, y.grad
+""", E)
