@@ -166,6 +166,8 @@ SAMPLES.update({  # linalg_more.py (tests/facade/test_linalg_breadth.py)
     "lu_solve": (X, lambda: (paddle.eye(3), paddle.to_tensor(np.array([1, 2, 3], "int32"))), {}),
     "ormqr": (X, lambda: (paddle.ones([3]), paddle.ones([3, 2])), {}),
     "triangular_solve": (X, lambda: (paddle.eye(3),), {}),
+    "addmm_": (X, lambda: (X(), paddle.ones([4, 4])), {}), "outer": (X, lambda: (Y(),), {}),
+    "bmm": (lambda: paddle.ones([2, 3, 4]), lambda: (paddle.ones([2, 4, 5]),), {}),
 })
 # compare dtype and shape, not the values: uninitialised memory; addresses of fresh tensors
 UNINITIALISED = {"new_empty", "new_empty_strided", "data_ptr"}

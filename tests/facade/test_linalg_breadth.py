@@ -288,3 +288,22 @@ import torch
 def f():
     return torch.norm(torch.ones(2, 3, 4), 'nuc')
 """)
+
+
+def test_integer_products_outer_einsum():
+    # Paddle has no integer addmm_/bmm or bool matmul kernels on the CPU, and refuses an
+    # explicit einsum output that drops the ellipsis dimensions (torch sums them)
+    I = np.random.default_rng(14).integers(-5, 5, (2, 3, 4))
+    J = np.random.default_rng(15).integers(-5, 5, (2, 4, 2))
+    check("""
+import torch
+def f(i, j):
+    a = i[0].clone()
+    a.addmm_(i[0], j[0] @ j[0].mT, beta=2, alpha=-1)
+    b = torch.tensor([True, False, True])
+    x = i.float()
+    return [a, i.bmm(j), torch.bmm(i, j), torch.outer(b, b), b.outer(b), torch.ger(b, b),
+            i[0, 0].outer(j[0, 0]), torch.einsum('...ik, ...j -> ij', x[:1], x[0, 0, :3]),
+            torch.einsum('...ik,...j->ij', x, x[0, 0, :3]), torch.einsum('bij,bjk->bik', i, j),
+            torch.einsum('ij->', i[0]), torch.einsum('i...->...', x[0, :3, :3])]
+""", I, J)

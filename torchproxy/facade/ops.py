@@ -44,6 +44,7 @@ NAMES = (
     "torch.Tensor.logical_and_", "torch.Tensor.logical_or_", "torch.Tensor.multiply",
     "torch.Tensor.multiply_", "torch.Tensor.subtract", "torch.Tensor.subtract_",
     "torch.Tensor.divide", "torch.Tensor.divide_", "torch.Tensor.clip_", "torch.Tensor.addmm",
+    "torch.Tensor.addmm_", "torch.Tensor.bmm", "torch.Tensor.outer",
     "torch.Tensor.clamp_min", "torch.Tensor.clamp_min_", "torch.Tensor.clamp_max",
     "torch.Tensor.clamp_max_", "torch.polar", "torch.conj_physical", "torch.Tensor.conj_physical",
     "torch.Tensor.conj_physical_", "torch.Tensor.cfloat", "torch.Tensor.cdouble",
@@ -525,7 +526,7 @@ def mm(input, mat2, *, out=None):
     return _write_out(paddle.matmul(input, mat2), out)
 
 
-@adapter("torch.bmm")
+@op("torch.bmm", method=True)  # (Tensor.bmm: Paddle's has no int64 CPU kernel)
 def bmm(input, mat2, *, out=None):
     if input.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -554,7 +555,7 @@ def _expandable(t, target):
                                f"  Target sizes: {target}.  Tensor sizes: {shape}")
 
 
-@op("torch.addmm", method=True)
+@op("torch.addmm", method=True, inplace=True)  # (Paddle's addmm_ has no int64 CPU kernel)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     prod_ = mm(mat1, mat2)
     _expandable(input, list(prod_.shape))
@@ -658,16 +659,54 @@ def lerp(input, end, weight):
     return _as(r, input.dtype)
 
 
-@adapter("torch.outer")
+@op("torch.outer", method=True)
 def outer(input, vec2):
+    if _name(input.dtype) == "bool" and _name(vec2.dtype) == "bool":  # Paddle: no bool matmul
+        return paddle.logical_and(input.reshape([-1, 1]), vec2.reshape([1, -1]))
     return paddle.outer(input, vec2)
+
+
+def _einsum_sum_ellipsis(equation, operands):
+    """torch sums the ellipsis dimensions an explicit output leaves out ('...ik,...j->ij');
+    Paddle refuses that: spell the ellipsis dimensions out as unused labels."""
+    eq = equation.replace(" ", "")
+    if "->" not in eq or "..." not in eq.split("->")[0] or "..." in eq.split("->")[1]:
+        return equation
+    lhs, rhs = eq.split("->")
+    terms = lhs.split(",")
+    if len(terms) != len(operands):
+        return equation
+    free = [c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in eq]
+    counts = [t.ndim - len(s.replace("...", "")) for s, t in zip(terms, operands)]
+    if builtins.max(counts) > len(free) or builtins.min(counts) < 0:
+        return equation
+    E = builtins.max(counts)
+    labels = free[:E]
+    terms = [s.replace("...", "".join(labels[E - k:])) for s, k in zip(terms, counts)]
+    return ",".join(terms) + "->" + rhs
 
 
 @adapter("torch.einsum")
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    return paddle.einsum(equation, *operands)
+    eq = _einsum_sum_ellipsis(equation, operands)
+    if operands and builtins.all(_name(t.dtype) in ("int64", "int32", "int16", "int8", "uint8")
+                                 for t in operands):
+        # Paddle has no integer einsum kernel on the CPU: float64 is exact while every partial
+        # sum stays below 2**53 (bounded by the product of the operands' largest magnitudes
+        # times the number of terms); beyond that, a clear error instead of rounded integers
+        bound = 1.0
+        for t in operands:
+            bound *= float(paddle.abs(t.astype("float64")).max()) if t.size else 0.0
+            bound *= builtins.max(1, t.size)
+        if bound >= 2.0 ** 53:
+            raise NotImplementedError("torch.einsum on integer tensors: Paddle has no integer "
+                                      "einsum kernel and these values are too large to sum "
+                                      "exactly in float64")
+        dt = operands[0].dtype
+        return paddle.einsum(eq, *[t.astype("float64") for t in operands]).round().astype(dt)
+    return paddle.einsum(eq, *operands)
 
 
 @op("torch.nonzero", method=True)
