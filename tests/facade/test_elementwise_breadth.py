@@ -120,7 +120,8 @@ OPERATORS = [
     "x % 3", "7 % x", "5 % (i + 10)", "x.__rmod__(y)", "x.__rdiv__(y)", "b.__rdiv__(c)",
     "i.__rdiv__(j)", "3 / x",
     "x @ y.T", "x.__rmatmul__(y.T)", "x[0] @ y[0]", "x.__matmul__(2)", "x.__rmatmul__(2)",
-    "x @ y.T.double()", "x[:0] @ y.T",
+    "x @ y.T.double()", "x[:0] @ y.T", "x.matmul(y.T)", "x[:0].matmul(y.T)", "x.matmul(y)",
+    "x[0] @ y[0, :3]", "x.reshape(2, 3, 2) @ y", "x @ y[0, :3]",
     # comparisons and % with torch's promotion (and Paddle 2.6's 0-size operands)
     "x == y", "x != 2", "i < 3", "x >= y[0]", "b == c", "i <= 2.5", "x > i", "x == None", "x != None", "x == 'a'",
     "x < None",

@@ -53,6 +53,7 @@ NAMES = (
     "torch.Tensor.bitwise_right_shift", "torch.Tensor.bitwise_right_shift_",
     "torch.Tensor.isnan", "torch.Tensor.isinf", "torch.Tensor.isfinite", "torch.Tensor.isclose",
     "torch.Tensor.bitwise_and", "torch.Tensor.bitwise_or", "torch.Tensor.bitwise_xor",
+    "torch.Tensor.matmul",
 )
 
 import builtins
@@ -510,7 +511,20 @@ def matmul(input, other, *, out=None):
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
                            f"{input.ndim}D and {other.ndim}D")
+    k1, k2 = input.shape[-1], other.shape[-2 if other.ndim > 1 else 0]
+    if k1 != k2:  # torch's RuntimeError (Paddle: ValueError)
+        if input.ndim == 1 and other.ndim == 1:
+            raise RuntimeError(f"inconsistent tensor size, expected tensor [{k1}] and src [{k2}] "
+                               f"to have the same number of elements, but got {k1} and {k2} "
+                               "elements respectively")
+        rows = _prod(input.shape[:-1]) if input.ndim > 1 else 1
+        cols = other.shape[-1] if other.ndim > 1 else 1
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k1} and "
+                           f"{k2}x{cols})")
     return _write_out(paddle.matmul(input, other), out)
+
+
+tensor_method("matmul")(matmul)  # torch's dtype/shape errors; Paddle 2.6's 0-size operands
 
 
 @adapter("torch.mm")
