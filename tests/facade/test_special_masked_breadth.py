@@ -361,3 +361,32 @@ import torch
 def f(x):
     return {src}
 """, xs)
+
+
+def test_igamma_igammac():
+    av = np.array([0.0, 1e-3, 0.3, 0.5, 1.0, 2.5, 7.0, 19.0, 25.0, 60.0, 150.0, 300.0, np.inf,
+                   -1.0, np.nan], dtype="float64")
+    xv = np.array([0.0, 1e-4, 0.2, 0.5, 0.7, 1.05, 1.2, 3.0, 8.0, 24.0, 55.0, 160.0, 310.0,
+                   np.inf, -0.5], dtype="float64")
+    check("""
+import torch
+def f(a, x):
+    A, X = a[:, None], x[None, :]
+    o = torch.empty(0)
+    torch.igamma(A.float(), X.float(), out=o)
+    xr = x.abs().nan_to_num(1.0, 1.0).clamp(min=0.1).requires_grad_()
+    (torch.igamma(a.abs().nan_to_num(2.0, 2.0).clamp(0.5, 50), xr).sum()
+     + torch.special.gammaincc(torch.full_like(xr, 3.0), xr).sum()).backward()
+    b = A.float().clone()
+    b.igammac_(X.float())
+    return [torch.igamma(A, X), torch.igammac(A, X), torch.special.gammainc(A.float(), X.float()),
+            torch.special.gammaincc(A, X), A.igamma(X), o, b, xr.grad,
+            torch.igamma(A[:0], X)]
+""", av, xv, rtol=2e-6, atol=1e-7)
+    for src in ("torch.igamma(torch.tensor([1, 2]), torch.tensor([1, 2]))",
+                "torch.igamma(torch.ones(2), 1.0)", "torch.igammac(torch.ones(2), torch.ones(3))"):
+        check(f"""
+import torch
+def f():
+    return {src}
+""")
