@@ -156,7 +156,8 @@ SAMPLES.update({  # ops_indexing / ops_shape (tests/facade/test_shape_breadth.py
     "view_as": (X, lambda: (paddle.ones([4, 3]),), {}),
     "unsafe_chunk": (X, lambda: (2,), {}), "diagonal": (X, lambda: (1,), {}),
 })
-SAMPLES.update({  # fft.py (tests/facade/test_special_masked_breadth.py)
+SAMPLES.update({  # fft.py, special.py (tests/facade/test_special_masked_breadth.py)
+    **{n: (X, lambda: (Y(),), {}) for n in ("igamma", "igamma_", "igammac", "igammac_")},
     "stft": (X, lambda: (4,), {"return_complex": True}),
     "istft": (lambda: paddle.to_tensor(np.ones((3, 5), "complex64")), lambda: (4,), {}),
 })
