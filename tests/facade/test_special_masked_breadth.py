@@ -390,3 +390,37 @@ import torch
 def f():
     return {src}
 """)
+
+
+@pytest.mark.parametrize("reduce", ["max", "mean", "min", "sum", "prod"])
+def test_segment_reduce(reduce):
+    check(f"""
+import torch
+def f(a):
+    R = torch._segment_reduce
+    x = a.nan_to_num(0.0, 2.0, -2.0)
+    L1 = torch.tensor([0, 1, 2, 1])
+    L2 = torch.tensor([[2, 0, 1, 1], [0, 4, 0, 0], [1, 1, 1, 1]])
+    off = torch.cat([L2.new_zeros(3, 1), L2], 1).cumsum(1)
+    # (no zero element here: Paddle's prod backward divides by the input, NaN at zeros)
+    xr = a.nan_to_num(0.7, 2.0, -2.0).double().requires_grad_()
+    g = R(xr[0], "{reduce}", lengths=L1, axis=0, initial=1.5)
+    g.sum().backward()
+    return [R(x[0], "{reduce}", lengths=L1), R(x[0], "{reduce}", lengths=L1, initial=2),
+            R(x, "{reduce}", lengths=L2, axis=1), R(x, "{reduce}", offsets=off, axis=1),
+            R(x[:, :3], "{reduce}", lengths=torch.tensor([[1, 0, 0], [2, 0, 0], [0, 1, 1]]),
+              axis=1, unsafe=True), R(a[0], "{reduce}", lengths=L1, axis=0), g, xr.grad]
+""", A, rtol=1e-6, atol=1e-6)
+
+
+def test_segment_reduce_errors():
+    for src in ("R(a[0], 'sum', lengths=torch.tensor([1, 1]))",
+                "R(a[0], 'sum', lengths=torch.tensor([-1, 5]))",
+                "R(a[0], 'median', lengths=torch.tensor([4]))",
+                "R(a[0], 'sum')"):
+        check(f"""
+import torch
+def f(a):
+    R = torch._segment_reduce
+    return {src}
+""", A)

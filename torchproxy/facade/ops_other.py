@@ -9,6 +9,7 @@ first/second-order edges).  All differentiable where torch's are."""
 from __future__ import annotations
 
 import itertools
+import math
 import numbers
 import operator
 
@@ -17,7 +18,8 @@ import paddle
 from ._opbase import _name, wrap_dim
 from .registry import TABLE, adapter
 
-NAMES = ("torch._chunk_cat", "torch.constant_pad_nd", "torch.gradient", "torch.unravel_index")
+NAMES = ("torch._chunk_cat", "torch._segment_reduce", "torch.constant_pad_nd", "torch.gradient",
+         "torch.unravel_index")
 
 _INTS = ("uint8", "int8", "int16", "int32", "int64")
 
@@ -243,3 +245,62 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
             hv = h.item() if isinstance(h, paddle.Tensor) else h
             out.append(_grad_uniform(x, d, hv, edge_order))
     return tuple(out)
+
+
+# -- torch._segment_reduce (ATen's SegmentReduce.cpp: lengths or offsets along `axis`) ---------
+_SEG_START = {"max": -math.inf, "min": math.inf, "sum": 0.0, "mean": 0.0, "prod": 1.0}
+
+
+@adapter("torch._segment_reduce")
+def _segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0,
+                    unsafe=False, initial=None):
+    if reduce not in _SEG_START:
+        raise RuntimeError(f"reduce argument must be either sum, prod, max, min or mean, got "
+                           f"{reduce}")
+    if indices is not None:
+        raise RuntimeError("segment_reduce(): indices based reduction is not supported yet.")
+    if (lengths is None) == (offsets is None):
+        raise RuntimeError("segment_reduce(): Either lengths or offsets must be defined")
+    axis = wrap_dim(axis, data.ndim)
+    if lengths is None:
+        lengths = offsets[..., 1:] - offsets[..., :-1]
+    lengths = lengths.astype("int64")
+    if lengths.ndim != axis + 1:
+        raise RuntimeError("Expected lengths/offsets to have axis + 1 dimensions")
+    n = data.shape[axis]
+    if not unsafe:
+        if bool((lengths < 0).any()):
+            raise RuntimeError("lengths contains negative value!")
+        if lengths.size and bool((lengths.sum(-1) != n).any()):
+            raise RuntimeError("Expected all rows of lengths along axis to sum to "
+                               "data.size(lengths.dim()-1) when !unsafe.")
+    nseg = lengths.shape[-1]
+    ends = paddle.cumsum(lengths, axis=-1)
+    starts = ends - lengths
+    pos = paddle.arange(n, dtype="int64")
+    # member[..., k, p]: position p of `axis` lies in segment k
+    member = (starts.unsqueeze(-1) <= pos) & (pos < ends.unsqueeze(-1))
+    trail = data.ndim - axis - 1
+    member = member.reshape(member.shape + [1] * trail)
+    x = data.unsqueeze(axis)  # lead + [1, n] + trail
+    start = _SEG_START[reduce] if initial is None else float(initial)
+    full = member.expand(member.shape[:axis + 2] + x.shape[axis + 2:])
+    x = x.expand(full.shape)
+    if reduce in ("sum", "mean"):
+        r = paddle.where(full, x, paddle.zeros_like(x)).sum(axis + 1) + start
+    elif reduce == "prod":
+        r = paddle.where(full, x, paddle.ones_like(x)).prod(axis + 1) * start
+    else:
+        fill = math.inf if reduce == "min" else -math.inf
+        vals = paddle.where(full, x, paddle.full_like(x, fill))
+        r = (vals.min(axis + 1) if reduce == "min" else vals.max(axis + 1))
+        r = paddle.minimum(r, paddle.full_like(r, start)) if reduce == "min" else \
+            paddle.maximum(r, paddle.full_like(r, start))
+        has_nan = (paddle.isnan(x) & full).any(axis + 1)
+        r = paddle.where(has_nan, paddle.full_like(r, math.nan), r)
+    if reduce == "mean":
+        cnt = lengths.astype(data.dtype).reshape(lengths.shape + [1] * trail)
+        empty = cnt == 0
+        r = paddle.where(empty, paddle.full_like(r, math.nan if initial is None else start),
+                         r / paddle.where(empty, paddle.ones_like(cnt), cnt))
+    return r
