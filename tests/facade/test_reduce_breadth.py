@@ -47,6 +47,11 @@ CASES = [
     # stable order of equal values (both directions)
     "torch.sort(j, 1)", "torch.sort(j, 0, descending=True)", "torch.argsort(i, dim=1, stable=True)",
     "torch.sort(xn, 1)", "torch.sort(xn, 1, descending=True)",
+    # stable=False on rows longer than 16 with equal values: std::sort's order, as torch
+    "torch.sort(i, 1)", "torch.argsort(i, 1, descending=True)", "i.sort(0)",
+    "torch.sort(torch.arange(3000) % 7 == 0)", "torch.argsort(xn.repeat(1, 4).round(), 1)",
+    "torch.sort(xn.repeat(1, 4).round(), 1, descending=True)",
+    "torch.sort(i, dim=1, stable=True)", "torch.sort(torch.arange(40000) % 5)",
     # median / nanmedian: positions among equal values, NaN rules
     "torch.median(j, 1)", "torch.median(i, 0, keepdim=True)", "torch.median(j)",
     "torch.median(xn, 1)", "torch.median(xn)", "xn.median(0)",

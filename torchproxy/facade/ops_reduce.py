@@ -317,7 +317,10 @@ def _zero_index(like):
 
 @op("torch.sort", method=True)
 def sort(input, dim=-1, descending=False, stable=False):
-    """torch's CPU sort is stable whatever ``stable`` says (ties keep their order)."""
+    """torch's CPU sort: ``stable=True``, rows of up to 16 entries, and large 1-D integer
+    inputs (radix sort) keep equal values in position order; other rows with equal values come
+    in the order libstdc++'s std::sort leaves them, reproduced here up to
+    _UNSTABLE_ORDER_LIMIT elements."""
     if input.ndim == 0:  # torch: the 0-d tensor itself, index 0 (dim must be -1 or 0)
         wrap_dim(dim, 0)
         return SortResult(input.clone(), _zero_index(input))
@@ -328,6 +331,21 @@ def sort(input, dim=-1, descending=False, stable=False):
     x = _nobool(input)
     idx = _stable_argsort(x, d, descending)
     v = paddle.take_along_axis(x, idx, d)  # Paddle has no bool take_along_axis either
+    n = x.shape[d]
+    radix = x.ndim == 1 and x.size >= 32768 and _name(x.dtype) in _INTS  # stable there
+    if not stable and n > 16 and not radix and x.size <= _UNSTABLE_ORDER_LIMIT:
+        # torch sorts rows of more than 16 entries with std::sort: equal values come out in
+        # the order its introsort leaves them (rows without ties have one order anyway)
+        a, b = paddle.slice(v, [d], [1], [n]), paddle.slice(v, [d], [0], [n - 1])
+        eq = a == b
+        if _name(x.dtype) in _FLOATS:
+            eq = eq | (paddle.isnan(a) & paddle.isnan(b))
+        tied = eq.any(d, keepdim=True)
+        if bool(tied.any()):
+            flags, host = _rows(tied, d), _rows(idx, d)
+            idx = _from_rows([_torch_unstable_order(r, descending) if f[0] else h
+                              for r, f, h in zip(_rows(x, d), flags, host)], x, d)
+            v = paddle.take_along_axis(x, idx, d)
     return SortResult(v.astype(input.dtype) if x is not input else v, idx.astype("int64"))
 
 
@@ -518,14 +536,32 @@ def _rows(x, d):
     return xt.reshape([-1, x.shape[d]]).numpy().tolist()
 
 
-def _from_rows(positions, x, d):
-    """Host positions (one per row of _rows) -> an int64 index tensor, dim ``d`` kept (size 1)."""
-    shape = list(x.shape)
-    shape[d] = 1
-    t = paddle.to_tensor(positions, dtype="int64", place=x.place)
-    lead = [s for i, s in enumerate(shape) if i != d] + [1]
-    t = t.reshape(lead)
+def _from_rows(rows, x, d):
+    """Host rows of positions (one row per row of _rows, each of the same length L) -> an
+    int64 index tensor shaped as ``x`` with dim ``d`` of size L."""
+    width = len(rows[0]) if rows else 1
+    t = paddle.to_tensor(rows, dtype="int64", place=x.place)
+    t = t.reshape([s for i, s in enumerate(x.shape) if i != d] + [width])
     return paddle.moveaxis(t, -1, d) if d != x.ndim - 1 else t
+
+
+def _sort_key(v, descending):
+    """A key whose ``<`` is torch's KeyValueCompAsc / KeyValueCompDesc (NaN largest)."""
+    if v != v:
+        return (0, 0) if descending else (1, 0)
+    return (1, -v) if descending else (0, v)
+
+
+def _torch_unstable_order(row, descending):
+    """The positions std::sort leaves, torch's CPU sort with ``stable=False``."""
+    pairs = [(_sort_key(v, descending), i) for i, v in enumerate(row)]
+    _libstdcxx_sort(pairs)
+    return [p[1] for p in pairs]
+
+
+# Reproducing torch's unstable order runs on the host, in Python: up to this many elements
+# (larger inputs get the stable order, one valid torch order).
+_UNSTABLE_ORDER_LIMIT = 1 << 16
 
 
 def kth_index(input, k, d):
@@ -544,7 +580,7 @@ def kth_index(input, k, d):
     if bool(tied.any()):
         rows, flags = _rows(x, d), _rows(tied, d)
         host = _rows(idx, d)
-        positions = [_torch_quickselect_index(r, k - 1) if f[0] else h[0]
+        positions = [[_torch_quickselect_index(r, k - 1)] if f[0] else h
                      for r, f, h in zip(rows, flags, host)]
         idx = _from_rows(positions, x, d)
     return idx
@@ -723,7 +759,7 @@ def mode(input, dim=-1, keepdim=False):
                           kernel_empty(shape, _dt.DTYPES["int64"], input.place))
     x = _nobool(input)
     if n > 16 or (_name(x.dtype) in _FLOATS and bool(paddle.isnan(x).any())):
-        idx = _from_rows([_torch_mode_row(r) for r in _rows(x, d)], x, d)
+        idx = _from_rows([[_torch_mode_row(r)] for r in _rows(x, d)], x, d)
         v = paddle.take_along_axis(x, idx, d).astype(input.dtype)
         if not keepdim:
             v, idx = v.squeeze(d), idx.squeeze(d)
