@@ -119,6 +119,18 @@ CASES = [
     "torch.broadcast_shapes((0, 1, 3), (10, 1))", "torch.broadcast_shapes((2, 1), 3, (1, 1, 1))",
     "torch.broadcast_shapes((2, 3), (3, 2))",                     # RuntimeError
     "torch.broadcast_tensors(x[:0], torch.ones(1, 4))",
+    # torch's errors (class checked against torch)
+    "torch.roll(v, ())", "torch.roll(x, (2, 1), 0)", "torch.roll(v, 0, 2)", "torch.roll(s, 0, 0)",
+    "torch.scatter(x.double(), 0, torch.tensor([[0, 1]]), x)", "torch.scatter(x, 0, torch.tensor([0, 1]), x)",
+    "torch.scatter(x, 0, torch.tensor([[0, 1]]), x[None])", "torch.scatter_add(x, 0, torch.tensor([[3, 1]]), x)",
+    "torch.tril(v)", "torch.triu(v)", "torch.unbind(s)", "torch.narrow(s, 0, 0, 1)",
+    "torch.narrow(x, 1, 5, 0)", "torch.narrow(x, 1, -5, 0)", "torch.narrow(x, 1, 0, -1)",
+    "torch.narrow(x, 1, torch.tensor(1), 2)", "torch.narrow(x, 1, torch.tensor([1]), 2)",
+    "torch.movedim(x, (0, -2), (1, 0))", "torch.movedim(x, (0,), (1, 0))",
+    "torch.index_add(x, 0, torch.tensor([0, 2]), v[:4])",
+    "torch.masked_fill(x, m, torch.ones(1))", "torch.masked_fill(x, m, 1j)",
+    "torch.arange(0, 64, 0.5, out=torch.empty(0, dtype=torch.int64))",
+    "torch.linspace(0, 3, 1.0)", "torch.logspace(0, 3, 2.0)",
     # creation: integer dtypes computed as torch's CPU kernels do
     "torch.arange(0.0, -8.000001, -4.0, dtype=torch.int64)", "torch.arange(0.5, 4.5, 1.5, dtype=torch.int32)",
     "torch.arange(1, 10, 3, dtype=torch.float32)", "torch.arange(-3.7, 3.2, 0.9, dtype=torch.int64)",

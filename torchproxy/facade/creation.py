@@ -281,6 +281,12 @@ def _bound(v, fn, start, end):
     return _num(v)
 
 
+def _check_steps(steps, fn, start, end):
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)):
+        kinds = ", ".join(type(v).__name__ for v in (start, end, steps))
+        raise TypeError(f"{fn}() received an invalid combination of arguments - got ({kinds})")
+
+
 def _trunc_int(v):
     """A Python scalar as torch's ``Scalar.to<int64_t>()`` reads it (toward zero)."""
     return int(v)
@@ -295,6 +301,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     if not all(math.isfinite(float(v)) for v in (start, end)):
         raise RuntimeError(f"unsupported range: {start} -> {end}")
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+    if dtype is None and isinstance(out, paddle.Tensor):
+        dtype = out.dtype  # torch computes in out's dtype
     dt = (_INT64 if is_int else default_float()) if dtype is None else _to_dtype(dtype)
     if _dt.torch_name(dt) in _FLOAT_NAMES:
         # torch (CPU): the bounds and step in double, size ceil((end - start) / step)
@@ -341,6 +349,7 @@ def _two_product_sum(a, b, c):
 @adapter("torch.linspace")
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False):
+    _check_steps(steps, "linspace", start, end)
     start, end = _bound(start, "linspace", start, end), _bound(end, "linspace", start, end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -366,6 +375,7 @@ def logspace_values(start, end, steps, base, dt):
     """torch.logspace's values (CPU kernel) as a numpy array for Paddle dtype ``dt``: the
     exponents as torch's linspace computes them (in the float dtype's precision; in double
     from truncated bounds for integer dtypes) and ``base ** exponent``."""
+    _check_steps(steps, "logspace", start, end)
     start, end = _bound(start, "logspace", start, end), _bound(end, "logspace", start, end)
     base = float(_num(base))
     name = _dt.torch_name(dt)

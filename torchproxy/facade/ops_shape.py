@@ -186,14 +186,27 @@ def unsafe_chunk(input, chunks, dim=0):
 
 @op("torch.unbind", method=True)
 def unbind(input, dim=0):
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = wrap_dim(dim, input.ndim)
     return tuple(paddle.unbind(input, axis=d))
 
 
 @op("torch.narrow", method=True)
 def narrow(input, dim, start, length):
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if isinstance(start, paddle.Tensor):
+        if start.ndim != 0 or start.dtype == paddle.bool or "int" not in str(start.dtype):
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = int(start)
     d = wrap_dim(dim, input.ndim)
     n = input.shape[d]
+    if not -n <= start <= n:
+        raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but got "
+                         f"{start})")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     if start < 0:
         start += n
     if start < 0 or start + length > n or length < 0:
@@ -250,7 +263,13 @@ def index_select(input, dim, index):
 @op("torch.masked_fill", method=True, inplace=True)
 def masked_fill(input, mask, value):
     if isinstance(value, paddle.Tensor):
+        if value.ndim:
+            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
+                               f"tensor with {value.ndim} dimension(s).")
         value = value.item()
+    if isinstance(value, complex) and not _name(input.dtype).startswith("complex"):
+        raise RuntimeError(f"value cannot be converted to type {_name(input.dtype)} without "
+                           "overflow")
     x = _bool_safe(input)
     fill = _full([], value, x.dtype, input)
     return _back(paddle.where(mask.astype("bool"), fill, x), input.dtype)
@@ -258,11 +277,15 @@ def masked_fill(input, mask, value):
 
 @adapter("torch.tril")
 def tril(input, diagonal=0, *, out=None):
+    if input.ndim < 2:
+        raise RuntimeError("tril: input tensor must have at least 2 dimensions")
     return _write_out(paddle.tril(input, diagonal), out)
 
 
 @adapter("torch.triu")
 def triu(input, diagonal=0, *, out=None):
+    if input.ndim < 2:
+        raise RuntimeError("triu: input tensor must have at least 2 dimensions")
     return _write_out(paddle.triu(input, diagonal), out)
 
 
@@ -293,6 +316,17 @@ def flip(input, dims):
 
 @op("torch.roll", method=True)
 def roll(input, shifts, dims=None):
+    sh = [shifts] if isinstance(shifts, int) else list(shifts)
+    dm = [] if dims is None else [dims] if isinstance(dims, int) else list(dims)
+    if not sh:
+        raise RuntimeError("`shifts` required")
+    if dm and len(sh) != len(dm) or not dm and len(sh) != 1:
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:"
+                           f"{len(dm)}")
+    if input.ndim == 0 and dm:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    for d in dm:
+        wrap_dim(d, input.ndim)
     return _back(paddle.roll(_bool_safe(input), shifts, axis=dims), input.dtype)
 
 
@@ -324,6 +358,18 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """torch: out[i][index[i][j]] = src[i][j] along ``dim`` (paddle.scatter is row-wise)."""
     if src is None:
         src = value
+    if isinstance(src, paddle.Tensor) and src.dtype != input.dtype:
+        raise RuntimeError(f"scatter(): Expected self.dtype to be equal to src.dtype")
+    if index.ndim != input.ndim and index.size:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if isinstance(src, paddle.Tensor) and index.ndim != src.ndim and index.size:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if index.size and input.ndim:
+        d = wrap_dim(dim, input.ndim)
+        lo, hi = int(index.min()), int(index.max())
+        if lo < 0 or hi >= input.shape[d]:
+            raise RuntimeError(f"index {hi if hi >= input.shape[d] else lo} is out of bounds for "
+                               f"dimension {d} with size {input.shape[d]}")
     if isinstance(src, paddle.Tensor) and list(src.shape) != list(index.shape):
         src = paddle.slice(src, list(range(index.ndim)), [0] * index.ndim, list(index.shape))
     if reduce not in (None, "add", "multiply"):
@@ -349,6 +395,10 @@ def scatter_add(input, dim, index, src):
 
 @op("torch.index_add", method=True, inplace=True)
 def index_add(input, dim, index, source, *, alpha=1):
+    if input.ndim and source.ndim != input.ndim and not (input.ndim == 1 and source.ndim == 0):
+        raise RuntimeError(f"index_add_(): source tensor shape must match self tensor shape, "
+                           f"excluding the specified dimension. Got self.shape = "
+                           f"{list(input.shape)} source.shape = {list(source.shape)}")
     src = source * alpha if alpha != 1 else source
     if input.ndim == 0:
         wrap_dim(dim, 0)
@@ -379,8 +429,14 @@ def movedim(input, source, destination):
     dst = [wrap_dim(d, nd) for d in (destination if isinstance(destination, (list, tuple))
                                      else [destination])]
     if len(src) != len(dst):
-        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
-                           f"should contain the same number of dims as destination ({dst} dims)")
+        raw = [list(v) if isinstance(v, (list, tuple)) else [v] for v in (source, destination)]
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({raw[0]} "
+                           f"dims) should contain the same number of dims as destination "
+                           f"({raw[1]} dims)")
+    for name, given, wrapped in (("source", source, src), ("destination", destination, dst)):
+        if len(set(wrapped)) != len(wrapped):
+            raw = list(given) if isinstance(given, (list, tuple)) else [given]
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({raw})")
     perm = [-1] * nd
     for s, d in zip(src, dst):
         perm[d] = s
