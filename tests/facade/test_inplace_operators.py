@@ -18,9 +18,9 @@ import torchproxy
 from difftest import load
 from torchproxy.facade import dispatch, tensor as tensor_mod
 
-OPS = ("+", "-", "*", "/", "%", "**", "&", "|", "^", "<<", ">>")
+OPS = ("+", "-", "*", "/", "%", "**", "&", "|", "^", "<<", ">>", "//")
 DUNDERS = ("__iadd__", "__isub__", "__imul__", "__itruediv__", "__imod__", "__ipow__",
-           "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__")
+           "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__", "__ifloordiv__")
 BACKENDS = ["c", "python"] if dispatch.c_available() else ["python"]
 
 SNIPPET = """
@@ -175,7 +175,7 @@ def test_other_operands_fall_back_to_the_binary_operator(mods):
 
 BINARY_DUNDER = dict(zip(OPS, ("__add__", "__sub__", "__mul__", "__truediv__", "__mod__",
                                  "__pow__", "__and__", "__or__", "__xor__", "__lshift__",
-                                 "__rshift__")))
+                                 "__rshift__", "__floordiv__")))
 REBIND = """
 def f(x, y, op):
     x0 = x

@@ -133,7 +133,7 @@ def caller_module(depth: int = 1):
 # which CPython goes on to the binary operator exactly as without a dispatcher.
 INPLACE_OPERATORS = frozenset({
     "__iadd__", "__isub__", "__imul__", "__itruediv__", "__imod__", "__ipow__", "__iand__",
-    "__ior__", "__ixor__", "__ilshift__", "__irshift__",
+    "__ior__", "__ixor__", "__ilshift__", "__irshift__", "__ifloordiv__",
 })
 
 

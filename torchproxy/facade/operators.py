@@ -26,7 +26,7 @@ NAMES = (
     "torch.Tensor.__iadd__", "torch.Tensor.__isub__", "torch.Tensor.__imul__",
     "torch.Tensor.__itruediv__", "torch.Tensor.__imod__", "torch.Tensor.__ipow__",
     "torch.Tensor.__iand__", "torch.Tensor.__ior__", "torch.Tensor.__ixor__",
-    "torch.Tensor.__ilshift__", "torch.Tensor.__irshift__",
+    "torch.Tensor.__ilshift__", "torch.Tensor.__irshift__", "torch.Tensor.__ifloordiv__",
 )
 
 import numbers
@@ -109,6 +109,8 @@ _inplace_operator("__ior__", ops.BINARY["bitwise_or"])
 _inplace_operator("__ixor__", ops.BINARY["bitwise_xor"])
 _inplace_operator("__ilshift__", ops.bitwise_left_shift)
 _inplace_operator("__irshift__", ops.bitwise_right_shift)
+# torch's x //= y is floor_divide_ (floor rounding, torch.floor_divide)
+_inplace_operator("__ifloordiv__", lambda a, b: ops.div(a, b, rounding_mode="floor"))
 
 
 @tensor_method("__abs__", note="torch.abs")
