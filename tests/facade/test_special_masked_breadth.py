@@ -424,3 +424,15 @@ def f(a):
     R = torch._segment_reduce
     return {src}
 """, A)
+
+
+def test_hfft2_float32_precision():
+    z = (rng.standard_normal((6, 5, 7)) + 1j * rng.standard_normal((6, 5, 7))).astype("complex64")
+    check("""
+import torch
+def f(z):
+    zr = z.clone().requires_grad_()
+    y = torch.fft.hfft2(zr)
+    y.abs().sum().backward()
+    return [y.detach(), torch.fft.hfftn(z, s=(4, 6)), torch.fft.hfft2(z, norm="ortho"), zr.grad]
+""", z, rtol=2e-6, atol=2e-6)
