@@ -80,6 +80,7 @@ CASES = [
     # tile, transposes, squeeze_, mT, view_as, view_copy, unfold_copy
     "torch.tile(x, (2,))", "torch.tile(x, (2, 1, 3))", "x.tile(2, 2)", "torch.tile(x, (0, 2))",
     "torch.tile(s, (3,))", "torch.tile(b, (2, 1))", "torch.tile(x[:0], (2, 2))",
+    "s.repeat(0)", "x.repeat(2, 0, 1)", "b.repeat(1, 2)", "x.repeat(2)",  # fewer dims: RuntimeError
     "(lambda y: (y.transpose_(0, 1), y))(x.clone())", "(lambda y: (y.swapdims_(1, 0), y))(x.clone())",
     "(lambda y: (y.swapaxes_(-1, 0), y))(x.clone())", "x.swapaxes(0, 1)", "s.swapaxes(0, -1)",
     "(lambda y: (y.transpose_(0, 0), y))(s.clone())",

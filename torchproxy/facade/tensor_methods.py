@@ -477,8 +477,8 @@ def repeat(self, *sizes):
     if len(sizes) < self.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
-    x = self.reshape([1] * (len(sizes) - self.ndim) + list(self.shape))
-    return paddle.tile(x, sizes)
+    from .ops_indexing import tile  # zero repeats (Paddle 2.6's tile refuses them), bools
+    return tile(self, sizes)
 
 
 @tensor_method("copy_")
