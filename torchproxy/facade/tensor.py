@@ -113,4 +113,7 @@ def policy_of(name: str) -> str:
     """'added' (Paddle lacks it) or 'dispatched' (torch semantics in scope only)."""
     import paddle
     saved = _saved.get(name, _MISSING) if _saved else _lookup_static(paddle.Tensor, name)
-    return "added" if saved is _MISSING else "dispatched"
+    # in-place operators Paddle lacks are dispatched all the same: their unscoped side answers
+    # NotImplemented so CPython falls back to Paddle's binary operator (dispatch.INPLACE_OPERATORS)
+    return "added" if saved is _MISSING and name not in _dispatch.INPLACE_OPERATORS else \
+        "dispatched"
