@@ -163,3 +163,22 @@ def f(e):
     out.sum().backward()
     return out, y.grad
 """, E)
+
+
+HASHES = ["torch.hash_tensor(x)", "torch.hash_tensor(x, 1)", "x.hash_tensor((0, 1), keepdim=True)",
+          "torch.hash_tensor(d, 0)", "torch.hash_tensor(i)", "torch.hash_tensor(b, 1)",
+          "torch.hash_tensor(s)", "torch.hash_tensor(e, 1)",
+          "torch.hash_tensor(e)"]                   # RuntimeError: no dim for an empty input
+
+
+@pytest.mark.parametrize("expr", HASHES)
+def test_hash_tensor(expr):
+    """uint64 results: Paddle 3 only; on Paddle 2.6 a NotProvidedError names the function."""
+    from torchproxy.paddle_shims import HAS_VIEW_DTYPE
+    if not HAS_VIEW_DTYPE:
+        from difftest import run
+        from torchproxy.errors import NotProvidedError
+        with pytest.raises(NotProvidedError, match="torch.hash_tensor"):
+            run(_snip("torch.hash_tensor(x)"), F, D, FN, I, J, B, S, E, scoped=True)
+        return
+    _check(expr)

@@ -17,7 +17,8 @@ NAMES = (
     "torch.Tensor.histogram", "torch.nanmedian", "torch.nanquantile", "torch.mode",
     "torch.unique", "torch.unique_consecutive", "torch.histogram", "torch.histogramdd",
     "torch.return_types.nanmedian", "torch.return_types.histogram",
-    "torch.return_types.histogramdd", "torch.all", "torch.amax", "torch.amin", "torch.any", "torch.argmax",
+    "torch.return_types.histogramdd", "torch.hash_tensor", "torch.Tensor.hash_tensor",
+    "torch.all", "torch.amax", "torch.amin", "torch.any", "torch.argmax",
     "torch.argmin", "torch.argsort", "torch.count_nonzero", "torch.cummax", "torch.cummin",
     "torch.cumprod", "torch.cumsum", "torch.log_softmax", "torch.logsumexp", "torch.max",
     "torch.mean", "torch.median", "torch.min", "torch.norm", "torch.prod", "torch.quantile",
@@ -39,7 +40,7 @@ from ._opbase import (_LEGACY_NAMES, CummaxResult, CumminResult, KthResult, MaxR
                       _float_input, _float_kernel, _full, _name, _prod, _reduced_shape,
                       _return_type, _to_dtype, _write_out, adapter, op,
                       wrap_dim)
-from ..paddle_shims import ARGSORT_HAS_STABLE, IS_PADDLE_2
+from ..paddle_shims import ARGSORT_HAS_STABLE, HAS_VIEW_DTYPE, IS_PADDLE_2
 from .registry import module, type_
 
 
@@ -1041,3 +1042,53 @@ module("torch.return_types")
 for _cls in (MaxResult, MinResult, SortResult, TopkResult, KthResult, ModeResult, MedianResult,
              CummaxResult, CumminResult, NanmedianResult, HistogramResult, HistogramddResult):
     type_(f"torch.return_types.{_cls.__name__}", _cls)
+
+
+# -- torch.hash_tensor ------------------------------------------------------------------------
+def _xor_fold(x):
+    """XOR of ``x`` (int64) along its last dim, by halving (XOR has no Paddle reduction)."""
+    while x.shape[-1] > 1:
+        m = x.shape[-1]
+        if m % 2:  # pad with 0, XOR's identity
+            x = paddle.concat([x, paddle.zeros(list(x.shape[:-1]) + [1], "int64")], -1)
+            m += 1
+        x = paddle.bitwise_xor(x[..., :m // 2], x[..., m // 2:])
+    return x[..., 0]
+
+
+@op("torch.hash_tensor", method=True)
+def hash_tensor(input, dim=(), *, keepdim=False, mode=0):
+    """torch's xor hash: each element widened to its 64-bit float/integer type, its bits read
+    as uint64, XOR-reduced.  Needs uint64 tensors (Paddle 3)."""
+    if not HAS_VIEW_DTYPE:  # Paddle 2.6: no uint64 dtype, no bit casts
+        from ..errors import NotProvidedError
+        raise NotProvidedError("torch.hash_tensor (needs uint64 tensors: Paddle 3)")
+    if mode != 0:
+        raise RuntimeError(f"hash_tensor: Expected mode to be 0 (xor_sum) but got {mode}")
+    axis = _dims(dim, input.ndim)
+    if input.size == 0 and axis is None:
+        raise RuntimeError("hash_tensor: Expected reduction dim to be specified for "
+                           "input.numel() == 0. Specify the reduction dim with the 'dim' "
+                           "argument.")
+    if input.size == 0:
+        _check_empty_reduce(input, axis, "hash_tensor")
+    n = _name(input.dtype)
+    if n in _FLOATS:
+        bits = input.astype("float64").view(paddle.int64)
+    else:
+        bits = input.astype("int64")
+    axes = list(range(input.ndim)) if axis is None else axis
+    keep = [i for i in range(input.ndim) if i not in axes]
+    lead = [input.shape[i] for i in keep]
+    if input.ndim:
+        bits = paddle.transpose(bits, keep + axes).reshape(lead + [_prod(
+            [input.shape[i] for i in axes])])
+    else:
+        bits = bits.reshape([1])
+    if bits.shape[-1] == 0:
+        r = paddle.zeros(lead, "int64")
+    else:
+        r = _xor_fold(bits)
+    if keepdim:
+        r = r.reshape(_reduced_shape(input.shape, axes, True))
+    return r.view(paddle.uint64)
