@@ -436,3 +436,14 @@ def f(z):
     y.abs().sum().backward()
     return [y.detach(), torch.fft.hfftn(z, s=(4, 6)), torch.fft.hfft2(z, norm="ortho"), zr.grad]
 """, z, rtol=2e-6, atol=2e-6)
+
+
+def test_hermite_he_float32_fma():
+    x = (rng.standard_normal(400) * 4).astype("float32")
+    n = rng.integers(-1, 12, 400).astype("float32")
+    check("""
+import torch
+def f(x, n):
+    return [torch.special.hermite_polynomial_he(x, n), torch.special.hermite_polynomial_he(
+        x.double(), n.double()), torch.special.hermite_polynomial_he(x, 5)]
+""", x, n, rtol=1e-6, atol=1e-6)

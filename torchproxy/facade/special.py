@@ -278,7 +278,17 @@ def _herm_h(x, n):
 
 def _herm_he(x, n):
     one = paddle.ones_like(x)
-    r = _recur(x, n, one, x, lambda k, q, p: x * q - k * p)
+    if _name(x.dtype) == "float32":
+        # torch's compiled loop contracts x*q - k*p into fma(x, q, -(k*p)): the product x*q
+        # is not rounded before the subtraction (emulated exactly in float64)
+        x64 = x.astype("float64")
+
+        def step(k, q, p):
+            return (x64 * q.astype("float64") - (k * p).astype("float64")).astype("float32")
+    else:
+        def step(k, q, p):
+            return x * q - k * p
+    r = _recur(x, n, one, x, step)
     return paddle.where(n < 0, paddle.zeros_like(x), r)
 
 
