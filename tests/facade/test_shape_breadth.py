@@ -164,6 +164,8 @@ RANDOM = [
     "(lambda r: (r.shape, r.dtype, bool(((r >= -3) & (r < 3)).all())))(torch.randint_like(i, -3, 3))",
     "(lambda r: (r.shape, r.dtype))(torch.randint_like(x, 2, 5, dtype=torch.int16))",
     "torch.randint_like(x, 5, 5)",                                  # empty range: RuntimeError
+    "torch.zeros(10).cauchy_(0, 0)", "torch.multinomial(torch.ones(1, 2), 2, out=torch.empty(1, 2))",
+    "torch.multinomial(torch.ones(2 ** 24 + 1), 3)",
     "(lambda r: (r.shape, r.dtype, bool((r == 0).all())))(torch.randint_like(s, 1))",
 ]
 

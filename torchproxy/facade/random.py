@@ -180,6 +180,8 @@ def exponential_(self, lambd=1.0, *, generator=None):
 @tensor_method("cauchy_")
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     _require_float(self, "cauchy_cpu")
+    if sigma <= 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
     u = _uniform_like(self.shape, self.dtype, self.place, generator)
     return _fill(self, median + sigma * paddle.tan(math.pi * (u - 0.5)))
 
@@ -332,9 +334,14 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
                            f"{_TORCH_KERNEL_NAME.get(n, n).capitalize()}")
     if input.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if out is not None and _dt.torch_name(out.dtype) != "int64":
+        raise RuntimeError("multinomial expects Long tensor out, got: "
+                           f"{_TORCH_KERNEL_NAME.get(_dt.torch_name(out.dtype), out.dtype)}")
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     categories = input.shape[-1]
+    if categories > 2 ** 24:
+        raise RuntimeError(f"number of categories cannot exceed 2^24")
     if not replacement and num_samples > categories:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
                            "replacement")
