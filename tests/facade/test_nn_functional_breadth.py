@@ -390,3 +390,14 @@ import torch
 def f(x, g):
     return {src}
 """, _r(1, 2, 3, 3), _r(1, 2, 2, 2))
+
+
+def test_sdpa_broadcast_query_math_scaling():
+    check("""
+import torch
+def f(q, k, v):
+    F = torch.nn.functional
+    return [F.scaled_dot_product_attention(q, k, v),
+            F.scaled_dot_product_attention(q, k, v, scale=0.3),
+            F.scaled_dot_product_attention(q, k, v, is_causal=True)]
+""", _r(4, 3, 8), _r(4, 4, 6, 8), _r(4, 4, 6, 8), rtol=1e-5, atol=1e-6)

@@ -1954,7 +1954,12 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                    "query")
             key = paddle.repeat_interleave(key, hq // hk, axis=-3)
             value = paddle.repeat_interleave(value, hq // value.shape[-3], axis=-3)
-    w = paddle.matmul(query, key, transpose_y=True) * scale_factor
+    # torch's math kernel scales query and key by sqrt(scale) each, before the product
+    if scale_factor >= 0:
+        root = math.sqrt(scale_factor)
+        w = paddle.matmul(query * root, key * root, transpose_y=True)
+    else:
+        w = paddle.matmul(query, key, transpose_y=True) * scale_factor
     if bias is not None:
         w = w + bias
         # torch's math kernel uses a "safe" softmax: rows masked entirely give 0, not nan
