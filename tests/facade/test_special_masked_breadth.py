@@ -109,7 +109,7 @@ def f(a, m):
     c = a.nan_to_num(0.0, 3.0, -3.0)
     N, V, S = torch.masked.norm, torch.masked.var, torch.masked.std
     return [N(c, 1.0, 1, mask=m), N(c, float('inf'), 2, mask=m), N(c, float('-inf'), 2, mask=m),
-            N(c, 0.0, 0, mask=m), N(a, float('inf'), 2, mask=m),
+            N(c, 0.0, 0, mask=m), N(a, float('inf'), 2, mask=m), N(a, 0.0, 1, mask=m),
             V(c, 1, unbiased=False, mask=m), V(c, 2, correction=2, keepdim=True, mask=m),
             S(c, (0, 1), mask=m), V(c.double(), 0, mask=m), S(c, 2, unbiased=True, mask=None)]
 """, A, M, rtol=2e-5, atol=1e-5)

@@ -358,6 +358,10 @@ def norm(input, ord=2.0, dim=None, *, keepdim=False, dtype=None, mask=None):
         dtype = input.dtype
     x = _combine("norm", input, mask, ord)
     dims = _canonical_dim(dim, input.ndim)
+    if ord == 0 and _is_float(x.dtype):  # the count of nonzeros (inf counts: torch's rule)
+        r = paddle.sum((x != 0).astype(dtype), axis=list(dims) if dims else None,
+                       keepdim=bool(keepdim))
+        return r
     r = _t("torch.linalg.vector_norm")(x, ord, list(dims) if dims else None, bool(keepdim),
                                         dtype=dtype)
     return _nan_propagate(x, r, dims, keepdim) if ord in (math.inf, -math.inf) else r
