@@ -159,7 +159,7 @@ def test_empty_sum_keeps_the_graph():
 import torch
 def f(e):
     y = e.clone().requires_grad_()
-    out = torch.sum(y, 1) + torch.mean(y, 1) + torch.prod(y, 1)
+    out = torch.sum(y, 1) + torch.mean(y, 1) + torch.prod(y, 1) + torch.amax(y, 0).sum()
     out.sum().backward()
     return out, y.grad
 """, E)
