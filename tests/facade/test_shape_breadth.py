@@ -89,7 +89,9 @@ CASES = [
     "(lambda y: (y.squeeze_(()), y))(x.reshape(1, 3, 1, 4).clone())",
     "x.mT", "x.reshape(2, 3, 2).mT", "v.mT",                      # 1-D: RuntimeError
     "s.view_as(v[:1])", "x.view_as(torch.ones(6, 2))", "torch.view_copy(x, (2, 6))",
-    "torch.view_copy(x, (-1,))", "torch.unfold_copy(x, 1, 2, 1)", "torch.unfold_copy(v, 0, 4, 3)",
+    "torch.view_copy(x, (-1,))", "torch.reshape(x[:, :0], (0, 2))", "torch.reshape(x[:, :0], (0, -1))",
+    "torch.reshape(x[:1, :1], (0, -1))", "torch.reshape(x, (5, -1, -1))", "torch.reshape(x, (5, -1))",
+    "torch.reshape(x[:, :0], (3, 0, 7))", "torch.unfold_copy(x, 1, 2, 1)", "torch.unfold_copy(v, 0, 4, 3)",
     "torch.unfold_copy(s, 0, 1, 1)", "torch.unfold_copy(b, 0, 2, 1)", "torch.unfold_copy(x, 1, 5, 1)",
     "torch.unsafe_chunk(x, 2, 1)", "x.unsafe_chunk(3)", "torch.unsafe_chunk(x, 0)",
     "x.diagonal(offset=1, dim1=1, dim2=0)", "torch.diagonal(x, 0, 1, 1)",  # identical: RuntimeError

@@ -23,7 +23,7 @@ NAMES = (
 
 import paddle
 
-from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST
+from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST, ZERO_SIZE_KERNELS_FAIL
 from . import dtypes as _dt
 from ._opbase import (_dims, _full, _name, _prod, _register_adapter, _write_out, adapter, op,
                       builtins_sum, wrap_dim)
@@ -79,7 +79,13 @@ def stack(tensors, dim=0, *, out=None):
 
 @adapter("torch.reshape")
 def reshape(input, shape):
-    return input.reshape(list(shape))
+    from .tensor_methods import _infer_shape  # torch's -1 inference and size check
+    new = _infer_shape([int(d) for d in shape], _prod(input.shape))
+    if ZERO_SIZE_KERNELS_FAIL and 0 in new and new != list(input.shape):
+        # Paddle 2.6 reads a 0 in the target as "copy this dimension": an empty tensor of
+        # the shape (Paddle 2.6 gives 0-size tensors no gradient anyway)
+        return paddle.zeros(new, dtype="int64").astype(input.dtype)
+    return input.reshape(new)
 
 
 @adapter("torch.transpose")
