@@ -447,3 +447,18 @@ def f(x, n):
     return [torch.special.hermite_polynomial_he(x, n), torch.special.hermite_polynomial_he(
         x.double(), n.double()), torch.special.hermite_polynomial_he(x, 5)]
 """, x, n, rtol=1e-6, atol=1e-6)
+
+
+def test_bad_inputs():
+    for src in ("torch.special.bessel_j0(1.0)", "torch.special.erf([1.0])",
+                "torch.special.zeta(2.0, 3.0)", "torch.special.airy_ai('a')",
+                "torch.stft([1.0] * 20, 4, return_complex=True)", "torch.gradient([1.0, 2.0])",
+                "torch._segment_reduce([1.0], 'sum', lengths=torch.tensor([1]))",
+                "torch.masked.softmax(torch.ones(3), 0, mask=[True, False, True])",
+                "torch.unravel_index([1], (2,))", "torch.igamma(1.0, torch.ones(2))",
+                "torch.masked.amax([1.0], mask=torch.tensor([True]))"):
+        check(f"""
+import torch
+def f():
+    return {src}
+""")

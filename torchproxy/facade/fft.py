@@ -274,9 +274,9 @@ def _is_complex(x):
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
          pad_mode="reflect", normalized=False, onesided=None, return_complex=None,
          align_to_window=None):
-    if not isinstance(input, paddle.Tensor):
-        raise TypeError(f"stft(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+    if not isinstance(input, paddle.Tensor):  # torch's Python stft fails on input.dim()
+        raise AttributeError(f"stft(): input must be a Tensor, not {type(input).__name__} (it "
+                             f"has no attribute 'dim')")
     complex_in = _is_complex(input) or _is_complex(window)
     if return_complex is None:
         if not complex_in:

@@ -30,9 +30,9 @@ def _t(name):
 
 @adapter("torch.unravel_index")
 def unravel_index(indices, shape):
-    if not isinstance(indices, paddle.Tensor):
-        raise TypeError(f"unravel_index(): argument 'indices' must be Tensor, not "
-                        f"{type(indices).__name__}")
+    if not isinstance(indices, paddle.Tensor):  # torch's Python code fails on is_complex()
+        raise AttributeError(f"unravel_index(): indices must be a Tensor, not "
+                             f"{type(indices).__name__} (it has no attribute 'is_complex')")
     if _name(indices.dtype) not in _INTS:
         raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
     if isinstance(shape, bool) or not isinstance(shape, (int, list, tuple)):
@@ -254,6 +254,9 @@ _SEG_START = {"max": -math.inf, "min": math.inf, "sum": 0.0, "mean": 0.0, "prod"
 @adapter("torch._segment_reduce")
 def _segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0,
                     unsafe=False, initial=None):
+    if not isinstance(data, paddle.Tensor):
+        raise TypeError(f"segment_reduce(): argument 'data' (position 1) must be Tensor, not "
+                        f"{type(data).__name__}")
     if reduce not in _SEG_START:
         raise RuntimeError(f"reduce argument must be either sum, prod, max, min or mean, got "
                            f"{reduce}")

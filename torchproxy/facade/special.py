@@ -59,6 +59,9 @@ def _c(v, like):
 
 def _unary(name, compute):
     def fn(input):
+        if not isinstance(input, paddle.Tensor):
+            raise TypeError(f"special_{name}(): argument 'input' (position 1) must be Tensor, "
+                            f"not {type(input).__name__}")
         x = _float_input(input)
         if x.size == 0:  # Paddle 2.6 kernels reject 0-size inputs
             return paddle.zeros(x.shape, dtype=x.dtype)
@@ -751,6 +754,10 @@ def _zeta(x, q):  # torch's result says requires_grad but its backward raises: n
 @adapter("torch.special.zeta")
 def zeta(input, other, *, out=None):
     from ._opbase import write_out
+    if not isinstance(input, paddle.Tensor) and not isinstance(other, paddle.Tensor):
+        raise TypeError(f"special_zeta() received an invalid combination of arguments - got "
+                        f"({type(input).__name__}, {type(other).__name__}): one of them must be "
+                        f"a Tensor")
     with paddle.no_grad():
         x, q = _binary_float(input, other)
         if x.size == 0:
