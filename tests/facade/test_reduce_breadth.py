@@ -111,6 +111,11 @@ CASES = [
     "torch.amax(e)",                                    # RuntimeError: no dim for an empty input
     "torch.amin(e, 1)",                                 # IndexError
     "torch.max(e)",                                     # RuntimeError
+    # logsumexp: torch's handling of infinite maxima and empty reductions; count_nonzero
+    "torch.logsumexp(torch.full((2, 3), float('-inf')), 1)",
+    "torch.logsumexp(torch.tensor([float('inf'), 1.0]), 0)", "torch.logsumexp(e, 1)",
+    "torch.logsumexp(j, 1)", "x.logsumexp((0, 1), keepdim=True)",
+    "torch.count_nonzero(e, 1)", "torch.count_nonzero(b, (0, 1))",
     # cumulative ops: Tensor.cumprod / in-place forms, dtype=
     "x.cumprod(1, dtype=torch.float64)", "x.clone().cumsum_(0)", "x.clone().cumprod_(1)",
     "torch.cumprod(j, 1)", "torch.cummax(x, 0)", "x.cummin(1)",
@@ -133,7 +138,7 @@ GRADS = [
     "torch.median(y, 1).values", "torch.nanmedian(y, 0).values", "torch.median(y)",
     "torch.quantile(y, 0.3, 1)", "torch.nanquantile(y, torch.tensor([0.2, 0.8]), 0)",
     "torch.kthvalue(y, 2, 1).values", "torch.mode(y, 1).values", "torch.sort(y, 0).values",
-    "torch.cummax(y, 1).values", "torch.var(y, 1)",
+    "torch.cummax(y, 1).values", "torch.var(y, 1)", "torch.logsumexp(y, 1)",
 ]
 
 

@@ -223,8 +223,18 @@ def any(input, dim=None, keepdim=False):  # noqa: A001
 
 @op("torch.logsumexp", method=True)
 def logsumexp(input, dim, keepdim=False):
+    """torch's formula: the max is taken out only where it is finite, so all -inf gives -inf
+    and an inf gives inf (not nan); an empty reduction is -inf."""
     x = _float_input(input)
-    return paddle.logsumexp(x, axis=_dims(dim, x.ndim), keepdim=keepdim)
+    axis = _dims(dim, x.ndim)
+    if x.size == 0:
+        if _EMPTY_REDUCE_FAILS:
+            return _full(_reduced_shape(x.shape, axis, keepdim), float("-inf"), x.dtype, x)
+        return paddle.log(paddle.sum(paddle.exp(x), axis=axis, keepdim=keepdim))
+    m = paddle.amax(x, axis=axis, keepdim=True).detach()
+    m = paddle.where(paddle.isinf(m), paddle.zeros_like(m), m)
+    r = paddle.log(paddle.sum(paddle.exp(x - m), axis=axis, keepdim=keepdim))
+    return r + (m if keepdim else m.reshape(r.shape))
 
 
 @op("torch.cumsum", method=True, inplace=True)
@@ -365,7 +375,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
 
 @op("torch.count_nonzero", method=True)
 def count_nonzero(input, dim=None):
-    return paddle.sum((input != 0).astype("int64"), axis=_dims(dim, input.ndim))
+    return sum((input != 0).astype("int64"), _dims(dim, input.ndim))
 
 
 # -- torch's CPU selection/sort algorithms, for the index among equal values ------------------
