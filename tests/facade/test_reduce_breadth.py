@@ -103,7 +103,13 @@ CASES = [
     "density=True)",
     "torch.histogramdd(x[:, :2], bins=[torch.tensor([-9.0, 0.0, 9.0]), torch.tensor([-1.0, 1.0])])",
     "torch.histogramdd(x[:, :2], bins=2, weight=torch.arange(3.0))",
-    "torch.histogram(i, 3)",                            # integer input: RuntimeError
+    "torch.histogram(i, 3)",                            # integer input: NotImplementedError
+    "torch.histogram(x, 3, range=(1.0, 0.0))",          # RuntimeError: min > max
+    "torch.histogram(x, 3, range=(0.0, float('inf')))",  # RuntimeError: not finite
+    "torch.median(b)", "torch.median(b, 0)", "torch.kthvalue(b, 1)",  # NotImplementedError
+    "torch.unique(xn, return_counts=True)", "torch.unique_consecutive(xn)",
+    "torch.mode(torch.tensor([1.0, float('nan'), float('nan'), 2.0]))",
+    "torch.quantile(x, torch.tensor([[0.5]]))",         # RuntimeError: q of 2 dims
     # empty inputs: torch's identities, and its errors
     "torch.sum(e, 1)", "torch.sum(e)", "torch.mean(e, 1)", "torch.prod(e, 1)", "torch.prod(e)",
     "torch.amax(e, 0)", "torch.var(e, 1)", "torch.std(e)", "torch.var_mean(e, 1)",

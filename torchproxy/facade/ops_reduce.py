@@ -580,7 +580,9 @@ def kth_index(input, k, d):
     """torch's kthvalue positions (dim ``d`` kept, size 1) for the 1-based ``k``: the stable
     order's, except in rows where the selected value occurs more than once, where torch's
     quickselect decides."""
-    x = _nobool(input)
+    if input.dtype == paddle.bool:
+        raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
+    x = input
     idx = paddle.take_along_axis(_stable_argsort(x, d),
                                  _full([1] * x.ndim, k - 1, _dt.DTYPES["int64"], x).expand(
                                      [s if i != d else 1 for i, s in enumerate(x.shape)]), d)
@@ -701,6 +703,9 @@ def _median(name, cls, input, dim, keepdim, ignore_nan):
     order -- ties resolve to the earlier position; median: NaN (the first one) when a NaN is
     present; nanmedian: the median of the non-NaN values."""
     floats = _name(input.dtype) in _FLOATS
+    if input.dtype == paddle.bool:
+        raise NotImplementedError(f'"{"median_cpu" if dim is None else "median_out"}" not '
+                                  "implemented for 'Bool'")
     if dim is None:
         x = input.reshape([-1])
         if x.shape[0] == 0:
@@ -935,10 +940,11 @@ def _bin_edges(name, x, bins, rng, dim_index):
     else:  # torch: an empty input without a range spans [0, 1]
         lo, hi = 0.0, 1.0
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        raise ValueError(f"{name}: dimension {dim_index}'s range [{lo}, {hi}] is not finite")
+        raise RuntimeError(f"torch.histogramdd: dimension {dim_index}'s range [{lo:g}, {hi:g}] "
+                           "is not finite")
     if lo > hi:
-        raise ValueError(f"{name}: min should not exceed max, but got min {lo} max {hi} for "
-                         f"dimension {dim_index}")
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {lo:g} "
+                           f"max {hi:g} for dimension {dim_index}")
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
     return paddle.linspace(lo, hi, bins + 1, dtype=x.dtype)
