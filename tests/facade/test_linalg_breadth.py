@@ -307,3 +307,22 @@ def f(i, j):
             torch.einsum('...ik,...j->ij', x, x[0, 0, :3]), torch.einsum('bij,bjk->bik', i, j),
             torch.einsum('ij->', i[0]), torch.einsum('i...->...', x[0, :3, :3])]
 """, I, J)
+
+
+def test_vector_norm_ord0_counts_inf_and_nan():
+    """ord=0 counts nonzeros: inf and NaN are nonzero, and the result stays in the graph with
+    a zero (never NaN) gradient."""
+    v = np.array([[0., 1., np.inf], [np.nan, 0., -2.]], dtype="float32")
+    check("""
+import torch
+def f(v):
+    return [torch.linalg.vector_norm(v, 0), torch.linalg.vector_norm(v, 0, 1),
+            torch.linalg.vector_norm(v, 0, 0, keepdim=True)]
+""", v)
+    check("""
+import torch
+def f(v):
+    x = v.clone().requires_grad_(True)
+    torch.linalg.vector_norm(x, 0).backward()
+    return x.grad is None or bool((x.grad == 0).all())
+""", v)

@@ -424,9 +424,13 @@ def _vnorm(x, ord, axis, keepdim):
         return paddle.amax(a, axis=axis, keepdim=keepdim)
     if ord == -math.inf:
         return paddle.amin(a, axis=axis, keepdim=keepdim)
-    if ord == 0:  # (+ 0 * sum(a): the result stays in the graph with a zero gradient, as torch's)
+    if ord == 0:  # (+ 0 * sum(a): the result stays in the graph with a zero gradient, as torch's;
+        # inf and NaN elements count as nonzero and must not turn that 0 into NaN)
+        # (selected from x itself: abs's backward at inf is 0 * inf/inf = NaN)
+        r = paddle.real(x) if _name(x.dtype).startswith("complex") else x
+        finite = paddle.where(paddle.isfinite(r), r, paddle.zeros_like(r))
         return paddle.sum((a != 0).astype(a.dtype), axis=axis, keepdim=keepdim) + \
-            paddle.sum(a * 0, axis=axis, keepdim=keepdim)
+            paddle.sum(finite * 0, axis=axis, keepdim=keepdim)
     if ord == 1:
         return paddle.sum(a, axis=axis, keepdim=keepdim)
     if ord == 2:
