@@ -5,13 +5,18 @@ modules' dtype behaviour is the operators' business, measured by the OpInfo suit
 mode and, where ModuleInfo says train and eval differ, in eval mode too:
 
 1. construct ``torch.nn.<Name>(*args, **kwargs)`` on both sides (same code, executed once in an
-   unscoped module and once in a scoped one, so the scoped side's ``torch`` is the facade);
+   unscoped module and once in a scoped one, so the scoped side's ``torch`` is the facade), then
+   ``m.to(torch.float32)`` as torch's own TestModule does (float64 buffers such as
+   FractionalMaxPool's ``_random_samples`` follow the module's dtype);
 2. ``state_dict()`` keys and shapes must match torch's; torch's values are then loaded into the
    facade's module with ``load_state_dict`` (so both compute with the same weights);
 3. forward: outputs compared like the OpInfo suite (values, dtype, shape, structure), and the
    ``state_dict`` after the forward pass (running statistics);
 4. backward: ``sum((out_i * seed_i).sum())`` with fixed random seeds per output,
    ``.backward()``, then the gradients of the floating inputs and of every named parameter.
+
+Where torch raises (forward or backward: SoftMarginLoss refuses a target that requires grad),
+the facade must raise the same exception class, as in the OpInfo suite.
 
 Tolerances: modules chain several kernels (conv, recurrent cells, norms), so results and
 gradients use rtol 1e-4 / atol 1e-5 (float32); anything further off is a wrong value.
@@ -43,6 +48,7 @@ def resolve(path):
 
 def build(path, a, k, train):
     m = resolve(path)(*a, **k)
+    m.to(torch.float32)  # as torch's TestModule: m.to(device).to(dtype)
     # the common spellings: model.train() / model.eval()
     if train:
         m.train()
@@ -171,6 +177,25 @@ def _oracle(seed, fn, *args):
         return fn(*args)
 
 
+def _expect_raise(texc, stage, fn, *args):
+    """torch raised ``texc`` at ``stage``: the facade must raise the same class (or a subclass)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            got = fn(*args)
+        except Exception as fexc:  # noqa: BLE001
+            if isinstance(fexc, type(texc)):
+                return
+            m = classify_raise(fexc)
+            if m.category == "not provided":
+                raise m from None
+            raise Mismatch("wrong exception class", f"{stage}: torch {type(texc).__name__}, "
+                           f"facade {core.first_line(fexc, 100)}") from None
+    raise Mismatch("no exception where torch raises",
+                   f"{stage}: torch raises {core.first_line(texc, 80)}; facade returns "
+                   f"{type(got).__name__}")
+
+
 def check_input(info, mi, training, backward: bool):
     """One ModuleInput; raises Mismatch / Unconvertible."""
     tmod, fmod = _snippets()
@@ -198,7 +223,11 @@ def check_input(info, mi, training, backward: bool):
     _facade_call("load_state_dict", fmod.load, fm, core.to_facade(dict(tsd)))
 
     tsd_copy = {k: v.detach().clone() for k, v in tsd.items()}
-    tout = _oracle(0, tmod.forward, tm, core.clone_torch(tuple(fa)), core.clone_torch(dict(fk)))
+    try:
+        tout = _oracle(0, tmod.forward, tm, core.clone_torch(tuple(fa)), core.clone_torch(dict(fk)))
+    except Exception as texc:  # noqa: BLE001
+        _expect_raise(texc, "forward", fmod.forward, fm, pfa, pfk)
+        return
     # random modules (dropout in training): two oracle runs with different seeds differ
     tm2 = tmod.build(path, ca, ck, training)
     tm2.load_state_dict(tsd_copy)
@@ -220,8 +249,13 @@ def check_input(info, mi, training, backward: bool):
     fm = fmod.build(path, pca, pck, training)
     _facade_call("load_state_dict", fmod.load, fm, core.to_facade(dict(tsd_copy)))
     seeds = _seeds([normalize(o) for o in tmod.flat(tout) if o.is_floating_point()])
-    tg = _oracle(0, tmod.backward, tm, core.clone_torch(tuple(fa)), core.clone_torch(dict(fk)),
-                 [torch.from_numpy(s) for s in seeds])
+    try:
+        tg = _oracle(0, tmod.backward, tm, core.clone_torch(tuple(fa)), core.clone_torch(dict(fk)),
+                     [torch.from_numpy(s) for s in seeds])
+    except Exception as texc:  # noqa: BLE001
+        _expect_raise(texc, "backward", fmod.backward, fm, pfa, pfk,
+                      [core.to_facade(torch.from_numpy(s)) for s in seeds])
+        return
     if tg is None:  # no floating output needs a gradient
         return
     fg = _facade_call("backward", fmod.backward, fm, pfa, pfk, [core.to_facade(torch.from_numpy(s)) for s in seeds])

@@ -121,6 +121,8 @@ def _reduce(loss, reduction):
 def legacy_reduction(size_average, reduce, reduction="mean"):
     """torch's _Reduction.legacy_get_string: the deprecated size_average=/reduce= pair."""
     if size_average is None and reduce is None:
+        if reduction not in ("none", "mean", "sum"):  # torch checks before computing
+            raise ValueError(f"{reduction} is not a valid value for reduction")
         return reduction
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
@@ -233,6 +235,16 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 def prelu(input, weight):
+    if input.ndim == 0:
+        raise RuntimeError("Not allow zero-dim input tensor.")
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.ndim}")
+    channels = input.shape[1] if input.ndim >= 2 else 1
+    if math.prod(weight.shape) not in (1, channels):
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                           f"parameter numbers = {math.prod(weight.shape)} and channel size = "
+                           f"{channels}.")
     w = weight
     if math.prod(weight.shape) == 1:
         w = weight.reshape([])
@@ -245,6 +257,8 @@ def prelu(input, weight):
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    if lower > upper:
+        raise RuntimeError(f"Lower bound should be less than or equal to the upper bound")
     if training:
         a = paddle.uniform(input.shape, dtype=input.dtype, min=lower, max=upper)
         out = paddle.where(input >= 0, input, input * a)
@@ -303,6 +317,18 @@ for _name, _fn, _ip in (("relu6", relu6, None), ("elu", elu, "elu_"), ("celu", c
 
 
 # -- losses ---------------------------------------------------------------------------------------
+def _check_broadcast(*tensors):
+    """torch's broadcast error (RuntimeError) before Paddle's (ValueError) can be raised."""
+    shapes = [list(t.shape) for t in tensors if isinstance(t, paddle.Tensor)]
+    for d in range(1, max((len(sh) for sh in shapes), default=0) + 1):
+        sizes = [sh[-d] for sh in shapes if len(sh) >= d and sh[-d] != 1]
+        if sizes and any(v != sizes[0] for v in sizes):
+            a, b = sizes[0], next(v for v in sizes if v != sizes[0])
+            nd = max(len(sh) for sh in shapes)
+            raise RuntimeError(f"The size of tensor a ({a}) must match the size of tensor b "
+                               f"({b}) at non-singleton dimension {nd - d}")
+
+
 def _check_same_size(input, target, name):
     if list(input.shape) != list(target.shape):
         raise ValueError(f"Using a target size ({list(target.shape)}) that is different to the "
@@ -313,6 +339,7 @@ def _check_same_size(input, target, name):
 @adapter(F + "l1_loss")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_broadcast(input, target)
     input, target = paddle.broadcast_tensors([input, target])
     loss = paddle.abs(input - target)
     if weight is not None:
@@ -428,6 +455,10 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
 @adapter(F + "soft_margin_loss")
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_broadcast(input, target)
+    if not target.stop_gradient and paddle.is_grad_enabled():  # torch: no formula for target
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect "
+                           "to argument 'target'. This input cannot have requires_grad True.")
     return _reduce(PF.softplus(-target * input), reduction)
 
 
@@ -492,6 +523,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
                      reduce=None, reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_broadcast(input, target)
     if _is_int(input) and _is_int(target):
         input, target = _floating(input), _floating(target)
     if log_input:
@@ -507,6 +539,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
 
 @adapter(F + "gaussian_nll_loss")
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    _check_broadcast(input, target)
     if isinstance(var, numbers.Number):
         var = paddle.full(input.shape, var, dtype=input.dtype)
     if list(var.shape) != list(input.shape):
@@ -572,6 +605,9 @@ def pdist(input, p=2):
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    _check_broadcast(anchor, positive, negative)
     dp = _pairwise(anchor, positive, p, eps)
     dn = _pairwise(anchor, negative, p, eps)
     if swap:
@@ -585,6 +621,7 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     if margin <= 0:
         raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, "
                          f"got {margin} instead")
+    _check_broadcast(anchor, positive, negative)
     dist = distance_function if distance_function is not None else pairwise_distance
     dp = dist(anchor, positive)
     dn = dist(anchor, negative)
@@ -684,8 +721,11 @@ class _CTC(paddle.autograd.PyLayer):
     @staticmethod
     def forward(ctx, log_probs, tg, il, tl, blank, zero_infinity):
         import numpy as np
-        lp = log_probs.detach().astype("float64").numpy()
-        nll, grad = _ctc_host(lp, tg, il, tl, blank)
+        if log_probs.dtype == paddle.float32:  # torch's float32 arithmetic, op by op
+            from ._ctc import ctc_float32
+            nll, grad = ctc_float32(log_probs.detach().numpy(), tg, il, tl, blank)
+        else:
+            nll, grad = _ctc_host(log_probs.detach().astype("float64").numpy(), tg, il, tl, blank)
         if zero_infinity:
             inf = np.isinf(nll)
             nll[inf] = 0.0
@@ -709,8 +749,8 @@ def _as_list(v, name):
     return [int(i) for i in v]
 
 
-@adapter(F + "ctc_loss", note="computed on the host in float64 (torch's alpha-beta recursion "
-         "and its gradient), the result cast to the input's dtype")
+@adapter(F + "ctc_loss", note="computed on the host (torch's alpha-beta recursion and its "
+         "gradient): float32 in torch's float32 operation order (_ctc.py), others in float64")
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
              zero_infinity=False):
     unbatched = log_probs.ndim == 2
@@ -884,6 +924,8 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
     ss = _ntuple(stride if stride not in (None, []) and stride != () else kernel_size, nd)
     ps, ds = _ntuple(padding, nd), _ntuple(dilation, nd)
     for k, p in zip(ks, ps):
+        if p < 0:
+            raise RuntimeError("pad must be non-negative")
         if p * 2 > k:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
                                f"pad={p}, kernel_size={k} and dilation=1")
@@ -924,6 +966,8 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
     ss = _ntuple(stride if stride not in (None, []) and stride != () else kernel_size, nd)
     ps = _ntuple(padding, nd)
     for k, p in zip(ks, ps):
+        if p < 0:
+            raise RuntimeError("pad must be non-negative")
         if p * 2 > k:
             raise RuntimeError(f"pad should be at most half of kernel size, but got pad={p} and "
                                f"kernel_size={k}")
@@ -1055,10 +1099,11 @@ max_unpool1d, max_unpool2d, max_unpool3d = _mu(1), _mu(2), _mu(3)
 def _fractional_intervals(sample, in_size, out_size, pool):
     import numpy as np
     seq = np.empty(out_size, dtype=np.int64)
+    ft = np.float64 if isinstance(sample, np.float64) else np.float32  # torch: scalar_t
     if out_size > 1:
-        alpha = np.float32(in_size - pool) / np.float32(out_size - 1)
+        alpha = ft(in_size - pool) / ft(out_size - 1)
         for i in range(out_size - 1):
-            seq[i] = int(np.float32((np.float32(i) + sample) * alpha)) - int(np.float32(sample * alpha))
+            seq[i] = int(ft((ft(i) + sample) * alpha)) - int(ft(sample * alpha))
     seq[out_size - 1] = in_size - pool
     return seq
 
@@ -1087,7 +1132,9 @@ def _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_i
         samples = paddle.rand([n, c, nd], dtype=x.dtype)
     else:
         samples = _random_samples
-    smp = samples.astype("float32").numpy()
+        if samples.dtype != x.dtype:  # torch checks it before pooling
+            raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    smp = samples.astype("float64" if x.dtype == paddle.float64 else "float32").numpy()
     # torch's order of the samples per plane: 2-d (w, h); 3-d (t, h, w)
     order = [1, 0] if nd == 2 else list(range(nd))
     strides = [int(np.prod(sp[d + 1:])) for d in range(nd)]
@@ -1162,8 +1209,17 @@ def _adaptive_sizes(output_size, spatial):
 
 def _adaptive(input, output_size, nd, kind, return_indices=False):
     name = f"adaptive_{kind}_pool{nd}d"
+    if nd > 1 and isinstance(output_size, (list, tuple)) and output_size and \
+            input.ndim <= len(output_size):  # torch's Python-level _list_with_default
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    if isinstance(output_size, (list, tuple)) and len(output_size) not in (1, nd):
+        raise RuntimeError(f"{name}: 'output_size' should contain one int"
+                           f"{'' if nd == 1 else f' or {nd} ints'}")
     x, unb = _batched(input, nd, name)
     outs = _adaptive_sizes(output_size, x.shape[2:])
+    if any(o < 0 for o in outs):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(outs)}: "
+                           f"{list(x.shape[:2]) + outs}")
     sp = x.shape[2:]
     # one window per output index and dim: [start, end) = [floor(i L / o), ceil((i + 1) L / o))
     bounds = [[(i * L // o, -(-(i + 1) * L // o)) for i in range(o)] for L, o in zip(sp, outs)]
