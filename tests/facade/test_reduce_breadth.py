@@ -193,3 +193,26 @@ def test_hash_tensor(expr):
             run(_snip("torch.hash_tensor(x)"), F, D, FN, I, J, B, S, E, scoped=True)
         return
     _check(expr)
+
+
+
+def test_sort_past_the_host_order_limit_is_the_stable_order():
+    """Past _UNSTABLE_ORDER_LIMIT elements (and for device tensors) torch's unstable order among
+    equal values is not reproduced on the host (it cost 0.2 s for 256x256 ints): the result is
+    the stable order, one valid result of torch's unstable sort, with torch's values."""
+    from difftest import run
+    from torchproxy.facade import ops_reduce
+    n = ops_reduce._UNSTABLE_ORDER_LIMIT // 50 + 1
+    x = np.random.default_rng(5).integers(0, 7, (50, n)).astype("int64")
+    check("""
+import torch
+def f(x):
+    s = torch.sort(x, stable=True)
+    return [torch.sort(x).values, s.values, s.indices, torch.sort(x, descending=True).values]
+""", x)
+    got = run("""
+import torch
+def f(x):
+    return torch.sort(x).indices.numpy()
+""", x, scoped=True)
+    assert np.array_equal(got, np.argsort(x, axis=-1, kind="stable"))

@@ -345,7 +345,7 @@ def sort(input, dim=-1, descending=False, stable=False):
     v = paddle.take_along_axis(x, idx, d)  # Paddle has no bool take_along_axis either
     n = x.shape[d]
     radix = x.ndim == 1 and x.size >= 32768 and _name(x.dtype) in _INTS  # stable there
-    if not stable and n > 16 and not radix and x.size <= _UNSTABLE_ORDER_LIMIT:
+    if not stable and n > 16 and not radix and _host_order_ok(x):
         # torch sorts rows of more than 16 entries with std::sort: equal values come out in
         # the order its introsort leaves them (rows without ties have one order anyway)
         a, b = paddle.slice(v, [d], [1], [n]), paddle.slice(v, [d], [0], [n - 1])
@@ -571,9 +571,16 @@ def _torch_unstable_order(row, descending):
     return [p[1] for p in pairs]
 
 
-# Reproducing torch's unstable order runs on the host, in Python: up to this many elements
-# (larger inputs get the stable order, one valid torch order).
-_UNSTABLE_ORDER_LIMIT = 1 << 16
+# Reproducing torch's unstable order runs on the host, in Python: only for CPU tensors (torch's
+# CUDA sort leaves another order, and a host round trip would stall the device) and up to this
+# many elements, which keeps the cost to a few milliseconds (256x256 ints with ties took 0.2 s
+# at 1 << 16).  Other inputs get the stable order: one valid result of an unstable sort.
+_UNSTABLE_ORDER_LIMIT = 4096
+
+
+def _host_order_ok(x):
+    """Whether torch's order among equal values (sort, mode, kthvalue) is reproduced for ``x``."""
+    return x.size <= _UNSTABLE_ORDER_LIMIT and x.place.is_cpu_place()
 
 
 def kth_index(input, k, d):
@@ -591,7 +598,7 @@ def kth_index(input, k, d):
     if _name(x.dtype) in _FLOATS:
         same = same | (paddle.isnan(x) & paddle.isnan(v))
     tied = same.astype("int64").sum(d, keepdim=True) > 1
-    if bool(tied.any()):
+    if _host_order_ok(x) and bool(tied.any()):
         rows, flags = _rows(x, d), _rows(tied, d)
         host = _rows(idx, d)
         positions = [[_torch_quickselect_index(r, k - 1)] if f[0] else h
@@ -775,7 +782,8 @@ def mode(input, dim=-1, keepdim=False):
         return ModeResult(kernel_empty(shape, input.dtype, input.place),
                           kernel_empty(shape, _dt.DTYPES["int64"], input.place))
     x = _nobool(input)
-    if n > 16 or (_name(x.dtype) in _FLOATS and bool(paddle.isnan(x).any())):
+    if (n > 16 and _host_order_ok(x)) or (_name(x.dtype) in _FLOATS and
+                                          bool(paddle.isnan(x).any())):
         idx = _from_rows([[_torch_mode_row(r)] for r in _rows(x, d)], x, d)
         v = paddle.take_along_axis(x, idx, d).astype(input.dtype)
         if not keepdim:
