@@ -401,3 +401,25 @@ def f(q, k, v):
             F.scaled_dot_product_attention(q, k, v, scale=0.3),
             F.scaled_dot_product_attention(q, k, v, is_causal=True)]
 """, _r(4, 3, 8), _r(4, 4, 6, 8), _r(4, 4, 6, 8), rtol=1e-5, atol=1e-6)
+
+
+# -- torch's exception classes for bad arguments ---------------------------------------------------
+@pytest.mark.parametrize("src", [
+    "F.l1_loss(x, x[:, :3])", "F.soft_margin_loss(x, x[:, :3])",
+    "F.poisson_nll_loss(x, x[:, :3])", "F.gaussian_nll_loss(x, x[:, :3], x.abs())",
+    "F.triplet_margin_loss(x, x, x[:, :3])", "F.triplet_margin_loss(x, x, x, margin=-1.0)",
+    "F.triplet_margin_with_distance_loss(x, x[:, :3], x)",
+    "F.multi_margin_loss(x, x[:, 0].long(), reduction='abc')",
+    "F.prelu(x[0, 0], x[0])", "F.prelu(x, x[0, :3])", "F.prelu(x, x)",
+    "F.rrelu(x, 0.3, 0.1)", "F.adaptive_avg_pool2d(x, 2)", "F.adaptive_max_pool3d(x, 2)",
+    "F.adaptive_avg_pool2d(x, (2, 2))", "F.adaptive_max_pool3d(x.unsqueeze(0), (1, 2, 2))",
+    "F.adaptive_avg_pool2d(x.unsqueeze(0), -1)", "F.adaptive_max_pool1d(x.unsqueeze(0), ())",
+    "F.avg_pool1d(x.unsqueeze(0), 2, padding=-1)", "F.max_pool1d(x.unsqueeze(0), 2, padding=-1)",
+])
+def test_argument_errors(src):
+    check(f"""
+import torch
+F = torch.nn.functional
+def f(x):
+    return {src}
+""", _r(3, 4))

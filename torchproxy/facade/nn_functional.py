@@ -235,7 +235,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 def prelu(input, weight):
-    if input.ndim == 0:
+    if input.ndim == 0 and math.prod(weight.shape) != 1:
         raise RuntimeError("Not allow zero-dim input tensor.")
     if weight.ndim > 1:
         raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
