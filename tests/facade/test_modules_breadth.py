@@ -159,3 +159,28 @@ def f(x, s):
     return torch.nn.functional.fractional_max_pool{nd}d(x, 3, output_size=(5,) * {nd},
                                                       return_indices=True, _random_samples=s)
 """, x, s)
+
+
+@pytest.mark.parametrize("cls,reduction", [("KLDivLoss", "batchmean"), ("KLDivLoss", "sum"),
+                                           ("L1Loss", "bogus"), ("MSELoss", "bogus"),
+                                           ("SoftMarginLoss", "bogus")])
+def test_loss_constructors_keep_the_reduction_string(cls, reduction):
+    # torch's _Loss keeps the string (KLDivLoss's "batchmean" is valid); a bad one is the
+    # functional's ValueError at the call, not the constructor's
+    check(f"""
+import torch
+def f(x, y):
+    m = torch.nn.{cls}(reduction="{reduction}")
+    assert m.reduction == "{reduction}"
+    return m(x.log_softmax(1) if "{cls}" == "KLDivLoss" else x, y.softmax(1))
+""", X, Y)
+
+
+def test_loss_constructors_translate_the_legacy_pair():
+    check("""
+import torch
+def f(x, y):
+    return [torch.nn.L1Loss(size_average=False).reduction, torch.nn.L1Loss(reduce=False).reduction,
+            torch.nn.KLDivLoss(size_average=False).reduction,
+            torch.nn.MSELoss(size_average=True, reduce=True)(x, y)]
+""", X, Y)

@@ -874,7 +874,9 @@ class KLDivLoss(Module):
     def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
         super().__init__()
         from .nn_functional import legacy_reduction
-        self.reduction = legacy_reduction(size_average, reduce, reduction)
+        # torch's _Loss: only the legacy pair is translated ("batchmean" is kept unchecked)
+        self.reduction = reduction if size_average is None and reduce is None else \
+            legacy_reduction(size_average, reduce, reduction)
         self.log_target = log_target
 
     def forward(self, input, target):

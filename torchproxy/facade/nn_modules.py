@@ -190,7 +190,10 @@ class PReLU(Module):
 class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
         super().__init__()
-        self.reduction = NF.legacy_reduction(size_average, reduce, reduction)
+        # torch's _Loss: the legacy pair is translated, a reduction string is kept unchecked
+        # (KLDivLoss's "batchmean" is valid there; the functional checks at the call)
+        self.reduction = reduction if size_average is None and reduce is None else \
+            NF.legacy_reduction(size_average, reduce, reduction)
 
 
 class _WeightedLoss(_Loss):
