@@ -121,7 +121,7 @@ def _reduce(loss, reduction):
 def legacy_reduction(size_average, reduce, reduction="mean"):
     """torch's _Reduction.legacy_get_string: the deprecated size_average=/reduce= pair."""
     if size_average is None and reduce is None:
-        if reduction not in ("none", "mean", "sum"):  # torch checks before computing
+        if reduction not in ("none", "mean", "sum", "batchmean"):  # checked before computing
             raise ValueError(f"{reduction} is not a valid value for reduction")
         return reduction
     size_average = True if size_average is None else size_average
