@@ -199,3 +199,17 @@ def test_scoped_module_sees_empty_results():
                scoped=True)
     r = mod.f()
     assert isinstance(r, paddle.Tensor) and r.shape == [0, 3]
+
+
+def test_baddbmm_over_an_empty_contraction_is_beta_times_input():
+    """paddle.bmm over k == 0 returns uninitialised memory (2.6 and 3.x): the facade's
+    baddbmm/addbmm must give torch's beta * input (the product is zeros)."""
+    inp = np.arange(24, dtype="float32").reshape(2, 3, 4)
+    b1 = np.ones((2, 3, 0), dtype="float32")
+    b2 = np.ones((2, 0, 4), dtype="float32")
+    check("""
+import torch
+def f(inp, b1, b2):
+    return [torch.baddbmm(inp, b1, b2), torch.baddbmm(inp, b1, b2, beta=0.5),
+            torch.addbmm(inp[0], b1, b2, beta=2)]
+""", inp, b1, b2)

@@ -16,6 +16,7 @@ import math
 
 import paddle
 
+from .. import paddle_shims as _shims
 from . import dtypes as _dt
 from . import ops as _ops
 from . import ops_reduce as _red
@@ -703,7 +704,12 @@ def _bmm(a, b):
     _dtypes_match(a, b)
     if _name(a.dtype) in _INTS:
         return (a.unsqueeze(-1) * b.unsqueeze(1)).sum(-2).astype(a.dtype)
-    return paddle.bmm(a, b)
+    # (paddle.matmul, not paddle.bmm: bmm over an empty contraction (k == 0) returns
+    # uninitialised memory on Paddle 2.6 and 3.x; matmul gives torch's zeros, except on 2.6,
+    # whose matmul refuses 0-size operands)
+    if a.shape[2] == 0 and _shims.ZERO_SIZE_KERNELS_FAIL:
+        return _full([a.shape[0], a.shape[1], b.shape[2]], 0, a.dtype, a)
+    return paddle.matmul(a, b)
 
 
 @op("torch.baddbmm", method=True, inplace=True, out=True)
