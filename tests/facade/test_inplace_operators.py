@@ -69,14 +69,7 @@ def _cases():
     return out
 
 
-# torch raises NotImplementedError ("bitwise_and_cpu" not implemented for 'Float'); the
-# facade's torch.bitwise_and/or/xor (ops.BINARY, the elementwise area) lets Paddle's kernel
-# error through on floating tensors -- the binary operators x & y too
-_FLOAT_BITWISE = pytest.mark.xfail(strict=True, reason="ops.BINARY bitwise_and/or/xor on a "
-                                   "floating tensor raise Paddle's RuntimeError, not torch's "
-                                   "NotImplementedError (elementwise area)")
-CASES = [pytest.param(*c, marks=_FLOAT_BITWISE) if c[0] in ("&", "|", "^")
-         and c[1].dtype.kind == "f" else c for c in _cases()]
+CASES = _cases()
 _IDS = [f"{op}-{getattr(a, 'dtype', type(a).__name__)}{getattr(a, 'shape', '')}"
         f"-{getattr(b, 'dtype', type(b).__name__)}{getattr(b, 'shape', '')}"
         for op, a, b in _cases()]

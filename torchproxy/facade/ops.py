@@ -201,14 +201,22 @@ _TENSOR_OPERANDS = {"maximum": 2, "minimum": 2, "logical_and": 2, "logical_or": 
                     "logical_xor": 2, "eq": 1, "ne": 1, "lt": 1, "le": 1, "gt": 1, "ge": 1}
 
 
+_INT_ONLY = ("bitwise_and", "bitwise_or", "bitwise_xor")  # torch has no floating kernels
+
+
 def _binary(torch_name, paddle_fn, result_float=False, method=False, inplace=False):
     bool_form = _BOOL_FORMS.get(torch_name)
     tensors = _TENSOR_OPERANDS.get(torch_name, 0)
+    int_only = torch_name in _INT_ONLY
 
     def fn(input, other, *, out=None):
         if tensors:
             require_tensors(torch_name, tensors, input, other)
         a, b = _operands(input, other)
+        if int_only and _name(a.dtype) not in _INTS:  # (Paddle's kernel error is a RuntimeError)
+            n = _name(a.dtype)
+            raise NotImplementedError(f'"{torch_name}_cpu" not implemented for '
+                                      f"'{_LEGACY_NAMES.get(n, n)}'")
         if result_float:
             a, b = _float_input(a), _float_input(b)
         elif bool_form is not None and _name(a.dtype) == "bool":
