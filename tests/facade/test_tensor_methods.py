@@ -109,3 +109,19 @@ import torch
 def f(x):
     return x.zero_() is x, x.fill_(1) is x, x.copy_(x) is x
 """, F32)
+
+
+def test_integer_casts_leave_the_graph():
+    """torch: an integer or bool cast never requires grad, so nothing flows back through it
+    (Paddle's cast passed the gradient on: x.long() added 1 per element to x.grad)."""
+    x = np.array([1.5, -2.5, 3.0], dtype="float32")
+    check("""
+import torch
+def f(v):
+    x = v.clone().requires_grad_(True)
+    casts = [x.long(), x.int(), x.bool(), x.to(torch.int64), x.to(dtype=torch.int16),
+             x.type(torch.int32), x.double()]
+    flags = [c.requires_grad for c in casts]
+    (x * 2 + casts[0].float() + casts[3].float() + casts[5].float() + casts[6].float()).sum().backward()
+    return flags, x.grad
+""", x)

@@ -306,11 +306,24 @@ def squeeze(self, dim=None):
 
 
 # -- to / casts --------------------------------------------------------------------------------
+_DIFFERENTIABLE = frozenset(_dt.DTYPES[n] for n in ("float16", "bfloat16", "float32", "float64",
+                                                    "complex64", "complex128") if n in _dt.DTYPES)
+
+
+def _astype(x, dt):
+    """x.astype(dt) with torch's autograd rule: an integer or bool result never requires grad
+    (Paddle's cast passes gradients through it: x.long() fed 1 per element back into x.grad)."""
+    r = x.astype(dt)
+    if not x.stop_gradient and dt not in _DIFFERENTIABLE:
+        r = r.detach()
+    return r
+
+
 def _cast(self, dt, copy=False):
     cur = self.dtype
     if cur is dt or cur == dt:
         return self.clone() if copy else self  # torch returns self when nothing changes
-    return self.astype(dt)
+    return _astype(self, dt)
 
 
 def _parse_to(args, kwargs):
@@ -347,7 +360,7 @@ def to(self, *args, **kwargs):
         # the common x.to(torch.float32): Paddle 3.x dtypes are singletons, so ``is`` answers
         # most calls without pybind's slow enum ``==``
         cur, dt = self.dtype, args[0]
-        return self if cur is dt or cur == dt else self.astype(dt)
+        return self if cur is dt or cur == dt else _astype(self, dt)
     dev, dt, non_blocking, copy = _parse_to(args, kwargs)
     out = self
     if dev is not None:
