@@ -41,6 +41,8 @@ STMTS = [
     # Paddle has no __iadd__: y += x rebinds y to y + x.  With the proxy on, the in-place
     # operator dispatchers answer NotImplemented to unscoped code and CPython falls back
     "y = x; y += x",
+    # comparison operators are dispatched: torch's promotion rules differ from Paddle's
+    "x == x",
 ]
 if hasattr(paddle.Tensor, "stride"):
     STMTS.append("x.stride()")
