@@ -73,7 +73,13 @@ KNOWN_PROXY_FAILURES = {
                  "test_swiglu.py::test_correctness_llamamlp[dtype0-1.0-1e-05-6-42-123-431]",
                  "test_swiglu.py::test_correctness_phi3mlp[dtype0-1.0-1e-05-2-256-256-512]",
                  "test_swiglu.py::test_correctness_phi3mlp[dtype0-1.0-1e-05-6-42-123-431]",
-                 "test_geglu.py::test_correctness[dtype0-1.0-2e-06-9-41-341-4231]")},
+                 "test_geglu.py::test_correctness[dtype0-1.0-2e-06-9-41-341-4231]",
+                 "test_geglu.py::test_correctness[dtype0-1.0-2e-06-2-2048-2048-4096]")},
+    f"{_T}test_group_norm.py::test_liger_group_norm[dtype0-0.0001-0.0001-16-32-1-4096]":
+        "the reference weight gradient (autograd of torch.nn.GroupNorm through Paddle's CPU "
+        "kernels: float32 sums over 16*4096 elements per channel) and Liger's kernel's differ by "
+        "~6e-3 on values ~578 (rel 1e-5), over the test's atol 1e-4; the forward and the input "
+        "and bias gradients match",
     **{f"{_T}{k}": "vacuous on real torch: Triton 3.6's interpreter multiplies bfloat16 values "
        "as their uint16 bit patterns (geglu_a.cast(bf16) * b_row), so both calls return the "
        "same garbage and allclose holds; with Paddle's random inputs that garbage holds a NaN"
