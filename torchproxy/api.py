@@ -47,6 +47,17 @@ def _check_no_paddle_proxy() -> None:
 _parsed_cache: dict = {}
 
 
+def _remember(cache: dict, key, value) -> None:
+    """Store in a small per-arguments cache: cleared past 512 entries (arguments built on the
+    fly must not grow it without bound); unhashable keys (a set) are simply not cached."""
+    try:
+        if len(cache) > 512:
+            cache.clear()
+        cache[key] = value
+    except TypeError:
+        pass
+
+
 def _parse(value, what: str):
     """parse_names with a cache for hashable values (guards are entered with the same literal
     scope again and again)."""
@@ -57,12 +68,7 @@ def _parse(value, what: str):
     names = _scope.parse_names(value, what)
     if what == "scope":
         _scope.check_scope(names)
-    try:
-        if len(_parsed_cache) > 512:
-            _parsed_cache.clear()
-        _parsed_cache[(what, value)] = names
-    except TypeError:
-        pass
+    _remember(_parsed_cache, (what, value), names)
     return names
 
 
@@ -240,12 +246,7 @@ def _guard_layer(scope, enable, blocked):
     _check_flag(enable, "enable")
     layer = _scope.layer(_parse_scope(scope), enable, _parse(blocked, "blocked"))
     if enable is True:
-        try:
-            if len(_guard_layers) > 512:
-                _guard_layers.clear()
-            _guard_layers[(scope, blocked)] = layer
-        except TypeError:
-            pass
+        _remember(_guard_layers, (scope, blocked), layer)
     return layer
 
 
