@@ -54,8 +54,8 @@ from .facade import modules as _modules
 _STATE = _scope.STATE
 _wants_facade = _STATE.wants_facade
 
-# What was installed before us.  Set by install() and never reset: a thread that entered our
-# hook just before another thread's disable() still finds the original to call.
+# What was installed before us (at the latest install; each wrapper keeps its own original,
+# so a thread that entered our hook just before another thread's disable() still finds it).
 _original_import = builtins.__import__
 _original_import_module = importlib.import_module
 _original_find_spec = importlib.util.find_spec
@@ -100,50 +100,92 @@ def _import_facade(name: str, fromlist):
 
 
 _users = _STATE.facade_users
+_MAX_USERS = _scope.MAX_FACADE_USERS
 
 
-def _proxy_import(name, globals=None, locals=None, fromlist=(), level=0):
-    if name[:5] == "torch" and level == 0 and (len(name) == 5 or name[5] == "."):
-        if _real_view and _lock._is_owned():
-            # this thread is loading real torch for a blocked importer in global mode: every
-            # torch import on the way (real torch's own, from Python or C) is real torch's
-            return _original_import(name, globals, locals, fromlist, level)
-        importer = globals.get("__name__") if type(globals) is dict else None
-        if type(fromlist) is list and not fromlist:
-            # PyImport_Import (C code) passes a fresh empty *list* and then reads
-            # sys.modules; Python's IMPORT_NAME passes None or a tuple.
-            return _c_level_import(name, importer, globals, locals, fromlist)
-        if _wants_facade(importer):
-            if importer not in _users:
-                _users.add(importer)
-            return _import_facade(name, fromlist)
-        if _STATE.snapshot[1] and _STATE.snapshot[0]:
-            return _real_import_in_global_mode(name, globals, locals, fromlist, level)
-        return _original_import(name, globals, locals, fromlist, level)
-    if name in _C_COMPANIONS:
-        return _import_c_companion(name, globals, locals, fromlist, level)
-    return _original_import(name, globals, locals, fromlist, level)
+def _note_user(importer) -> None:
+    """Record a module handed the facade (exact str only: a str subclass could collide with
+    another name; bounded: generated module names must not grow it without end)."""
+    if type(importer) is not str:
+        if not isinstance(importer, str):
+            return  # nameless importer (global mode): nothing to report
+        importer = str.__str__(importer)
+    if importer not in _users and len(_users) < _MAX_USERS:
+        _users.add(importer)
 
 
-def _c_level_import(name, importer, globals, locals, fromlist):
+def _importer_of(globals):
+    """``__name__`` of a globals mapping that is not an exact dict: a dict subclass is read as
+    the C dispatcher reads it (the dict's own storage, no overridden method runs), so the
+    import and ``x.numel()`` decide alike; anything else is nameless."""
+    if isinstance(globals, dict):
+        return dict.get(globals, "__name__")
+    return None
+
+
+def _python_level_call(frame) -> bool:
+    """True when ``frame`` (the caller of __import__) calls ``__import__`` by name itself: an
+    explicit ``__import__(name, globals(), locals(), [], 0)``, which reads our return value.
+    C code (PyImport_Import) passes the same empty list but then reads sys.modules; its caller
+    is a Python frame calling some C function, whose code need not name ``__import__``."""
+    return "__import__" in frame.f_code.co_names
+
+
+def _make_import(original):
+    """builtins.__import__'s Python hook, bound to ``original`` (what was installed before
+    this install): a foreign hook that wraps ours and is wrapped by us again later calls back
+    into *this* function, which passes on to what was below it, never up the chain again."""
+
+    def _proxy_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if name[:5] == "torch" and level == 0 and (len(name) == 5 or name[5] == "."):
+            if _real_view and _lock._is_owned():
+                # this thread is loading real torch for a blocked importer in global mode:
+                # every torch import on the way (real torch's own, from Python or C) is real
+                return original(name, globals, locals, fromlist, level)
+            if type(globals) is dict:
+                importer = globals.get("__name__")
+            elif globals is None:  # __import__("torch") called from Python: its caller
+                importer = sys._getframe(1).f_globals.get("__name__")
+            else:
+                importer = _importer_of(globals)
+            if type(fromlist) is list and not fromlist and \
+                    not _python_level_call(sys._getframe(1)):
+                # PyImport_Import (C code) passes a fresh empty *list* and then reads
+                # sys.modules; Python's IMPORT_NAME passes None or a tuple.
+                return _c_level_import(original, name, importer, globals, locals, fromlist)
+            if _wants_facade(importer):
+                if importer not in _users:
+                    _note_user(importer)
+                return _import_facade(name, fromlist)
+            if _STATE.snapshot[1] and _STATE.snapshot[0]:
+                return _real_import_in_global_mode(original, name, globals, locals, fromlist,
+                                                   level)
+            return original(name, globals, locals, fromlist, level)
+        if name in _C_COMPANIONS:
+            return _import_c_companion(original, name, globals, locals, fromlist, level)
+        return original(name, globals, locals, fromlist, level)
+
+    return _proxy_import
+
+
+def _c_level_import(original, name, importer, globals, locals, fromlist):
     snap = _STATE.snapshot
     if name == "torch" and not _triton_settled:
         _maybe_settle_triton()
     if snap[0] and snap[1]:
         # global mode: the facade is published; every C reader is meant to get it
         if _wants_facade(importer):
-            if importer not in _users:
-                _users.add(importer)
+            _note_user(importer)
             return _import_facade(name, fromlist)
-        return _real_import_in_global_mode(name, globals, locals, fromlist, 0)
+        return _real_import_in_global_mode(original, name, globals, locals, fromlist, 0)
     if _wants_facade(importer):
         if name != "torch" and _real_torch_loaded():
             # Real torch's own C code importing one of its submodules (``set_`` on a real
             # tensor imports torch.storage from DynamicTypes.cpp) sees the globals of whatever
             # Python frame called it -- Triton's interpreter, in scope, for one.
-            return _original_import(name, globals, locals, fromlist, 0)
+            return original(name, globals, locals, fromlist, 0)
         raise ScopedCImportError(name, importer)
-    return _original_import(name, globals, locals, fromlist, 0)
+    return original(name, globals, locals, fromlist, 0)
 
 
 def _real_torch_loaded() -> bool:
@@ -159,8 +201,8 @@ def _real_torch_loaded() -> bool:
 _C_COMPANIONS = {n: pkg for pkg, names in _scope.COMPANIONS.items() for n in names}
 
 
-def _import_c_companion(name, globals, locals, fromlist, level):
-    result = _original_import(name, globals, locals, fromlist, level)
+def _import_c_companion(original, name, globals, locals, fromlist, level):
+    result = original(name, globals, locals, fromlist, level)
     mod = sys.modules.get(name)
     if mod is not None and _wants_facade(name):
         current = mod.__dict__.get("torch")
@@ -173,31 +215,57 @@ def _import_c_companion(name, globals, locals, fromlist, level):
     return result
 
 
-def _proxy_import_module(name, package=None):
-    if _is_torch_name(name):
-        importer = sys._getframe(1).f_globals.get("__name__")
-        if _wants_facade(importer):
-            _users.add(importer)
-            return facade_module(name)
-        if _STATE.snapshot[1] and _STATE.snapshot[0]:
-            with _lock:
-                _enter_real_view()
-                try:
-                    return _original_import_module(name, package)
-                finally:
-                    _leave_real_view()
-    return _original_import_module(name, package)
+def _make_import_module(original):
+    """importlib.import_module's wrapper, bound to what it wraps (see _make_import)."""
+
+    def _proxy_import_module(name, package=None):
+        if _is_torch_name(name):
+            importer = sys._getframe(1).f_globals.get("__name__")
+            if _wants_facade(importer):
+                _note_user(importer)
+                return facade_module(name)
+            if _STATE.snapshot[1] and _STATE.snapshot[0]:
+                loaded = _saved_real.get(name)
+                if loaded is not None:
+                    return loaded  # already loaded: no window with real torch in sys.modules
+                with _lock:
+                    _enter_real_view()
+                    try:
+                        return original(name, package)
+                    finally:
+                        _leave_real_view()
+        return original(name, package)
+
+    return _proxy_import_module
 
 
-def _proxy_find_spec(name, package=None):
-    if _is_torch_name(name):
-        importer = sys._getframe(1).f_globals.get("__name__")
-        if _wants_facade(importer):
-            if name not in _modules.build():
-                return None
-            return importlib.machinery.ModuleSpec(name, None, origin="torchproxy facade",
-                                                  is_package=True)
-    return _original_find_spec(name, package)
+def _make_find_spec(original):
+    """importlib.util.find_spec's wrapper, bound to what it wraps (see _make_import)."""
+
+    def _proxy_find_spec(name, package=None):
+        if _is_torch_name(name):
+            importer = sys._getframe(1).f_globals.get("__name__")
+            if _wants_facade(importer):
+                if name not in _modules.build():
+                    return None
+                return importlib.machinery.ModuleSpec(name, None, origin="torchproxy facade",
+                                                      is_package=True)
+        return original(name, package)
+
+    return _proxy_find_spec
+
+
+def _make_reload(original):
+    """importlib.reload's wrapper: a facade module is built from the facade's table, not from
+    source, so reloading it returns it unchanged.  (Without this, reload finds real torch's
+    spec and runs real torch's __init__ inside the facade module, replacing its attributes.)"""
+
+    def _proxy_reload(module):
+        if is_facade(module):
+            return module
+        return original(module)
+
+    return _proxy_reload
 
 
 # -- Triton's one C-level import of torch -------------------------------------------------------
@@ -304,13 +372,19 @@ def settle_triton() -> bool:
 # -- global mode -------------------------------------------------------------------------------
 _saved_real: dict = {}
 _real_view = 0  # > 0 while a blocked importer's import runs with real torch in sys.modules
+# True from publishing the facade in sys.modules until it is withdrawn.  Kept here, not read
+# back from sys.modules["torch"]: user code may pop or replace that entry, and withdrawing
+# must still take every facade module out and put real torch back.
+_global_published = False
 
 
 def _publish_global() -> None:
+    global _global_published
     with _lock:
         mods = _modules.build()
         real = {k: v for k, v in sys.modules.items() if _is_torch_name(k) and not is_facade(v)}
         try:
+            _global_published = True
             _saved_real.update(real)
             for key in real:
                 del sys.modules[key]
@@ -320,21 +394,25 @@ def _publish_global() -> None:
             raise
 
 
+def _withdraw_facade_modules() -> None:
+    for key, mod in list(sys.modules.items()):
+        if _is_torch_name(key) and is_facade(mod):
+            del sys.modules[key]
+    sys.modules.update(_saved_real)
+    _saved_real.clear()
+
+
 def _unpublish_global() -> None:
+    global _global_published
     with _lock:
         try:
-            for key, mod in list(sys.modules.items()):
-                if _is_torch_name(key) and is_facade(mod):
-                    del sys.modules[key]
-            sys.modules.update(_saved_real)
-            _saved_real.clear()
+            _withdraw_facade_modules()
         except BaseException:
-            for key, mod in list(sys.modules.items()):
-                if _is_torch_name(key) and is_facade(mod):
-                    del sys.modules[key]
-            sys.modules.update(_saved_real)
-            _saved_real.clear()
+            _withdraw_facade_modules()  # interrupted: finish the job, then report
             raise
+        finally:
+            if not _saved_real:
+                _global_published = False
 
 
 def _enter_real_view():
@@ -367,13 +445,36 @@ def _leave_real_view():
 _real_view_published: dict = {}
 
 
-def _real_import_in_global_mode(name, globals, locals, fromlist, level):
+def _loaded_real(name, fromlist):
+    """What the original __import__ would return for a blocked importer, when every module it
+    needs is real torch's and already loaded (kept in _saved_real): then no window opens.
+    None when something is still to load (a new submodule, ``*``): the slow path loads it."""
+    mod = _saved_real.get(name)
+    if mod is None:
+        return None
+    if not fromlist:
+        return _saved_real.get(name.partition(".")[0])
+    attrs = mod.__dict__
+    for attr in fromlist:
+        # the module's own dict only: a lazy module __getattr__ (real torch has one) would
+        # import outside the view
+        if attr not in attrs:
+            return None
+    return mod
+
+
+def _real_import_in_global_mode(original, name, globals, locals, fromlist, level):
     """A blocked module (or real torch itself) imports torch while the facade is published:
-    give it real torch."""
+    give it real torch.  Modules already loaded come from _saved_real directly; only loading a
+    new one needs real torch in sys.modules (the import system reads its parents there), and
+    only for that long."""
+    loaded = _loaded_real(name, fromlist) if level == 0 else None
+    if loaded is not None:
+        return loaded
     with _lock:
         _enter_real_view()
         try:
-            return _original_import(name, globals, locals, fromlist, level)
+            return original(name, globals, locals, fromlist, level)
         finally:
             _leave_real_view()
 
@@ -383,36 +484,98 @@ def installed() -> bool:
     return _installed
 
 
-def _make_entry(original):
+def _make_entry(original, proxy_import):
     """What install() puts in builtins.__import__ (see the module docstring)."""
     from .facade import dispatch
     if dispatch._C is not None:
-        return dispatch._C.ImportFilter(_proxy_import, original, _C_COMPANIONS)
-    return _proxy_import
+        return dispatch._C.ImportFilter(proxy_import, original, _C_COMPANIONS)
+    return proxy_import
 
 
-_entry = _proxy_import  # builtins.__import__ while installed
+class _EntryPoint:
+    """One wrapped entry point (``owner.attr``): the wrapper this install put there and what it
+    wraps.  A foreign hook may wrap ours after install (typeguard, beartype's claw, pytest
+    do such things): uninstall then leaves ours in that chain, inert while the rules are off,
+    and the next install wraps the foreign hook with a *new* wrapper bound to it, so no
+    wrapper ever calls up the chain into itself."""
+
+    __slots__ = ("owner", "attr", "make", "wrapper", "original")
+
+    def __init__(self, owner, attr, make):
+        self.owner, self.attr, self.make = owner, attr, make
+        self.wrapper = self.original = None
+
+    def prepare(self):
+        """(with _lock held) Build the wrapper for what is installed now, unless it is ours or
+        the one ours already wraps."""
+        found = getattr(self.owner, self.attr)
+        if found is not self.wrapper and found is not self.original:
+            self.wrapper, self.original = self.make(found), found
+
+    def put(self):
+        setattr(self.owner, self.attr, self.wrapper)
+
+    def take_back(self):
+        """Put the original back if ours is still on top; else leave ours where it is."""
+        if self.wrapper is not None and getattr(self.owner, self.attr) is self.wrapper:
+            setattr(self.owner, self.attr, self.original)
+
+
+def _make_import_entry(found):
+    global _proxy_import, _original_import
+    proxy_import = _make_import(found)
+    entry = _make_entry(found, proxy_import)
+    _proxy_import, _original_import = proxy_import, found  # for entry() and the tests
+    return entry
+
+
+def _make_import_module_entry(found):
+    global _proxy_import_module, _original_import_module
+    _proxy_import_module, _original_import_module = _make_import_module(found), found
+    return _proxy_import_module
+
+
+def _make_find_spec_entry(found):
+    global _proxy_find_spec, _original_find_spec
+    _proxy_find_spec, _original_find_spec = _make_find_spec(found), found
+    return _proxy_find_spec
+
+
+def _make_reload_entry(found):
+    global _proxy_reload
+    _proxy_reload = _make_reload(found)
+    return _proxy_reload
+
+
+_ENTRY_POINTS = (
+    _EntryPoint(builtins, "__import__", _make_import_entry),
+    _EntryPoint(importlib, "import_module", _make_import_module_entry),
+    _EntryPoint(importlib.util, "find_spec", _make_find_spec_entry),
+    _EntryPoint(importlib, "reload", _make_reload_entry),
+)
+# The wrappers for what is installed at import time (tests and entry() read them before any
+# install); install() rebuilds one only when a foreign hook has replaced ours.
+for _ep in _ENTRY_POINTS:
+    _ep.prepare()
+del _ep
 
 
 def entry() -> object:
     """The object install() puts in builtins.__import__ (now or at the next install)."""
-    return _entry
+    return _ENTRY_POINTS[0].wrapper
 
 
 def install() -> None:
-    """Wrap the import entry points (all three or none)."""
-    global _original_import, _original_import_module, _original_find_spec, _installed, _entry
+    """Wrap the import entry points (all or none)."""
+    global _installed
     with _lock:
         if _installed:
             return
-        found = (builtins.__import__, importlib.import_module, importlib.util.find_spec)
-        if found[0] is not _entry and found[0] is not _proxy_import:
-            _entry = _make_entry(found[0])
-            _original_import, _original_import_module, _original_find_spec = found
         try:
-            builtins.__import__ = _entry
-            importlib.import_module = _proxy_import_module
-            importlib.util.find_spec = _proxy_find_spec
+            for ep in _ENTRY_POINTS:
+                ep.prepare()
+            for ep in _ENTRY_POINTS:
+                ep.put()
             _installed = True
         except BaseException:
             _restore_entry_points()
@@ -420,17 +583,13 @@ def install() -> None:
 
 
 def _restore_entry_points():
-    if builtins.__import__ is _entry or builtins.__import__ is _proxy_import:
-        builtins.__import__ = _original_import
-    if importlib.import_module is _proxy_import_module:
-        importlib.import_module = _original_import_module
-    if importlib.util.find_spec is _proxy_find_spec:
-        importlib.util.find_spec = _original_find_spec
+    for ep in _ENTRY_POINTS:
+        ep.take_back()
 
 
 def uninstall() -> None:
-    """Put the original entry points back (all three, finishing the job if interrupted).  The
-    saved originals stay: threads already inside the hook keep working."""
+    """Put the original entry points back (all of them, finishing the job if interrupted).
+    The wrappers keep their originals: threads already inside the hook keep working."""
     global _installed
     with _lock:
         if not _installed:
@@ -447,9 +606,8 @@ def uninstall() -> None:
 def sync_global_mode() -> None:
     """Publish or withdraw the facade in sys.modules to match the current state."""
     with _lock:
-        published = is_facade(sys.modules.get("torch"))
         want = _STATE.active and _STATE.global_mode
-        if want and not published:
+        if want and not _global_published:
             _publish_global()
-        elif not want and published:
+        elif not want and _global_published:
             _unpublish_global()

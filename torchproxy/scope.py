@@ -124,6 +124,13 @@ def layer(scope: frozenset[str] | None, enable: bool, blocked=frozenset()) -> _L
 
 # decision inputs -> the decision cache shared by every snapshot with those inputs
 _CACHES: dict = {}
+# Bounds of the per-name caches (decisions, and the facade_users record): cleared / no longer
+# grown past them, so that a process generating module names keeps a fixed footprint.
+MAX_CACHED_NAMES = 4096
+MAX_FACADE_USERS = 4096
+# multiprocessing's spawn (and forkserver) children run the parent's __main__ as
+# "__mp_main__": a scope naming __main__ covers it, so workers decide as the parent did.
+MAIN_ALIASES = {"__main__": ("__mp_main__",)}
 _MAX_PUSHES = 64  # remembered guard transitions per snapshot
 
 
@@ -146,6 +153,7 @@ def _build(base, guards: tuple, base_blocked: frozenset, parent=None):
             scope |= layer.scope
             for name in layer.scope:
                 scope.update(COMPANIONS.get(name, ()))
+                scope.update(MAIN_ALIASES.get(name, ()))
     key = (active, global_mode, frozenset(scope), blocked)
     cache = _CACHES.get(key)
     if cache is None:
@@ -197,13 +205,20 @@ class ScopeState:
     def wants_facade(self, importer) -> bool:
         snap = self.snapshot
         cache = snap[4]
+        if type(importer) is not str:
+            # Only exact str keys are cached: a str subclass can define __hash__/__eq__ to
+            # collide with a scoped name and so poison the entry the real module reads.  Its
+            # text decides, as for a str (the C dispatcher caches exact str only, too).
+            return _decide(snap, str.__str__(importer) if isinstance(importer, str) else None)
         try:
             return cache[importer]
         except KeyError:
             pass
-        except TypeError:  # unhashable __name__ (odd globals): a nameless importer
-            return _decide(snap, None)
         result = _decide(snap, importer)
+        if len(cache) >= MAX_CACHED_NAMES:
+            # generated module names must not grow it without bound; the C dispatcher reads
+            # the same dict and simply misses after a clear
+            cache.clear()
         cache[importer] = result
         return result
 
