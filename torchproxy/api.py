@@ -327,6 +327,15 @@ _ENV_HELP = {
                         "identifier or identifiers joined by dots), or '*' for global mode",
     "TORCHPROXY_BLOCKED": "a comma-separated list of module names (e.g. 'tvm_ffi,otherlib')",
 }
+# what unsetting the variable does: SCOPE switches the proxy on, BLOCKED only adds blocked names
+_ENV_UNSET = {
+    "TORCHPROXY_SCOPE": "unset it to leave torchproxy off",
+    "TORCHPROXY_BLOCKED": "unset it to block only the default modules ("
+                          + ", ".join(sorted(_scope.DEFAULT_BLOCKED)) + ")",
+}
+# set by torchproxy/__init__.py instead of raising when the process is the torchproxy command
+# line, which reports it in one line itself (`status` and `doctor` must run exactly then)
+environment_error: str | None = None
 
 
 def environment_config() -> tuple[bool, frozenset | None, frozenset]:
@@ -337,7 +346,7 @@ def environment_config() -> tuple[bool, frozenset | None, frozenset]:
 
     def bad(var, value, why):
         return ConfigurationError(f"{var}={value!r} is not valid: {why}. Expected "
-                                  f"{_ENV_HELP[var]}; unset it to leave torchproxy off.")
+                                  f"{_ENV_HELP[var]}; {_ENV_UNSET[var]}.")
 
     try:
         blocked = _scope.parse_names(raw_blocked, "TORCHPROXY_BLOCKED")
