@@ -120,7 +120,6 @@ def main(args) -> int:
                    specs=args.specs, cases=args.cases, scan=not args.no_scan,
                    interpreter_fix=not args.no_interpreter_fix, python_for=python_for,
                    shard=shard, isolate=args.isolate)
-    os.makedirs(args.out, exist_ok=True)
     progress = Progress()
     progress.note(f"planning ({'all libraries' if not args.libs else ', '.join(args.libs)}); "
                   f"reports go to {args.out}/")
@@ -130,6 +129,8 @@ def main(args) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    # created only once the plan holds: a refused command leaves no empty folder behind
+    os.makedirs(args.out, exist_ok=True)
     code = 0
     try:
         runner.run()

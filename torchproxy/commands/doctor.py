@@ -73,11 +73,16 @@ def gpu_op_works(device: int = 0) -> tuple[bool, str]:
 
 def collect(run_gpu_op: bool = True) -> dict:
     report: dict = {"problems": []}
+    from .._paddle_check import INSTALL_HINT
     try:
         import paddle
     except Exception as e:  # noqa: BLE001
         report["paddle"] = {"importable": False, "error": f"{type(e).__name__}: {e}"}
-        report["problems"].append("Paddle cannot be imported")
+        report["problems"].append(f"Paddle cannot be imported ({type(e).__name__}: {e}); "
+                                  + INSTALL_HINT)
+        # the rest is still worth knowing (what is installed beside it); nothing below that
+        # needs Paddle runs
+        _collect_others(report, with_paddle=False)
         return report
     v = paddle.version
     cuda = v.cuda() if callable(getattr(v, "cuda", None)) else None
@@ -106,7 +111,12 @@ def collect(run_gpu_op: bool = True) -> dict:
                     "Allocation, host<->device copies, streams, events and kernels compiled by "
                     "others (Triton, TileLang) still work; any Paddle GPU op gives wrong data.")
     report["gpu"] = gpu
+    _collect_others(report, with_paddle=True)
+    return report
 
+
+def _collect_others(report: dict, with_paddle: bool) -> None:
+    """Triton, TileLang, tvm-ffi, real torch, the facade and torchproxy's state."""
     tri: dict = {"installed": _installed("triton")}
     if tri["installed"]:
         tri["version"] = _dist_version("triton", "pytorch-triton")
@@ -128,29 +138,37 @@ def collect(run_gpu_op: bool = True) -> dict:
     report["tvm_ffi"] = {"installed": _installed("tvm_ffi"),
                          "version": _dist_version("apache-tvm-ffi", "tvm-ffi", "tvm_ffi")}
     report["torch"] = {"installed": _installed("torch"), "version": _dist_version("torch")}
-    try:
-        from ..facade.core import TORCH_VERSION
-    except Exception:  # noqa: BLE001 - a broken facade is reported by the suites, not here
-        TORCH_VERSION = None
+    TORCH_VERSION = None
+    if with_paddle:
+        try:
+            from ..facade.core import TORCH_VERSION
+        except Exception:  # noqa: BLE001 - a broken facade is reported by the suites, not here
+            pass
     report["facade"] = {"torch_version": TORCH_VERSION}
-    from .. import __version__, api
-    report["torchproxy"] = {"version": __version__, "enabled": api.is_enabled()}
-    return report
+    from .. import __version__
+    enabled = False
+    if with_paddle:
+        from .. import api
+        enabled = api.is_enabled()
+        if api.environment_error:
+            report["problems"].append(api.environment_error)
+    report["torchproxy"] = {"version": __version__, "enabled": enabled}
 
 
 def _fmt(report: dict) -> str:
     out = []
     p = report["paddle"]
     if not p.get("importable"):
-        return f"Paddle: NOT IMPORTABLE ({p.get('error')})"
-    out.append(f"Paddle       {p['version']} ({p['build']} build"
-               + (f", CUDA {p['cuda']}" if p.get("cuda") else "") + ")")
+        out.append("Paddle       NOT IMPORTABLE (see PROBLEM below)")
+    else:
+        out.append(f"Paddle       {p['version']} ({p['build']} build"
+                   + (f", CUDA {p['cuda']}" if p.get("cuda") else "") + ")")
     if p.get("cuda_archs"):
         out.append(f"  built for  {', '.join(map(str, p['cuda_archs']))}")
-    g = report["gpu"]
-    if not g["present"]:
+    g = report.get("gpu")  # absent when Paddle cannot be imported
+    if g is not None and not g["present"]:
         out.append("GPU          none visible to Paddle")
-    else:
+    elif g is not None:
         out.append(f"GPU          {g['name']} ({g['arch']}, compute capability {g['capability']}), "
                    f"{g['count']} device(s)")
         has = g.get("paddle_build_has_arch")

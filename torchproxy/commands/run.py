@@ -1,7 +1,8 @@
 """`torchproxy run --scope mylib script.py args...`: run an unmodified script with the proxy on.
 
 The script itself (``__main__``) is in scope too unless ``--no-main`` is given: it is the code
-the user asked to run on Paddle.  ``-m pkg.mod`` runs a module like ``python -m``.
+the user asked to run on Paddle.  Children started with multiprocessing's spawn get the same
+rules (torchproxy/children.py); there the script is ``__mp_main__``, in scope with ``__main__``.  ``-m pkg.mod`` runs a module like ``python -m``.
 
 Misuse (no such script or module, a directory without ``__main__.py``, a bad ``--scope`` or
 ``--blocked``) is one line on stderr and exit status 2, decided before Paddle is imported.
@@ -34,6 +35,9 @@ class UsageError(Exception):
 
 def _names(values, what):
     from torchproxy import scope as _scope
+    for v in values:
+        if not v.strip():  # `--scope ""`: refused like `--scope ",,"`, not read as no option
+            raise UsageError(f"{what} {v!r} names no module (expected e.g. 'mylib' or 'a,b')")
     joined = ",".join(values)
     try:
         names = _scope.parse_names(joined, what)
@@ -98,6 +102,9 @@ def main(args) -> int:
     import torchproxy
 
     torchproxy.enable(scope, blocked=blocked or None)
+    # multiprocessing's spawn children (DataLoader workers...) run the same program: same rules
+    from torchproxy import children
+    children.propagate()
     rest = list(args.args)
     if args.module:
         if args.target is not None:
