@@ -225,7 +225,28 @@ class guard:
         return False
 
     def __call__(self, fn):
+        """Decorate ``fn``: its body runs inside the guard, as ``with guard(...):`` at its top
+        would.  Coroutine functions hold the guard across their awaits and generator functions
+        across their yields (while suspended too: guards are process-wide); an async generator
+        function is refused (its asend/athrow protocol cannot be forwarded faithfully)."""
         import functools
+        import inspect
+
+        if inspect.isasyncgenfunction(fn):
+            raise TypeError(f"torchproxy.guard cannot decorate the async generator function "
+                            f"{fn.__qualname__!r}: use `with torchproxy.guard(...):` inside it")
+        if inspect.iscoroutinefunction(fn):
+            @functools.wraps(fn)
+            async def async_wrapper(*args, **kwargs):
+                with guard.__new__(guard)._copy(self):
+                    return await fn(*args, **kwargs)
+            return async_wrapper
+        if inspect.isgeneratorfunction(fn):
+            @functools.wraps(fn)
+            def generator_wrapper(*args, **kwargs):
+                with guard.__new__(guard)._copy(self):
+                    return (yield from fn(*args, **kwargs))
+            return generator_wrapper
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
@@ -297,6 +318,50 @@ def _real_torch_installed() -> bool:
 def _paddle_version() -> str:
     from . import PADDLE_VERSION
     return PADDLE_VERSION
+
+
+# -- fork ----------------------------------------------------------------------------------------
+def _fork_locks() -> list:
+    """Every lock the package holds, in the order its code nests them (the rules, the hook,
+    tracing, the Tensor methods, the facade build, Triton's driver binding, libcuda).  Modules
+    not loaded yet hold none."""
+    locks = [_STATE.lock, hook._lock]
+    for module, attr in (("torchproxy.tracing", "_lock"), ("torchproxy.facade.tensor", "_lock"),
+                         ("torchproxy.facade.modules", "_build_lock"),
+                         ("torchproxy.integrations.triton", "_lock"),
+                         ("torchproxy.paddle_shims", "_lib_lock")):
+        lock = getattr(sys.modules.get(module), attr, None)
+        if lock is not None:
+            locks.append(lock)
+    return locks
+
+
+_held_for_fork: list = []
+
+
+def _before_fork() -> None:
+    """os.fork() waits for any change in progress (another thread inside enable(), a guard, a
+    trace...) to finish, so the child starts from consistent rules and pieces: the child has
+    only the forking thread, and a lock another thread held would stay held there forever."""
+    for lock in _fork_locks():
+        lock.acquire()
+        _held_for_fork.append(lock)
+
+
+def _after_fork_in_parent() -> None:
+    while _held_for_fork:
+        _held_for_fork.pop().release()
+
+
+def _after_fork_in_child() -> None:
+    for lock in _held_for_fork:
+        lock._at_fork_reinit()
+    _held_for_fork.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
+                        after_in_child=_after_fork_in_child)
 
 
 # -- paddle.compat's names, so code written for it works by changing one import --------------

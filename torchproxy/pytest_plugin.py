@@ -47,6 +47,9 @@ def _start(scope, blocked):
         import torchproxy
         import paddle  # noqa: F401 - imported here, inside the filter
     torchproxy.enable(None if scope.strip() == "*" else scope, blocked=blocked or None)
+    # tests that start processes with spawn (DataLoader workers...) run them with the same rules
+    from torchproxy import children
+    children.propagate()
     cm = torchproxy.trace()
     _STATE.update(trace_cm=cm, trace=cm.__enter__(), scope=scope)
 
@@ -118,4 +121,6 @@ def pytest_unconfigure(config):
         cm.__exit__(None, None, None)
         _STATE.update(trace_cm=None, trace=None)
         import torchproxy
+        from torchproxy import children
+        children.stop()
         torchproxy.disable()

@@ -34,13 +34,18 @@ class Trace:
         return f"<torchproxy.Trace used={len(self.used)} missing={len(self.missing)}>"
 
 
+def _is_internal(module_name) -> bool:
+    # __name__ may be anything, or None (code exec'd with such globals): only a str names us
+    return isinstance(module_name, str) and module_name.startswith(("torchproxy", "importlib"))
+
+
 def _call_site(depth: int) -> str:
     try:
         f = sys._getframe(depth)
     except ValueError:
         return "?"
     # skip frames of torchproxy itself and of importlib: the site is the user's line
-    while f is not None and (f.f_globals.get("__name__", "").startswith(("torchproxy", "importlib"))
+    while f is not None and (_is_internal(f.f_globals.get("__name__"))
                              or f.f_code.co_filename.startswith("<frozen")):
         f = f.f_back
     if f is None:
