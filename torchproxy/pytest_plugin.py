@@ -16,6 +16,7 @@ summary lists the torch names the facade lacks, with the tests that needed them,
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
 
 import pytest
@@ -84,14 +85,24 @@ def pytest_runtest_protocol(item, nextitem):
     import torchproxy
     with torchproxy.trace() as t:
         yield
-    for name in t.missing:
-        _STATE["per_test"][name].add(item.nodeid)
+    for name, sites in t.missing.items():
+        if _outside_pytest(sites):
+            _STATE["per_test"][name].add(item.nodeid)
+
+
+def _outside_pytest(sites) -> bool:
+    """Whether a missing name was read by code other than pytest's own: pytest probes the
+    attributes of every object a test module or conftest holds (``_mock_name`` to detect mocks
+    while collecting fixtures), a facade module among them; those reads are no one's need."""
+    import _pytest
+    own = os.path.dirname(_pytest.__file__) + os.sep
+    return any(not site.startswith(own) for site in sites)
 
 
 def _report() -> dict:
     t = _STATE["trace"]
     out = {}
-    for name in sorted(t.missing):
+    for name in sorted(n for n, sites in t.missing.items() if _outside_pytest(sites)):
         tests = sorted(_STATE["per_test"].get(name, ())) or ["<collection>"]
         out[name] = tests
     return out

@@ -148,3 +148,35 @@ def test_interpreter_fixes_option(tmp_path):
     without = subprocess.run(base, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
     assert without.returncode == 1 and "'float' object has no attribute 'to'" in without.stdout, \
         without.stdout[-2000:]
+
+
+SCOPED_TEST_MODULE = '''
+import torch                      # the test module itself in scope: pytest probes this module
+
+
+def test_uses_the_facade():
+    assert torch.ones(2).sum().item() == 2
+
+
+def test_needs_a_missing_name():
+    torch.not_provided_by_anyone_tp
+'''
+
+
+def test_pytest_own_probes_are_not_reported_as_missing(tmp_path):
+    # collecting fixtures, pytest reads `_mock_name` of every object a test module holds (the
+    # facade module here): that read is pytest's, not a name the suite needs
+    (tmp_path / "test_scoped_mod.py").write_text(SCOPED_TEST_MODULE)
+    report = tmp_path / "missing.json"
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "torchproxy.pytest_plugin",
+                        "--torchproxy-scope=test_scoped_mod", f"--torchproxy-report={report}",
+                        "-q", "-p", "no:cacheprovider", str(tmp_path / "test_scoped_mod.py")],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+    out = r.stdout + r.stderr
+    assert "1 passed" in out and "1 failed" in out, out
+    assert "_mock_name" not in out, out
+    assert ("missing torch.not_provided_by_anyone_tp  <- "
+            "test_scoped_mod.py::test_needs_a_missing_name") in out, out
+    assert json.loads(report.read_text())["missing"] == {
+        "torch.not_provided_by_anyone_tp": ["test_scoped_mod.py::test_needs_a_missing_name"]}
