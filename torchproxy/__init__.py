@@ -12,11 +12,48 @@ from __future__ import annotations
 # symbols, and a zlib extension loaded after it binds to them ("zlib.error: Error -2 ...
 # inconsistent stream state", e.g. when tvm_ffi is imported after Paddle).  Added for tvm-ffi.
 import zlib  # noqa: F401,E402
+import warnings as _warnings
+
+# Paddle's import warns "No ccache found" (meant for builders of C++ extensions) in every
+# script; with torchproxy imported before Paddle it stays out of the user's output (the CLI
+# and the pytest plugin already did this for themselves)
+_warnings.filterwarnings("ignore", message="No ccache found", category=UserWarning)
 
 from ._paddle_check import check as _check_paddle
 
-PADDLE_VERSION = _check_paddle()
 __version__ = "0.1.0"
+
+
+def _invoked_as_cli() -> bool:
+    """Whether this process is torchproxy's command line (the `torchproxy` script or
+    `python -m torchproxy`): decided from the command line, as the package is imported before
+    the CLI's own code runs."""
+    import os
+    import sys
+    main = getattr(sys.modules.get("__main__"), "__file__", None) or ""
+    if os.path.basename(main) == "torchproxy":
+        return True
+    argv = list(getattr(sys, "orig_argv", ()))[1:]
+    while argv:
+        a = argv.pop(0)
+        if a in ("-X", "-W"):  # interpreter options that take a value
+            argv[:1] = []
+        elif a.startswith("-m"):
+            return (a[2:] or (argv[0] if argv else "")) in ("torchproxy", "torchproxy.cli")
+        elif a == "-c" or not a.startswith("-"):  # a command or a script: not the CLI
+            return False
+    return False
+
+
+try:
+    PADDLE_VERSION = _check_paddle()
+except ImportError as _e:
+    if not _invoked_as_cli():
+        raise
+    # the command line without a usable Paddle: `doctor` runs (the diagnostic is for exactly
+    # this), every other command says what to install in one line
+    from .cli import main_without_paddle as _main_without_paddle
+    raise SystemExit(_main_without_paddle(str(_e))) from None
 
 from .api import (  # noqa: E402
     disable,
@@ -51,7 +88,11 @@ from .api import environment_config as _environment_config  # noqa: E402
 try:
     _env = _environment_config()
 except ConfigurationError as _e:
-    raise ConfigurationError(str(_e)) from None
+    if not _invoked_as_cli():
+        raise ConfigurationError(str(_e)) from None
+    from . import api as _api
+    _api.environment_error = str(_e)  # torchproxy.cli says it in one line
+    _env = (False, None, frozenset())
 if _env[0]:
     enable(_env[1], blocked=_env[2] or None)
     # spawn children inherit the variable, but may import __main__ before torchproxy: the rules
