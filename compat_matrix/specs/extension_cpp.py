@@ -12,8 +12,8 @@ first on ``sys.path`` (the ``setup`` hooks below).  Build both with
 
     python -m compat_matrix.specs.extension_cpp        # fetch + both builds, ~2 min
 
-(the source comes from the local mirror when there is one, else GitHub's archive of the
-commit).  CPU cases: extension-cpp's own CPU tests (test/test_extension.py: sample inputs,
+(the source comes from ``$TORCHPROXY_GIT_MIRRORS/pytorch+extension-cpp/repo`` when that git
+mirror has the commit, else GitHub's archive of the commit: the network).  CPU cases: extension-cpp's own CPU tests (test/test_extension.py: sample inputs,
 correctness against a * b + c, gradients, myadd_out, the mymul operator through torch.ops).
 """
 import os
@@ -36,7 +36,8 @@ LIBRARY = Library(
     scope=("extension_cpp",),
     requires=("extension_cpp",),           # probed on the Paddle build (pythonpath below)
     imports=("extension_cpp",),
-    install=(f"git archive (or GitHub's archive) of pytorch/extension-cpp@{SHA} -> "
+    install=(f"git archive ($TORCHPROXY_GIT_MIRRORS/pytorch+extension-cpp/repo, else GitHub's "
+             f"archive) of pytorch/extension-cpp@{SHA} -> "
              f"{_rel(BUILD)}/src",
              "python -m " + _INSTALL.format(site=_rel(SITE["torch"])) + "   # real torch's build",
              "python -m torchproxy.facade.cpp_extension -- python -m "
@@ -111,30 +112,72 @@ CASES = [
 ]
 
 
-def build() -> None:
-    """Fetch the pinned source and build it for real torch and for Paddle (skips what exists)."""
+MIRRORS_ENV = "TORCHPROXY_GIT_MIRRORS"   # a folder of git mirrors laid out <owner>+<name>/repo
+ARCHIVE = f"https://codeload.github.com/pytorch/extension-cpp/tar.gz/{SHA}"
+
+
+class SourceUnavailable(Exception):
+    """The pinned source can be had from neither a mirror nor GitHub: the message says how."""
+
+
+def _mirror_git_dir():
+    """(git directory or None, what was looked at)."""
+    base = os.environ.get(MIRRORS_ENV)
+    if not base:
+        return None, f"{MIRRORS_ENV} unset"
+    repo = os.path.join(base, "pytorch+extension-cpp", "repo")
+    for path in (repo, os.path.join(repo, ".git")):  # bare, or with a work tree
+        if os.path.isdir(path) and os.path.exists(os.path.join(path, "HEAD")):
+            return path, path
+    return None, f"no git directory at {repo}"
+
+
+def fetch_source(src: str) -> str:
+    """Put the pinned source in ``src`` (kept when it is there already): from the git mirror
+    under $TORCHPROXY_GIT_MIRRORS when it has the commit, else GitHub's archive of the commit
+    (the network); SourceUnavailable, one line saying what to provide, when neither works."""
     import io
     import subprocess
-    import sys
     import tarfile
     import urllib.request
 
-    src = os.path.join(BUILD, "src")
-    if not os.path.exists(os.path.join(src, "setup.py")):
-        os.makedirs(src, exist_ok=True)
-        mirror = "/work/.mirror/pytorch+extension-cpp/repo"
-        if os.path.isdir(mirror):
-            data = subprocess.run(["git", "--git-dir", mirror, "archive", SHA],
-                                  capture_output=True, check=True).stdout
-            tarfile.open(fileobj=io.BytesIO(data)).extractall(src)
-        else:
-            url = f"https://codeload.github.com/pytorch/extension-cpp/tar.gz/{SHA}"
-            with tarfile.open(fileobj=io.BytesIO(urllib.request.urlopen(url, timeout=60).read())) as tf:
-                prefix = tf.getnames()[0].split("/")[0] + "/"
-                for m in tf.getmembers():
-                    if m.name.startswith(prefix) and len(m.name) > len(prefix):
-                        m.name = m.name[len(prefix):]
-                        tf.extract(m, src)
+    if os.path.exists(os.path.join(src, "setup.py")):
+        return src
+    tried = []
+    mirror, looked = _mirror_git_dir()
+    if mirror:
+        r = subprocess.run(["git", "--git-dir", mirror, "archive", SHA], capture_output=True)
+        if r.returncode == 0:
+            os.makedirs(src, exist_ok=True)
+            tarfile.open(fileobj=io.BytesIO(r.stdout)).extractall(src)
+            return src
+        tried.append(f"the mirror {mirror} lacks the commit")
+    else:
+        tried.append(looked)
+    try:
+        data = urllib.request.urlopen(ARCHIVE, timeout=60).read()
+    except OSError as e:  # URLError, timeouts, DNS: no GitHub from here
+        tried.append(f"GitHub unreachable ({getattr(e, 'reason', e)})")
+        raise SourceUnavailable(
+            f"pytorch/extension-cpp@{SHA[:12]} is needed from GitHub (codeload.github.com) or a "
+            f"git mirror: set {MIRRORS_ENV} to a folder holding pytorch+extension-cpp/repo with "
+            f"that commit. Tried: {'; '.join(tried)}") from None
+    os.makedirs(src, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(data)) as tf:
+        prefix = tf.getnames()[0].split("/")[0] + "/"
+        for m in tf.getmembers():
+            if m.name.startswith(prefix) and len(m.name) > len(prefix):
+                m.name = m.name[len(prefix):]
+                tf.extract(m, src)
+    return src
+
+
+def build() -> None:
+    """Fetch the pinned source and build it for real torch and for Paddle (skips what exists)."""
+    import subprocess
+    import sys
+
+    src = fetch_source(os.path.join(BUILD, "src"))
     for side in ("torch", "paddle"):
         site = SITE[side]
         if os.path.isdir(os.path.join(site, "extension_cpp")):
@@ -147,8 +190,16 @@ def build() -> None:
         if side == "paddle":
             cmd = [sys.executable, "-m", "torchproxy.facade.cpp_extension", "--"] + cmd
         print(f"[extension_cpp] building for {side}: {' '.join(cmd)}", flush=True)
-        subprocess.run(cmd, cwd=tree, check=True, env=dict(os.environ, PYTHONPATH=_ROOT))
+        r = subprocess.run(cmd, cwd=tree, env=dict(os.environ, PYTHONPATH=_ROOT))
+        if r.returncode:  # pip printed why, above
+            raise SourceUnavailable(f"the {side} build failed (exit {r.returncode}): "
+                                    f"{' '.join(cmd)} in {tree}")
 
 
 if __name__ == "__main__":
-    build()
+    import sys
+    try:
+        build()
+    except SourceUnavailable as e:
+        print(f"[extension_cpp] not built: {e}", file=sys.stderr)
+        sys.exit(1)

@@ -11,9 +11,8 @@ Nothing else in the file changes; kernels keep their source lines (Triton reads 
 Sources are never committed.  Triton publishes no sdist on PyPI (wheels only, without the
 tutorials), so they come from, in order:
 1. ``$TORCHPROXY_TRITON_TUTORIALS``: a directory holding the six ``0N-*.py`` files;
-2. a git mirror of Triton under ``$TORCHPROXY_MIRROR`` (default ``/work/.mirror``, where the
-   session's ``fetch`` tool puts ``github:triton-lang/triton`` -> ``triton-lang+triton/repo``),
-   at tag ``v3.6.0``; or the fork ``triton-lang/Triton-to-tile-IR`` (a snapshot small enough
+2. a git mirror of Triton under ``$TORCHPROXY_GIT_MIRRORS`` (a folder of git mirrors laid out
+   ``<owner>+<name>/repo``: ``triton-lang+triton/repo``), at tag ``v3.6.0``; or the fork ``triton-lang/Triton-to-tile-IR`` (a snapshot small enough
    to fetch, Triton's main history) at ``PIN_COMMIT``;
 and every file must have the pinned git blob id (``PIN_BLOBS``), else the tests skip saying why.
 
@@ -103,8 +102,11 @@ def load_sources() -> dict[str, bytes]:
     env = os.environ.get("TORCHPROXY_TRITON_TUTORIALS")
     if env:
         return _from_dir(env)
-    mirror = os.environ.get("TORCHPROXY_MIRROR", "/work/.mirror")
-    for name, rev in (("triton-lang+triton", TAG), ("triton-lang+Triton-to-tile-IR", PIN_COMMIT)):
+    mirror = os.environ.get("TORCHPROXY_GIT_MIRRORS")
+    if not mirror:
+        tried.append("TORCHPROXY_GIT_MIRRORS unset")
+    candidates = (("triton-lang+triton", TAG), ("triton-lang+Triton-to-tile-IR", PIN_COMMIT))
+    for name, rev in candidates if mirror else ():
         repo = os.path.join(mirror, name, "repo")
         if not os.path.isdir(repo):
             tried.append(f"no mirror {repo}")
@@ -116,7 +118,7 @@ def load_sources() -> dict[str, bytes]:
     raise SourcesMissing(
         "Triton 3.6.0's tutorial sources are not on this machine (Triton publishes no sdist; "
         "its wheels lack python/tutorials): fetch github:triton-lang/triton (tag v3.6.0) or "
-        "github:triton-lang/Triton-to-tile-IR into $TORCHPROXY_MIRROR (default /work/.mirror), "
+        "github:triton-lang/Triton-to-tile-IR as <owner>+<name>/repo under $TORCHPROXY_GIT_MIRRORS, "
         "or set TORCHPROXY_TRITON_TUTORIALS to a directory with the six files. Tried: "
         + "; ".join(tried))
 

@@ -3,17 +3,15 @@ mymuladd / mymul / myadd_out with register_fake and register_autograd) installed
 ``pip install --no-build-isolation`` against real torch and, through torchproxy's build
 environment, against Paddle; its CPU test cases run on both and are compared.
 
-The source is pinned (EXTCPP_SHA) and fetched at test time: from the local mirror when this
-machine has one, else as GitHub's archive of that commit; offline -> skipped with the reason.
+The source is pinned (EXTCPP_SHA) and fetched at test time: from the git mirror under
+$TORCHPROXY_GIT_MIRRORS when it has the commit, else as GitHub's archive of that commit;
+neither -> skipped with the reason.
 Nothing of it is committed.  Builds are cached under build/cpp-extension-tests/extension-cpp.
 """
-import io
 import os
 import pickle
 import subprocess
 import sys
-import tarfile
-import urllib.request
 
 import numpy as np
 import pytest
@@ -22,33 +20,19 @@ from cppext_shared import CACHE, HERE, ROOT, needs_compat
 
 pytestmark = needs_compat
 
-EXTCPP_SHA = "0ec4969c7bc8e15a8456e5eb9d9ca0a7ec15bc95"   # "uses current CUDAStream correctly (#118)"
-MIRROR = "/work/.mirror/pytorch+extension-cpp/repo"
-ARCHIVE = f"https://codeload.github.com/pytorch/extension-cpp/tar.gz/{EXTCPP_SHA}"
+# the pin, the mirror lookup ($TORCHPROXY_GIT_MIRRORS/pytorch+extension-cpp/repo) and GitHub's
+# archive: one implementation, shared with the matrix row
+from compat_matrix.specs.extension_cpp import SHA as EXTCPP_SHA  # noqa: E402
+from compat_matrix.specs.extension_cpp import SourceUnavailable, fetch_source  # noqa: E402
+
 WORK = os.path.join(CACHE, "extension-cpp", EXTCPP_SHA[:12])
 
 
 def _fetch_source() -> str:
-    src = os.path.join(WORK, "src")
-    if os.path.exists(os.path.join(src, "setup.py")):
-        return src
-    os.makedirs(src, exist_ok=True)
-    if os.path.isdir(MIRROR):
-        data = subprocess.run(["git", "--git-dir", MIRROR, "archive", EXTCPP_SHA],
-                              capture_output=True, check=True).stdout
-        tarfile.open(fileobj=io.BytesIO(data)).extractall(src)
-    else:
-        try:
-            data = urllib.request.urlopen(ARCHIVE, timeout=30).read()
-        except OSError as e:
-            pytest.skip(f"pytorch/extension-cpp@{EXTCPP_SHA[:12]} not available offline ({e})")
-        with tarfile.open(fileobj=io.BytesIO(data)) as tf:
-            prefix = tf.getnames()[0].split("/")[0] + "/"
-            for m in tf.getmembers():
-                if m.name.startswith(prefix) and len(m.name) > len(prefix):
-                    m.name = m.name[len(prefix):]
-                    tf.extract(m, src)
-    return src
+    try:
+        return fetch_source(os.path.join(WORK, "src"))
+    except SourceUnavailable as e:
+        pytest.skip(str(e))
 
 
 def _install(side: str, src: str) -> str:
