@@ -471,6 +471,66 @@ class DriverEvent:
 # raises there (gaps.toml).  Remove when 2.6 support is dropped.
 AS_STRIDED_NEEDS_CONTIGUOUS: bool = IS_PADDLE_2
 
+# ================================================================================================
+# Strided views with an exact backward (paddle.as_strided's own backward is unsafe)
+# Paddle 2.6.2 and 3.0 .. 3.3.1: as_strided's backward lays the requested strides over a zero
+# buffer the size of a CONTIGUOUS input starting at the allocation's first byte.  Over a slice
+# (non-contiguous, or at an offset) it drops gradient and writes past that buffer: a (64, 64)
+# slice of a (64, 192) tensor viewed as (64, 2, 32) gets 1408 of 4096 gradient ones, then glibc
+# aborts ("free(): corrupted unsorted chunks") or the process segfaults (docs/memory-model.md
+# has the pure-Paddle reproducer).  Paddle 2.6's as_strided also refuses a non-contiguous input.
+# strided_view() builds the aliasing view with as_strided and gives it the backward its caller
+# states, in a PyLayer, so Paddle's as_strided backward never runs.  Keep while a supported
+# Paddle has that backward (the reproducer must give 4096 under MALLOC_CHECK_=3 to remove it).
+# ================================================================================================
+def _alias(x, shape, strides, offset):
+    src = x
+    if AS_STRIDED_NEEDS_CONTIGUOUS and not x.is_contiguous():
+        # Paddle 2.6: a one-element index is a contiguous view of the same allocation
+        # (storage.py checks that), and as_strided's offset counts from the allocation's start
+        src = x[(0,) * len(x.shape)]
+    return paddle.as_strided(src, shape, strides, offset)
+
+
+class _StridedView(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, x, shape, strides, offset, grad_of):
+        ctx.grad_of = grad_of
+        return _alias(x, shape, strides, offset)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ctx.grad_of(grad)
+
+
+def strided_view(x, shape, strides, offset, grad_of):
+    """A view of ``x``'s allocation (``offset`` in BYTES from its start; every dim of ``shape``
+    non-zero) whose gradient for ``x`` is ``grad_of(grad)``."""
+    if x.stop_gradient or not paddle.is_grad_enabled():
+        return _alias(x, list(shape), list(strides), offset)
+    return _StridedView.apply(x, list(shape), list(strides), offset, grad_of)
+
+
+# paddle.broadcast_tensors' backward segfaults (Paddle 2.6.2 and 3.3.1) when an operand does not
+# require grad (``a`` requiring grad, ``b = paddle.to_tensor(ndarray)``, ``((x - y) ** 2).mean()
+# .backward()``: docs/memory-model.md); broadcast_to's backward is sound, so each operand is
+# broadcast on its own.  Keep while a supported Paddle has that backward.
+def broadcast_tensors(tensors):
+    """``paddle.broadcast_tensors`` without its backward: torch's shape rule and message."""
+    shapes = [list(t.shape) for t in tensors]
+    nd = max(len(s) for s in shapes)
+    out = [1] * nd
+    for k, s in enumerate(shapes):
+        s = [1] * (nd - len(s)) + s
+        for i, n in enumerate(s):
+            if n != out[i] and n != 1 and out[i] != 1:
+                raise RuntimeError(f"The size of tensor a ({out[i]}) must match the size of "
+                                   f"tensor b ({n}) at non-singleton dimension {i}")
+            if out[i] == 1:
+                out[i] = n
+    return [t if list(t.shape) == out else paddle.broadcast_to(t, out) for t in tensors]
+
+
 # Tensor.view(dtype) (a reinterpreting view) exists from Paddle 3.0.  Remove when 2.6 support
 # is dropped.
 HAS_VIEW_DTYPE: bool = hasattr(paddle.Tensor, "view") and not IS_PADDLE_2

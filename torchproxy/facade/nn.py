@@ -33,7 +33,7 @@ NAMES = (
 
 import paddle
 import paddle.nn.functional as PF
-from ..paddle_shims import EagerParamBase
+from ..paddle_shims import EagerParamBase, broadcast_tensors
 
 from .registry import adapter, module, type_
 
@@ -580,7 +580,7 @@ def mse_reduce(loss, reduction):
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     from .nn_functional import legacy_reduction
     reduction = legacy_reduction(size_average, reduce, reduction)
-    input, target = paddle.broadcast_tensors([input, target])
+    input, target = broadcast_tensors([input, target])
     loss = (input - target) ** 2
     if weight is not None:
         loss = loss * weight

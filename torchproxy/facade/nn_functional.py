@@ -81,6 +81,7 @@ import numbers
 import paddle
 import paddle.nn.functional as PF
 
+from ..paddle_shims import broadcast_tensors
 from .registry import adapter, module, type_
 
 F = "torch.nn.functional."
@@ -340,7 +341,7 @@ def _check_same_size(input, target, name):
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_broadcast(input, target)
-    input, target = paddle.broadcast_tensors([input, target])
+    input, target = broadcast_tensors([input, target])
     loss = paddle.abs(input - target)
     if weight is not None:
         loss = loss * weight
@@ -353,7 +354,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     reduction = legacy_reduction(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    input, target = paddle.broadcast_tensors([input, target])
+    input, target = broadcast_tensors([input, target])
     d = paddle.abs(input - target)
     if beta == 0:
         loss = d
@@ -368,7 +369,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    input, target = paddle.broadcast_tensors([input, target])
+    input, target = broadcast_tensors([input, target])
     d = paddle.abs(input - target)
     loss = paddle.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
     if weight is not None:

@@ -20,7 +20,7 @@ NAMES = (
     "torch.Tensor.nonzero_static", "torch.Tensor.put", "torch.Tensor.put_",
     "torch.Tensor.resize_", "torch.Tensor.resize_as_", "torch.Tensor.squeeze_",
     "torch.Tensor.swapaxes", "torch.Tensor.swapaxes_", "torch.Tensor.swapdims_",
-    "torch.Tensor.tile", "torch.Tensor.transpose_", "torch.Tensor.view_as", "torch._unsafe_masked_index",
+    "torch.Tensor.tile", "torch.Tensor.transpose_", "torch.Tensor.unfold", "torch.Tensor.view_as", "torch._unsafe_masked_index",
     "torch._unsafe_masked_index_put_accumulate", "torch.as_strided",
     "torch.as_strided_", "torch.as_strided_copy", "torch.as_strided_scatter", "torch.index_put",
     "torch.masked_scatter", "torch.nonzero_static", "torch.put", "torch.resize_as_", "torch.tile",
@@ -29,6 +29,7 @@ NAMES = (
 
 import paddle
 
+from ..paddle_shims import strided_view
 from . import dtypes as _dt
 from ._opbase import _legacy, _name, wrap_dim
 from .registry import adapter, op, tensor_method
@@ -119,10 +120,36 @@ def as_strided(input, size, stride, storage_offset=None):
                            f"{need * item} are out of bounds for storage of size {have * item}")
     if need == 0:
         return paddle.zeros(size, dtype="int64").astype(input.dtype)
-    if input.is_contiguous():  # autograd flows to input through Paddle's as_strided
-        return paddle.as_strided(input, size, stride, offset * item)
-    from .storage import UntypedStorage
-    return paddle.as_strided(UntypedStorage.of_tensor(input)._flat, size, stride, offset * item)
+    return strided_geometry_view(input, size, stride, offset)
+
+
+def strided_geometry_view(input, size, stride, offset):
+    """A view of ``input``'s storage (``offset`` in elements) with torch's as_strided gradient:
+    the incoming gradient summed at each storage element it views, read back through
+    ``input``'s own geometry (divided where ``input`` itself views an element more than once).
+    Paddle's as_strided backward is wrong here (paddle_shims.strided_view), and so is its
+    unfold backward (overlapping windows: the last one wins instead of the sum)."""
+    from .storage import storage_offset as _offset_of
+    from .tensor_methods import stride as _torch_stride
+    in_geom = (_shape_of(input), list(_torch_stride(input)), _offset_of(input))
+    out_geom = (list(size), list(stride), int(offset))
+
+    def grad_of(g):
+        return _as_strided_grad(g, in_geom, out_geom)
+
+    return strided_view(input, size, stride, offset * _itemsize(input), grad_of)
+
+
+def _as_strided_grad(g, in_geom, out_geom):
+    lo = min(in_geom[2], out_geom[2])
+    n = max(geom[2] + _extent(geom[0], geom[1]) for geom in (in_geom, out_geom)) - lo
+    out_idx = _strided_index(out_geom[0], out_geom[1], out_geom[2] - lo).reshape([-1, 1])
+    in_idx = _strided_index(in_geom[0], in_geom[1], in_geom[2] - lo).reshape([-1])
+    buf = paddle.scatter_nd_add(paddle.zeros([n], g.dtype), out_idx, g.reshape([-1]))
+    count = paddle.scatter_nd_add(paddle.zeros([n], g.dtype), in_idx.reshape([-1, 1]),
+                                  paddle.ones(in_idx.shape, g.dtype))
+    buf = buf / paddle.clip(count, min=1)
+    return paddle.gather(buf, in_idx).reshape(in_geom[0])
 
 
 @tensor_method("as_strided_")
@@ -210,6 +237,35 @@ def _unfold(input, dimension, size, step):
     perm = list(range(win.ndim))
     perm.append(perm.pop(d + 1))
     return _restore(win.transpose(perm), input.dtype)
+
+
+@tensor_method("unfold")
+def unfold(self, dimension, size, step):
+    """torch's Tensor.unfold: a view whose windows along ``dimension`` are a new last dim of
+    ``size`` (Paddle's own unfold is that view too, but its backward keeps one window's
+    gradient where windows overlap instead of their sum)."""
+    nd = self.ndim
+    d = wrap_dim(dimension, nd) if nd else 0
+    n = int(self.shape[d]) if nd else 1
+    if size > n:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {n} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    from .storage import storage_offset as _offset_of
+    from .tensor_methods import stride as _torch_stride
+    shape, strides = _shape_of(self), list(_torch_stride(self))
+    if not nd:
+        shape, strides = [1], [1]
+    count = (n - size) // step + 1
+    out_shape = shape[:d] + [count] + shape[d + 1:] + [size]
+    out_strides = strides[:d] + [strides[d] * step] + strides[d + 1:] + [strides[d]]
+    if not nd:
+        out_shape, out_strides = out_shape[1:], out_strides[1:]
+    if 0 in out_shape or 0 in shape:
+        return _unfold(self, dimension, size, step)
+    return strided_geometry_view(self, out_shape, out_strides, _offset_of(self))
 
 
 @op("torch.unfold_copy", out=True)

@@ -338,7 +338,9 @@ def roll(input, shifts, dims=None):
 
 @adapter("torch.broadcast_to")
 def broadcast_to(input, size):
-    return paddle.broadcast_to(input, list(size))
+    """torch: ``input.expand(size)`` (a zero-stride view; Paddle's broadcast_to copies)."""
+    from .tensor_methods import expand
+    return expand(input, *[int(n) for n in size])
 
 
 @adapter("torch.numel")
@@ -485,7 +487,9 @@ def broadcast_tensors(*tensors):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     shape = list(broadcast_shapes(*[t.shape for t in tensors]))
-    return tuple(paddle.broadcast_to(t, shape) for t in tensors)
+    # torch: expand views (paddle.broadcast_tensors' backward segfaults when an operand does
+    # not require grad: paddle_shims.broadcast_tensors)
+    return tuple(broadcast_to(t, shape) for t in tensors)
 
 
 @adapter("torch.atleast_2d")

@@ -29,7 +29,8 @@ from __future__ import annotations
 NAMES = (
     "torch.Tensor.bfloat16", "torch.Tensor.bool", "torch.Tensor.byte", "torch.Tensor.char",
     "torch.Tensor.contiguous", "torch.Tensor.copy_", "torch.Tensor.cpu", "torch.Tensor.cuda",
-    "torch.Tensor.data_ptr", "torch.Tensor.double", "torch.Tensor.expand", "torch.Tensor.fill_",
+    "torch.Tensor.data_ptr", "torch.Tensor.double", "torch.Tensor.expand",
+    "torch.Tensor.expand_as", "torch.Tensor.fill_",
     "torch.Tensor.flatten", "torch.Tensor.float", "torch.Tensor.half", "torch.Tensor.int",
     "torch.Tensor.is_contiguous", "torch.Tensor.is_floating_point", "torch.Tensor.long",
     "torch.Tensor.ndimension", "torch.Tensor.nelement", "torch.Tensor.new_full",
@@ -45,8 +46,8 @@ CONDITIONAL = ("torch.Tensor.data_ptr",)
 
 import paddle
 
-from ..paddle_shims import (AS_STRIDED_NEEDS_CONTIGUOUS, DATA_PTR_NONE_FOR_EMPTY, HAS_VIEW_DTYPE,
-                            byte_offset, copy_to, same_place)
+from ..paddle_shims import (DATA_PTR_NONE_FOR_EMPTY, HAS_VIEW_DTYPE, byte_offset, copy_to,
+                            same_place, strided_view)
 from . import dtypes as _dt
 from . import ops
 from .creation import kernel_full, _finish, _from_numpy_as, _scalar_dtype, parse_size, tensor
@@ -212,11 +213,18 @@ def view(self, *shape, dtype=None):
         raise RuntimeError("view size is not compatible with input tensor's size and stride "
                            "(at least one dimension spans across two contiguous subspaces). "
                            "Use .reshape(...) instead.")
-    if AS_STRIDED_NEEDS_CONTIGUOUS:
-        raise RuntimeError("torchproxy: view() of a non-contiguous tensor needs Paddle >= 3.0 "
-                           "(Paddle 2.6's as_strided accepts contiguous inputs only); use "
-                           ".reshape(...)")
-    return paddle.as_strided(self, new, strides, byte_offset(self))
+    return strided(self, new, strides)
+
+
+def strided(self, shape, strides):
+    """A view of ``self`` in torch's logical order (``view``/``reshape``/``flatten``... where
+    torch's computeStride finds strides): an alias of the same memory whose gradient is the
+    incoming gradient reshaped to ``self``'s shape (paddle_shims.strided_view; Paddle's
+    as_strided backward is wrong over slices)."""
+    if 0 in shape or 0 in _shape(self):
+        return self.reshape(shape)
+    old = list(_shape(self))
+    return strided_view(self, shape, strides, byte_offset(self), lambda g: g.reshape(old))
 
 
 def _is_dtype(obj):
@@ -287,7 +295,35 @@ def expand(self, *sizes):
             target.append(s)
     if target == shape:
         return self
-    return paddle.expand(self, target)
+    return expand_view(self, target)
+
+
+def expand_view(self, target):
+    """torch's expand: a view with stride 0 along each new or broadcast dim (Paddle's expand
+    copies); its gradient sums over those dims."""
+    shape = list(_shape(self))
+    if 0 in target or 0 in shape:
+        return paddle.expand(self, target)  # nothing to alias
+    lead = len(target) - len(shape)
+    own = stride(self)
+    strides = [0] * lead + [0 if n == 1 and t != 1 else s
+                            for n, t, s in zip(shape, target[lead:], own)]
+    summed = [lead + i for i, (n, t) in enumerate(zip(shape, target[lead:])) if n == 1 and t != 1]
+
+    def grad_of(g):
+        if summed:
+            g = g.sum(axis=summed, keepdim=True)
+        if lead:
+            g = g.sum(axis=list(range(lead)))
+        return g
+
+    return strided_view(self, target, strides, byte_offset(self), grad_of)
+
+
+@tensor_method("expand_as")
+def expand_as(self, other):
+    """torch: ``self.expand(other.size())`` (a zero-stride view; Paddle's expand_as copies)."""
+    return expand(self, *_shape(other))
 
 
 @tensor_method("flatten")
