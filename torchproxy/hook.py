@@ -215,12 +215,53 @@ def _import_c_companion(original, name, globals, locals, fromlist, level):
     return result
 
 
+def _wrapper_codes(top, ours) -> set:
+    """Code objects of the foreign wrappers stacked above ``ours`` (each found from the one
+    above through ``__wrapped__`` or the callables in its closure), at most 8 deep."""
+    codes, fn = set(), top
+    for _ in range(8):
+        code = getattr(fn, "__code__", None)
+        if code is None:
+            break
+        codes.add(code)
+        below = getattr(fn, "__wrapped__", None)
+        if below is None:
+            cells = [c.cell_contents for c in (getattr(fn, "__closure__", None) or ())
+                     if _cell_filled(c)]
+            below = next((c for c in cells if callable(c) and c is not fn), None)
+        if below is None or below is ours:
+            break
+        fn = below
+    return codes
+
+
+def _cell_filled(cell) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
+
+
+def _caller_name(ours, owner, attr):
+    """``__name__`` of the module calling the entry point ``owner.attr`` whose wrapper of ours
+    is running: the frame above ours, past foreign wrappers that a hook installed after ours
+    stacked on top (their frames are not the caller)."""
+    frame = sys._getframe(2)
+    top = getattr(owner, attr)
+    if top is not ours:
+        codes = _wrapper_codes(top, ours)
+        while frame is not None and frame.f_code in codes:
+            frame = frame.f_back
+    return frame.f_globals.get("__name__") if frame is not None else None
+
+
 def _make_import_module(original):
     """importlib.import_module's wrapper, bound to what it wraps (see _make_import)."""
 
     def _proxy_import_module(name, package=None):
         if _is_torch_name(name):
-            importer = sys._getframe(1).f_globals.get("__name__")
+            importer = _caller_name(_proxy_import_module, importlib, "import_module")
             if _wants_facade(importer):
                 _note_user(importer)
                 return facade_module(name)
@@ -244,7 +285,7 @@ def _make_find_spec(original):
 
     def _proxy_find_spec(name, package=None):
         if _is_torch_name(name):
-            importer = sys._getframe(1).f_globals.get("__name__")
+            importer = _caller_name(_proxy_find_spec, importlib.util, "find_spec")
             if _wants_facade(importer):
                 if name not in _modules.build():
                     return None
@@ -497,28 +538,40 @@ class _EntryPoint:
     wraps.  A foreign hook may wrap ours after install (typeguard, beartype's claw, pytest
     do such things): uninstall then leaves ours in that chain, inert while the rules are off,
     and the next install wraps the foreign hook with a *new* wrapper bound to it, so no
-    wrapper ever calls up the chain into itself."""
+    wrapper ever calls up the chain into itself.  Every wrapper made is remembered with what it
+    wraps: when a foreign hook hands one of them back (restoring what it found), it is ours
+    again, reused by install and unwound by uninstall."""
 
-    __slots__ = ("owner", "attr", "make", "wrapper", "original")
+    __slots__ = ("owner", "attr", "make", "wrapper", "original", "made")
 
     def __init__(self, owner, attr, make):
         self.owner, self.attr, self.make = owner, attr, make
         self.wrapper = self.original = None
+        self.made = {}  # every wrapper of ours -> what it wraps
 
     def prepare(self):
-        """(with _lock held) Build the wrapper for what is installed now, unless it is ours or
-        the one ours already wraps."""
+        """(with _lock held) The wrapper for what is installed now: that one if it is ours, the
+        current one if it wraps it, else a new one."""
         found = getattr(self.owner, self.attr)
-        if found is not self.wrapper and found is not self.original:
-            self.wrapper, self.original = self.make(found), found
+        if found is self.wrapper or found is self.original:
+            return
+        if found in self.made:
+            self.wrapper, self.original = found, self.made[found]
+            return
+        wrapper = self.make(found)
+        self.made[wrapper] = found
+        self.wrapper, self.original = wrapper, found
 
     def put(self):
         setattr(self.owner, self.attr, self.wrapper)
 
     def take_back(self):
-        """Put the original back if ours is still on top; else leave ours where it is."""
-        if self.wrapper is not None and getattr(self.owner, self.attr) is self.wrapper:
-            setattr(self.owner, self.attr, self.original)
+        """Unwind our wrappers from the top (each back to what it wraps); a foreign hook on
+        top stays, with ours below it."""
+        top = getattr(self.owner, self.attr)
+        while top in self.made:
+            top = self.made[top]
+            setattr(self.owner, self.attr, top)
 
 
 def _make_import_entry(found):
