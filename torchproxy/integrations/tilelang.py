@@ -97,12 +97,15 @@ def _wrap_cuda_detection(target_mod) -> None:
         target_mod.register_target_normalizer("cuda", normalize, override=True)
 
 
-def _first_gpu_tensor(args):
-    import paddle
+def _first_gpu_index(args, PT) -> int:
+    """The CUDA device index of the first Paddle GPU tensor among ``args``, else -1 (one
+    ``.place`` read per Paddle tensor until a GPU one is found)."""
     for a in args:
-        if isinstance(a, paddle.Tensor) and a.place.is_gpu_place():
-            return a
-    return None
+        if isinstance(a, PT):
+            place = a.place
+            if place.is_gpu_place():
+                return place.gpu_device_id()
+    return -1
 
 
 def _launch_on_paddle_stream(adapter_cls) -> None:
@@ -116,15 +119,18 @@ def _launch_on_paddle_stream(adapter_cls) -> None:
         return
     from . import tvm_ffi as _tvm_ffi
 
+    import paddle
+    PT = paddle.Tensor
+    on_stream = _tvm_ffi.call_on_paddle_stream
+
     def _convert_torch_func(self):
         func = original(self)
 
         def launch(*args, **kwargs):
-            x = _first_gpu_tensor(args)
-            if x is None:
+            index = _first_gpu_index(args, PT)
+            if index < 0:
                 return func(*args, **kwargs)
-            with _tvm_ffi.paddle_stream(x):
-                return func(*args, **kwargs)
+            return on_stream(index, func, *args, **kwargs)
         launch.__wrapped__ = func
         return launch
     _convert_torch_func.__torchproxy__ = True

@@ -128,9 +128,13 @@ def switching_run(orig, cfg, drv):
         prev = d[active]
         if prev is drv:
             return orig(self, *args, **kwargs)
-        kind = _launch_kind(args, kinds, PT, TW)
-        if kind is None and kwargs:
-            kind = _launch_kind(kwargs.values(), kinds, PT, TW)
+        # the common case inline (a kernel's first argument is a tensor, and its type was seen
+        # before): one dict lookup instead of a _launch_kind call, per launch
+        kind = kinds.get(type(args[0]), 0) if args else None
+        if kind is not PADDLE and kind is not FOREIGN:
+            kind = _launch_kind(args, kinds, PT, TW)
+            if kind is None and kwargs:
+                kind = _launch_kind(kwargs.values(), kinds, PT, TW)
         if kind is not PADDLE:
             return orig(self, *args, **kwargs)
         d[active] = drv

@@ -1,0 +1,230 @@
+"""Host cost of handing Paddle tensors to kernel launchers (issue 26), in one process: the
+pieces Triton's argument specialiser and tvm-ffi pay per tensor, torch vs Paddle as it was
+(the old expression, measured here too) vs Paddle with torchproxy's fast paths.
+
+    python bench/host_cost.py            # CPU: every row that needs no GPU
+    python bench/host_cost.py --gpu      # also the GPU rows (Paddle GPU build, torch CUDA)
+
+Rows (us per call, best of R interleaved rounds of N calls, empty loop subtracted):
+- ``hash(dtype)``: Triton's specialiser hashes every tensor argument's dtype per launch;
+  Paddle's dtype hash before (pybind's __hash__) and after enable() (dtypes.py: __int__);
+- ``specialise 1 tensor``: Triton's ``native_specialize_impl`` on one tensor (3.6: the dtype,
+  its hash, ``data_ptr()``), torch vs Paddle (proxy off, then on) vs a minimal object with a
+  torch dtype (the floor);
+- ``tvm-ffi from_dlpack``: one tensor into tvm-ffi, torch vs Paddle's ``to_dlpack`` (old) vs
+  ``integrations.tvm_ffi.to_tvm_ffi`` (new); Paddle 2.6 only differs;
+- GPU: the stream lookups, and the TileLang-style launch wrapper (old context managers vs
+  ``call_on_paddle_stream``) around a do-nothing tvm-ffi function.
+Ratios are to torch's row in the same run.  Nothing here is a kernel launch: see
+bench/triton_launch.py for those.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
+def _loop_us(fn, n):
+    t0 = time.perf_counter()
+    fn(n)
+    return (time.perf_counter() - t0) / n * 1e6
+
+
+def _make(stmt, env):
+    src = f"def _f(_n):\n    for _ in range(_n):\n        {stmt}\n"
+    ns = dict(env)
+    exec(src, ns)
+    return ns["_f"]
+
+
+def measure(rows, n=20000, rounds=9):
+    """rows: {label: (stmt, env)} -> {label: best us per call}, rounds interleaved."""
+    fns = {k: _make(s, e) for k, (s, e) in rows.items()}
+    empty = _make("pass", {})
+    best = {k: float("inf") for k in rows}
+    e = float("inf")
+    for _ in range(rounds):
+        e = min(e, _loop_us(empty, n))
+        for k, f in fns.items():
+            best[k] = min(best[k], _loop_us(f, n))
+    return {k: v - e for k, v in best.items()}
+
+
+def table(title, res, base_key):
+    lines = [f"\n{title}", f"{'':58s} {'us':>8s} {'/torch':>8s}"]
+    base = res.get(base_key)
+    for k, v in res.items():
+        r = f"{v / base:8.2f}" if base and base > 0 else f"{'':8s}"
+        lines.append(f"{k:58s} {v:8.3f} {r}")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpu", action="store_true")
+    ap.add_argument("-n", type=int, default=20000)
+    args = ap.parse_args(argv)
+    import numpy as np
+    import paddle
+    import torch
+
+    import torchproxy
+    from torchproxy.facade import dtypes as tp_dtypes
+
+    gpu = args.gpu
+    place = paddle.CUDAPlace(0) if gpu else paddle.CPUPlace()
+    a = np.arange(4096, dtype="float32")
+    xp = paddle.to_tensor(a, place=place)
+    xt = torch.from_numpy(a).cuda() if gpu else torch.from_numpy(a)
+    pd_dt, t_dt = paddle.float32, torch.float32
+    out = [f"Paddle {paddle.__version__}, torch {torch.__version__}, Python "
+           f"{sys.version.split()[0]}, {platform.machine()}, "
+           f"{'GPU ' + torch.cuda.get_device_name(0) if gpu else 'CPU tensors'}; "
+           f"us per call, best of 9 interleaved rounds of {args.n}"]
+    N = args.n
+
+    # -- dtype hash and x.dtype: before enable (Paddle as it is), after enable ---------------
+    before = measure({"hash(torch.float32)": ("h(d)", {"h": hash, "d": t_dt}),
+                      "hash(paddle.float32), Paddle's own": ("h(d)", {"h": hash, "d": pd_dt}),
+                      "hash(x.dtype) Paddle, Paddle's own": ("h(x.dtype)", {"h": hash, "x": xp}),
+                      "x.dtype torch": ("x.dtype", {"x": xt}),
+                      "x.dtype Paddle": ("x.dtype", {"x": xp})}, N)
+    torchproxy.enable(scope={"bench_host_cost_scoped", "triton"})
+    after = measure({"hash(paddle.float32), enabled": ("h(d)", {"h": hash, "d": pd_dt}),
+                     "hash(x.dtype) Paddle, enabled": ("h(x.dtype)", {"h": hash, "x": xp})}, N)
+    fast = tp_dtypes._HASH_SAVED != []
+    out.append(table(f"dtype (fast hash installed: {fast})", {**before, **after},
+                     "hash(torch.float32)"))
+    torchproxy.disable()
+
+    # -- Triton's specialiser on one tensor ---------------------------------------------------
+    try:
+        from triton._C.libtriton import native_specialize_impl as S
+        from triton.backends.compiler import BaseBackend
+    except ImportError as e:
+        out.append(f"\nTriton specialiser: not measured ({e})")
+    else:
+        class Floor:
+            __slots__ = ("_p", "dtype")
+
+            def __init__(self, p, d):
+                self._p, self.dtype = p, d
+
+            def data_ptr(self):
+                return self._p
+
+        floor = Floor(xp.data_ptr(), t_dt)
+        env = {"S": S, "B": BaseBackend}
+        rows0 = {"specialise 1 tensor: torch": ("S(B, x, False, True, True)", {**env, "x": xt}),
+                 "specialise 1 tensor: floor (data_ptr + torch dtype)":
+                     ("S(B, x, False, True, True)", {**env, "x": floor}),
+                 "specialise 1 tensor: Paddle, proxy off":
+                     ("S(B, x, False, True, True)", {**env, "x": xp})}
+        r0 = measure(rows0, N)
+        torchproxy.enable(scope={"bench_host_cost_scoped", "triton"})
+        r1 = measure({"specialise 1 tensor: Paddle, enabled":
+                      ("S(B, x, False, True, True)", {**env, "x": xp})}, N)
+        out.append(table("Triton native_specialize_impl (one tensor argument)", {**r0, **r1},
+                         "specialise 1 tensor: torch"))
+        torchproxy.disable()
+
+    # -- tvm-ffi: one tensor in ----------------------------------------------------------------
+    try:
+        import tvm_ffi
+    except ImportError as e:
+        out.append(f"\ntvm-ffi: not measured ({e})")
+        tvm_ffi = None
+    if tvm_ffi is not None:
+        from torchproxy.integrations import tvm_ffi as tp_tvm
+        to_dl = paddle.utils.dlpack.to_dlpack
+        env = {"F": tvm_ffi.from_dlpack, "to_dl": to_dl, "new": tp_tvm.to_tvm_ffi}
+        torchproxy.enable(scope={"bench_host_cost_scoped"})
+        rows = {"from_dlpack(torch tensor)": ("F(x)", {**env, "x": xt}),
+                "Paddle: from_dlpack(paddle.utils.dlpack.to_dlpack(x)) (old)":
+                    ("F(to_dl(x))", {**env, "x": xp}),
+                "Paddle: from_dlpack(x) (x.__dlpack__; the facade's on 2.6)":
+                    ("F(x)", {**env, "x": xp}),
+                "Paddle: integrations.tvm_ffi.to_tvm_ffi(x) (new)": ("new(x)", {**env, "x": xp})}
+        out.append(table("tvm-ffi: one tensor handed over (proxy enabled)",
+                         measure(rows, N // 4), "from_dlpack(torch tensor)"))
+        if gpu:
+            out.append(_gpu_stream_rows(tvm_ffi, tp_tvm, xp, xt, N))
+        torchproxy.disable()
+    text = "\n".join(out)
+    print(text)
+    return text
+
+
+def _gpu_stream_rows(tvm_ffi, tp_tvm, xp, xt, N):
+    """Stream lookups and the TileLang launch wrapper, old and new, around a tvm-ffi no-op."""
+    import contextlib
+
+    import paddle
+    import torch
+    from torchproxy import paddle_shims
+
+    nop = tvm_ffi.get_global_func("testing.nop", allow_missing=True) \
+        if "allow_missing" in tvm_ffi.get_global_func.__code__.co_varnames else None
+    if nop is None:
+        try:
+            nop = tvm_ffi.get_global_func("testing.nop")
+        except Exception:  # noqa: BLE001
+            nop = lambda *a: None  # noqa: E731
+
+    @contextlib.contextmanager
+    def old_paddle_stream(x):  # the wrapper as it was before issue 26
+        if x is None or not x.place.is_gpu_place():
+            yield
+            return
+        device = tvm_ffi.device("cuda", x.place.gpu_device_id())
+        place = paddle.CUDAPlace(x.place.gpu_device_id())
+        stream = paddle.device.current_stream(place)._as_parameter_.value or 0
+        with tvm_ffi.use_raw_stream(device, stream):
+            yield
+
+    def old_first(args):
+        for a in args:
+            if isinstance(a, paddle.Tensor) and a.place.is_gpu_place():
+                return a
+        return None
+
+    def old_launch(*args):
+        x = old_first(args)
+        if x is None:
+            return nop(*args)
+        with old_paddle_stream(x):
+            return nop(*args)
+
+    from torchproxy.integrations.tilelang import _first_gpu_index
+    PT = paddle.Tensor
+    on_stream = tp_tvm.call_on_paddle_stream
+
+    def new_launch(*args):
+        index = _first_gpu_index(args, PT)
+        if index < 0:
+            return nop(*args)
+        return on_stream(index, nop, *args)
+
+    getraw = torch._C._cuda_getCurrentRawStream
+    rows = {"torch: _cuda_getCurrentRawStream(0)": ("g(0)", {"g": getraw}),
+            "Paddle: paddle.device.current_stream(place) handle (old)":
+                ("cs(pl)._as_parameter_.value", {"cs": paddle.device.current_stream,
+                                                 "pl": paddle.CUDAPlace(0)}),
+            "Paddle: paddle_shims.current_stream_handle(0)":
+                ("h(0)", {"h": paddle_shims.current_stream_handle}),
+            "tvm-ffi no-op call, no wrapper (reference)": ("nop()", {"nop": nop}),
+            "TileLang launch wrapper around it, old": ("w(x)", {"w": old_launch, "x": xp}),
+            "TileLang launch wrapper around it, new": ("w(x)", {"w": new_launch, "x": xp})}
+    return table("GPU: stream lookup and the TileLang launch wrapper", measure(rows, N // 4),
+                 "torch: _cuda_getCurrentRawStream(0)")
+
+
+if __name__ == "__main__":
+    main()
