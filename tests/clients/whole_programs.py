@@ -1,0 +1,512 @@
+"""Whole programs as clients, unmodified: real pure-torch model files train under real torch and
+under the facade in global mode (``torchproxy.enable(scope=None)``), from the same weights on the
+same batches, and the loss curves, the generated tokens and the eval outputs are compared.
+
+Programs (sources fetched at test time and sha256-pinned: see ``client_sources``):
+- ``nanogpt``: karpathy/nanoGPT ``model.py``; 20 steps of its own ``configure_optimizers`` AdamW
+  with ``clip_grad_norm_``, then ``generate`` (top_k=1: greedy, so both sides must agree
+  token for token; sampling would compare the two random generators).
+- ``mingpt``: karpathy/minGPT ``mingpt/model.py`` trained by its own ``Trainer.run()`` (config
+  only: cpu, num_workers=0, max_iters, batch_size), then ``generate(do_sample=False)``.
+- ``efficientnet``: efficientnet-pytorch 0.7.1 (PyPI sdist): a narrow EfficientNet-b0 (MBConv,
+  BatchNorm in training mode, static-same-padding convs, a custom autograd.Function swish),
+  SGD with momentum, then eval-mode logits (BatchNorm running statistics).
+- ``tcn``: pytorch-tcn 1.2.3 (PyPI wheel): a causal temporal convolutional network with
+  weight_norm parametrizations, Adam, then eval outputs over the whole sequence and in its
+  streaming ``inference`` mode (chunk by chunk, through its buffers).
+
+Each side runs in its own process.  The real-torch child builds the model under
+``torch.manual_seed(0)`` and saves its ``state_dict`` with ``torch.save``; the facade child
+builds the model, loads that file with the facade's ``torch.load`` and ``load_state_dict``.
+Batches come from numpy with a fixed seed; dropout is 0.  Children run under glibc's heap
+checks (``MALLOC_CHECK_=3``, ``MALLOC_PERTURB_``) with Paddle's signal handler off and
+faulthandler on, one thread, and with Paddle's default flags (every inherited ``FLAGS_*``
+variable is dropped; ``--flag`` adds one for experiments, and the results file says which).
+
+    python tests/clients/whole_programs.py                  # every program, summary
+    python tests/clients/whole_programs.py nanogpt tcn      # some
+    python tests/clients/whole_programs.py --write          # docs/results/whole-programs.md
+    python tests/clients/whole_programs.py --flag FLAGS_use_stride_kernel=0 nanogpt
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import client_sources as cs  # noqa: E402
+
+ROOT = cs.ROOT
+RESULTS = os.path.join(ROOT, "docs", "results", "whole-programs.md")
+LOSS_TOL = 1e-5  # the issue's bound on every step's loss difference
+CHILD_TIMEOUT = 600
+
+SOURCES = {
+    "nanogpt": cs.GitHubSource(
+        "karpathy", "nanoGPT", "3adf61e154c3fe3fca428ad6bc3818b27a3b8291",
+        {"model.py": "7c01703240dbec5d554527dc666e35b3df8391d0b117fddc07afcf325a21d11c"}),
+    "mingpt": cs.GitHubSource(
+        "karpathy", "minGPT", "37baab71b9abea1b76ab957409a1cc2fbfba8a26",
+        {"mingpt/__init__.py": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+         "mingpt/model.py": "3586d4a957722864f7a790689a094478d3ee0b7de34d7456cb635923e4779576",
+         "mingpt/trainer.py": "7e28e58add6f998e7f2ccf3684a4a22a071ababd484a0f59030349dad4d36878",
+         "mingpt/utils.py": "243dd4f91c68ea45421bcd4a82fa7fe9e0ee01bf90d52b5feefdb777db6e0568"}),
+    "efficientnet": cs.PyPISource(
+        "efficientnet-pytorch", "0.7.1", "efficientnet_pytorch-0.7.1.tar.gz",
+        "00b9b261effce59d2d47aae2ad238c29a2a65175470f41ada7ecac439b7c1ee1",
+        {f"efficientnet_pytorch-0.7.1/efficientnet_pytorch/{k}": v for k, v in {
+            "__init__.py": "d138f56b6f2cff028cfc0a6193f97909ed5041335596da3d40892f06e3145f2b",
+            "model.py": "a3ace3559651b33be3901be3f37a485f81b9767623fb0a329a69ae17d551316d",
+            "utils.py": "5a1eae58f2f532b7a5afafe285519ba5cb36ef6a4415b2479e8d7aca33612d40",
+        }.items()}),
+    "tcn": cs.PyPISource(
+        "pytorch-tcn", "1.2.3", "pytorch_tcn-1.2.3-py3-none-any.whl",
+        "949dd478c7a7c04e2ba0d79e19afe4a34f083141ef908019d19e9edd729ea2ec",
+        {f"pytorch_tcn/{k}": v for k, v in {
+            "__init__.py": "4d10f58c61d7df7fe161f767af01a600b9eabaee782a404339d366eb43f0d71f",
+            "buffer.py": "2a95816a55e80d36240c2a41dfa5353f53cd719f0a823870437fc4a94335baec",
+            "condition.py": "89ad0c875a141a63c2cd7566afdef7110a39acbf6a9aa6afab671211d8015bea",
+            "conditional_layer.py":
+                "647704f2b0194eb72bd0e89be20db411914e47da7c00dc47123300b7ca0e1cbf",
+            "conv.py": "020836386d10b0f29530315e0ab9d47fc7c476060433073bdd42901ef326f19b",
+            "pad.py": "d7a30fb050bac3519b3f33e333c3aca051368e9dc027443989bf2aa5cbabfade",
+            "tcn.py": "3739e304192ed719ec13d4c4a22f455c5923be70aedcc51679078441b7c3daf3",
+        }.items()}),
+}
+# where each program's importable code sits inside its fetched source directory
+IMPORT_ROOT = {"nanogpt": "", "mingpt": "", "efficientnet": "efficientnet_pytorch-0.7.1",
+               "tcn": ""}
+PROGRAMS = tuple(SOURCES)
+
+
+# ---------------------------------------------------------------- data (numpy, fixed seed)
+
+def _gpt_samples(n, block, vocab, seed=1234):
+    """Arithmetic progressions mod vocab (start and step random per sample): learnable, so
+    the loss curve moves; x is a sequence, y the same shifted by one."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    start = rng.integers(0, vocab, (n, 1))
+    step = rng.integers(1, 4, (n, 1))
+    seq = (start + step * np.arange(block + 1)) % vocab
+    return seq[:, :-1].astype(np.int64), seq[:, 1:].astype(np.int64)
+
+
+def _images(n, classes, size, seed):
+    """Random images; the label is the quadrant of channel 0 with the largest mean."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, 3, size, size)).astype(np.float32)
+    h = size // 2
+    quads = np.stack([x[:, 0, :h, :h].mean((1, 2)), x[:, 0, :h, h:].mean((1, 2)),
+                      x[:, 0, h:, :h].mean((1, 2)), x[:, 0, h:, h:].mean((1, 2))], 1)
+    return x, (quads.argmax(1) % classes).astype(np.int64)
+
+
+def _sequences(n, channels, length, seed):
+    """Inputs (N, C, L) and a causal target: the running mean of channel 0 plus channel 1 two
+    steps back."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, channels, length)).astype(np.float32)
+    run = np.cumsum(x[:, 0], 1) / np.arange(1, length + 1)
+    lag = np.concatenate([np.zeros((n, 2), np.float32), x[:, 1, :-2]], 1)
+    return x, (run + lag)[:, None, :].astype(np.float32)
+
+
+# ---------------------------------------------------------------- the programs (run in a child)
+
+def _load_module(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _same_weights(torch, side, workdir, build):
+    """The real-torch side builds under seed 0 and saves its state_dict; the facade side loads
+    that file through the facade's torch.load + load_state_dict (strict)."""
+    path = os.path.join(workdir, "init.pt")
+    if side == "torch":
+        torch.manual_seed(0)
+        model = build()
+        torch.save(model.state_dict(), path)
+    else:
+        model = build()
+        missing, unexpected = model.load_state_dict(torch.load(path))
+        assert not missing and not unexpected, (missing, unexpected)
+    return model
+
+
+def run_nanogpt(torch, side, workdir, src, steps=20, batch=4, block=16, vocab=32):
+    import numpy as np
+    M = _load_module("model", os.path.join(src, "model.py"))
+    cfg = M.GPTConfig(block_size=block, vocab_size=vocab, n_layer=2, n_head=2, n_embd=32,
+                      dropout=0.0, bias=True)
+    model = _same_weights(torch, side, workdir, lambda: M.GPT(cfg))
+    opt = model.configure_optimizers(weight_decay=0.1, learning_rate=3e-3, betas=(0.9, 0.95),
+                                     device_type="cpu")
+    xs, ys = _gpt_samples(steps * batch, block, vocab)
+    losses = []
+    model.train()
+    for i in range(steps):
+        x = torch.from_numpy(xs[i * batch:(i + 1) * batch])
+        y = torch.from_numpy(ys[i * batch:(i + 1) * batch])
+        _, loss = model(x, y)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        losses.append(loss.item())
+    model.eval()
+    prompt = torch.from_numpy(np.array([[1, 3, 5], [7, 8, 9]], dtype=np.int64))
+    out = model.generate(prompt, 12, top_k=1)
+    return {"losses": losses, "check": "generate", "tokens": out.tolist()}
+
+
+def run_mingpt(torch, side, workdir, src, steps=20, batch=4, block=16, vocab=32):
+    import numpy as np
+    sys.path.insert(0, src)
+    from mingpt.model import GPT
+    from mingpt.trainer import Trainer
+
+    C = GPT.get_default_config()
+    C.model_type = None
+    C.n_layer, C.n_head, C.n_embd = 2, 2, 32
+    C.vocab_size, C.block_size = vocab, block
+    C.embd_pdrop = C.resid_pdrop = C.attn_pdrop = 0.0
+    model = _same_weights(torch, side, workdir, lambda: GPT(C))
+
+    xs, ys = _gpt_samples(steps * batch, block, vocab)
+
+    class InCallOrder(torch.utils.data.Dataset):
+        """Sample k on the k-th fetch, whatever the index: the Trainer's RandomSampler draws
+        indices from each side's own generator (torch's vs Paddle's), which cannot agree; the
+        batches must."""
+
+        def __init__(self):
+            self.calls = 0
+
+        def __len__(self):
+            return len(xs)
+
+        def __getitem__(self, idx):
+            k = self.calls % len(xs)
+            self.calls += 1
+            return torch.from_numpy(xs[k]), torch.from_numpy(ys[k])
+
+    T = Trainer.get_default_config()
+    T.device, T.num_workers, T.max_iters, T.batch_size = "cpu", 0, steps, batch
+    T.learning_rate = 3e-3
+    trainer = Trainer(T, model, InCallOrder())
+    losses = []
+    trainer.add_callback("on_batch_end", lambda tr: losses.append(tr.loss.item()))
+    trainer.run()
+    model.eval()
+    prompt = torch.from_numpy(np.array([[1, 3, 5], [7, 8, 9]], dtype=np.int64))
+    out = model.generate(prompt, 12, do_sample=False)
+    return {"losses": losses, "check": "generate", "tokens": out.tolist()}
+
+
+def run_efficientnet(torch, side, workdir, src, steps=8, batch=8, size=32, classes=4):
+    sys.path.insert(0, src)
+    from efficientnet_pytorch import EfficientNet
+    import torch.nn.functional as F
+
+    def build():
+        return EfficientNet.from_name("efficientnet-b0", num_classes=classes, image_size=size,
+                                      width_coefficient=0.25, depth_coefficient=0.25,
+                                      dropout_rate=0.0, drop_connect_rate=0.0)
+
+    model = _same_weights(torch, side, workdir, build)
+    opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    xs, ys = _images(steps * batch, classes, size, seed=7)
+    losses = []
+    model.train()
+    for i in range(steps):
+        x = torch.from_numpy(xs[i * batch:(i + 1) * batch])
+        y = torch.from_numpy(ys[i * batch:(i + 1) * batch])
+        loss = F.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    model.eval()
+    xe, _ = _images(4, classes, size, seed=8)
+    with torch.no_grad():
+        out = model(torch.from_numpy(xe))
+    return {"losses": losses, "check": "eval", "values": out.flatten().tolist()}
+
+
+def run_tcn(torch, side, workdir, src, steps=20, batch=8, length=32, channels=3):
+    sys.path.insert(0, src)
+    from pytorch_tcn import TCN
+    import torch.nn.functional as F
+
+    def build():
+        return TCN(num_inputs=channels, num_channels=[8, 8, 8], kernel_size=3, dropout=0.0,
+                   causal=True, use_norm="weight_norm", output_projection=1)
+
+    model = _same_weights(torch, side, workdir, build)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    xs, ys = _sequences(steps * batch, channels, length, seed=3)
+    losses = []
+    model.train()
+    for i in range(steps):
+        x = torch.from_numpy(xs[i * batch:(i + 1) * batch])
+        y = torch.from_numpy(ys[i * batch:(i + 1) * batch])
+        loss = F.mse_loss(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    model.eval()
+    xe, _ = _sequences(2, channels, length, seed=4)
+    xe = torch.from_numpy(xe)
+    with torch.no_grad():
+        full = model(xe)
+        # streaming mode takes one sequence at a time, 8 frames per call, through its buffers
+        model.reset_buffers()
+        stream = torch.cat([model.inference(xe[:1, :, i:i + 8]) for i in range(0, length, 8)],
+                           dim=2)
+    return {"losses": losses, "check": "eval",
+            "values": full.flatten().tolist() + stream.flatten().tolist()}
+
+
+RUNNERS = {"nanogpt": run_nanogpt, "mingpt": run_mingpt, "efficientnet": run_efficientnet,
+           "tcn": run_tcn}
+
+
+def child(program, side, workdir, src):
+    """Entry point of a child process: one program on one side, result to <workdir>/<side>.json."""
+    import faulthandler
+    if side == "facade":
+        import paddle
+        # Paddle's handler can turn a heap-check abort into a hang; faulthandler (after it is
+        # off) prints the Python stack instead.
+        paddle.disable_signal_handler()
+        import torchproxy
+        torchproxy.enable(scope=None)
+    faulthandler.enable()
+    import torch
+    if side == "facade":
+        assert "torchproxy" in repr(torch), f"global mode did not give the facade: {torch!r}"
+        import paddle
+        version = f"paddle {paddle.__version__}"
+    else:
+        assert "torchproxy" not in repr(torch), torch
+        version = f"torch {torch.__version__}"
+    t0 = time.perf_counter()
+    result = RUNNERS[program](torch, side, workdir, src)
+    result["seconds"] = round(time.perf_counter() - t0, 2)
+    result["version"] = version
+    with open(os.path.join(workdir, f"{side}.json"), "w") as f:
+        json.dump(result, f)
+
+
+# ---------------------------------------------------------------- the parent
+
+class ChildFailed(AssertionError):
+    pass
+
+
+def source_dir(program) -> str:
+    """The program's import root (fetching it if needed); raises cs.SourcesMissing."""
+    return os.path.join(SOURCES[program].fetch(), IMPORT_ROOT[program])
+
+
+def _child_env(flags):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FLAGS_")}
+    env.update(flags)
+    env.update(MALLOC_CHECK_="3", MALLOC_PERTURB_="165", OMP_NUM_THREADS="1",
+               MKL_NUM_THREADS="1", PYTHONDONTWRITEBYTECODE="1",
+               PYTHONPATH=os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p))
+    env.pop("TORCHPROXY_SCOPE", None)  # the facade child enables global mode itself
+    return env
+
+
+def _describe_exit(rc):
+    if rc < 0:
+        try:
+            return f"killed by {signal.Signals(-rc).name}"
+        except ValueError:
+            return f"killed by signal {-rc}"
+    return f"exit status {rc}"
+
+
+def run_side(program, side, workdir, src, flags=None):
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", program, side, workdir, src]
+    try:
+        r = subprocess.run(cmd, env=_child_env(flags or {}), capture_output=True, text=True,
+                           timeout=CHILD_TIMEOUT, cwd=workdir)
+    except subprocess.TimeoutExpired as e:
+        tail = (e.stderr or b"")[-3000:]
+        raise ChildFailed(f"{program}: the {side} child ran past {CHILD_TIMEOUT} s\n"
+                          f"{tail.decode(errors='replace') if isinstance(tail, bytes) else tail}")
+    out = os.path.join(workdir, f"{side}.json")
+    if r.returncode or not os.path.isfile(out):
+        tail = (r.stdout[-1500:] + "\n" + r.stderr[-3500:]).strip()
+        raise ChildFailed(f"{program}: the {side} child failed ({_describe_exit(r.returncode)})"
+                          f"; output tail:\n{tail}")
+    with open(out) as f:
+        return json.load(f)
+
+
+def compare(program, flags=None):
+    """Run both sides; returns a report dict (raises ChildFailed on a crash or error)."""
+    src = source_dir(program)
+    with tempfile.TemporaryDirectory(prefix=f"wp-{program}-") as workdir:
+        real = run_side(program, "torch", workdir, src)
+        fac = run_side(program, "facade", workdir, src, flags)
+    lt, lf = real["losses"], fac["losses"]
+    report = {"program": program, "steps": len(lt), "torch_losses": lt, "facade_losses": lf,
+              "torch_version": real["version"], "paddle_version": fac["version"],
+              "seconds": (real["seconds"], fac["seconds"]), "check": real["check"],
+              "flags": dict(flags or {})}
+    report["same_steps"] = len(lt) == len(lf)
+    report["max_loss_diff"] = (max(abs(a - b) for a, b in zip(lt, lf))
+                               if report["same_steps"] and lt else float("inf"))
+    if real["check"] == "generate":
+        report["generate_equal"] = real["tokens"] == fac["tokens"]
+        report["torch_tokens"], report["facade_tokens"] = real["tokens"], fac["tokens"]
+    else:
+        vt, vf = real["values"], fac["values"]
+        report["eval_max_diff"] = (max(abs(a - b) for a, b in zip(vt, vf))
+                                   if len(vt) == len(vf) else float("inf"))
+        report["eval_max_abs"] = max(abs(a) for a in vt)
+    return report
+
+
+EVAL_TOL = 1e-4  # eval outputs after training: values of order 1, float32 kernels that differ
+
+
+def failures(report) -> list:
+    bad = []
+    if not report["same_steps"]:
+        bad.append(f"{report['steps']} torch steps vs {len(report['facade_losses'])} facade")
+    if not report["max_loss_diff"] <= LOSS_TOL:
+        bad.append(f"max loss difference {report['max_loss_diff']:.3g} > {LOSS_TOL}")
+    if report["check"] == "generate" and not report["generate_equal"]:
+        bad.append(f"generate differs: torch {report['torch_tokens']} vs facade "
+                   f"{report['facade_tokens']}")
+    if report["check"] == "eval" and not report["eval_max_diff"] <= EVAL_TOL:
+        bad.append(f"eval outputs differ by {report['eval_max_diff']:.3g} > {EVAL_TOL}")
+    return bad
+
+
+# ---------------------------------------------------------------- results file
+
+def _section(paddle_version, reports, flags):
+    lines = [f"## {paddle_version}", ""]
+    lines.append(f"Paddle flags: {', '.join(f'{k}={v}' for k, v in flags.items()) or 'defaults'}"
+                 "; children under MALLOC_CHECK_=3, one thread.")
+    lines.append("")
+    lines.append("| program | steps | max abs loss diff | generate equal / eval max diff | "
+                 "seconds (torch, facade) | verdict |")
+    lines.append("|---|---|---|---|---|---|")
+    for name, rep in reports.items():
+        if isinstance(rep, str):
+            lines.append(f"| {name} | - | - | - | - | FAILED: {rep.splitlines()[0]} |")
+            continue
+        chk = (("equal" if rep["generate_equal"] else "DIFFERENT") if rep["check"] == "generate"
+               else f"{rep['eval_max_diff']:.3g} (values up to {rep['eval_max_abs']:.3g})")
+        bad = failures(rep)
+        lines.append(f"| {name} | {rep['steps']} | {rep['max_loss_diff']:.3g} | {chk} | "
+                     f"{rep['seconds'][0]}, {rep['seconds'][1]} | "
+                     f"{'ok' if not bad else 'FAILED: ' + '; '.join(bad)} |")
+    for name, rep in reports.items():
+        lines += ["", f"### {name}", ""]
+        if isinstance(rep, str):
+            lines += ["```", *rep.splitlines()[:40], "```"]
+            continue
+        lines += ["| step | real torch loss | facade loss | abs diff |", "|---|---|---|---|"]
+        for i, (a, b) in enumerate(zip(rep["torch_losses"], rep["facade_losses"])):
+            lines.append(f"| {i} | {a:.9g} | {b:.9g} | {abs(a - b):.3g} |")
+        if rep["check"] == "generate":
+            lines += ["", f"generate (greedy): real torch {rep['torch_tokens']}",
+                      f"facade {rep['facade_tokens']}"]
+    return "\n".join(lines) + "\n"
+
+
+HEADER = """# Whole programs under the facade (global mode) vs real torch
+
+Generated by `python tests/clients/whole_programs.py --write` (do not edit by hand); one section
+per Paddle version, each rewritten by a run on that Paddle.  Same weights (real torch's
+`state_dict`, loaded through the facade's `torch.load` + `load_state_dict`), same batches (numpy,
+fixed seed), dropout 0; bounds: loss {loss} per step, eval outputs {eval}, generate token for
+token.  Sources: {sources}.
+
+"""
+
+
+def write_results(reports, flags):
+    paddle_version = next((r["paddle_version"] for r in reports.values()
+                           if not isinstance(r, str)), None) or _paddle_version()
+    sections = {}
+    if os.path.isfile(RESULTS):
+        text = open(RESULTS).read()
+        for m in re.finditer(r"^## (.+?)\n(.*?)(?=^## |\Z)", text, re.S | re.M):
+            sections[m.group(1)] = f"## {m.group(1)}\n{m.group(2)}"
+    sections[paddle_version] = _section(paddle_version, reports, flags)
+    srcs = ", ".join(f"{n}: {s.owner}/{s.repo}@{s.commit[:12]}" if isinstance(s, cs.GitHubSource)
+                     else f"{n}: {s.dist}=={s.version}" for n, s in SOURCES.items())
+    with open(RESULTS, "w") as f:
+        f.write(HEADER.format(loss=LOSS_TOL, eval=EVAL_TOL, sources=srcs))
+        f.write("\n".join(sections[k].rstrip() + "\n" for k in sorted(sections)))
+
+
+def _paddle_version():
+    r = subprocess.run([sys.executable, "-c", "import paddle; print(paddle.__version__)"],
+                       capture_output=True, text=True)
+    return f"paddle {r.stdout.strip()}"
+
+
+def main(argv):
+    if argv[:1] == ["--child"]:
+        child(*argv[1:5])
+        return 0
+    write = "--write" in argv
+    flags = {}
+    names = []
+    it = iter(argv)
+    for a in it:
+        if a == "--flag":
+            k, _, v = next(it).partition("=")
+            flags[k] = v
+        elif a != "--write":
+            names.append(a)
+    reports, status = {}, 0
+    for name in names or PROGRAMS:
+        try:
+            rep = compare(name, flags)
+        except cs.SourcesMissing as e:
+            print(f"{name}: SKIPPED: {e}")
+            continue
+        except ChildFailed as e:
+            reports[name], status = str(e), 1
+            print(f"{name}: FAILED\n{e}")
+            continue
+        reports[name] = rep
+        bad = failures(rep)
+        status |= bool(bad)
+        extra = (f"generate equal: {rep['generate_equal']}" if rep["check"] == "generate"
+                 else f"eval max diff {rep['eval_max_diff']:.3g}")
+        print(f"{name}: {rep['steps']} steps, max loss diff {rep['max_loss_diff']:.3g}, {extra}, "
+              f"seconds {rep['seconds']}: {'ok' if not bad else '; '.join(bad)}")
+    if write:
+        write_results(reports, flags)
+        print(f"wrote {RESULTS}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
