@@ -19,7 +19,7 @@ the dtypes of :func:`dtypes_for`.  Tensors go to Paddle through numpy with the s
 dtypes/devices/memory formats in arguments become the facade's.  A sample whose inputs cannot be
 expressed on Paddle (sparse layouts, generators) is skipped and counted as skipped.
 
-Comparison: values (tolerances in :data:`TOLERANCES`), dtype, shape, the Python type of
+Comparison: values (tolerances in :data:`TOLERANCES`, per op in ``tolerances.txt``), dtype, shape, the Python type of
 scalars, namedtuple field names, identity of the returned tensor for in-place forms; where torch
 raises, the facade must raise the same exception class (or a subclass).  Results of random ops
 (detected: two oracle runs with different seeds differ) and of ``empty*`` ops are compared
@@ -49,6 +49,8 @@ import paddle  # noqa: E402
 import torch  # noqa: E402  (real torch: this module is not in scope)
 
 import torchproxy  # noqa: E402
+
+from . import tolerance  # noqa: E402
 from torchproxy.errors import (ModuleNotProvidedError, NameNotProvidedImportError,  # noqa: E402
                                NotProvidedError)
 
@@ -64,14 +66,9 @@ SCOPED = "opinfo_scoped"
 PRIMARY = (torch.float32, torch.float64, torch.int64, torch.bool)
 FALLBACK = (torch.complex64, torch.int32, torch.uint8, torch.int16, torch.int8, torch.float16)
 
-# (rtol, atol) per result dtype.  torch.testing's defaults are float32 1.3e-6/1e-5 and float64
-# 1e-7/1e-7 for comparing a kernel with itself; the two sides here are different kernels
-# (summation order, vectorised transcendental approximations), so float32's rtol is 1e-5.
-TOLERANCES = {
-    "float32": (1e-5, 1e-5), "complex64": (1e-5, 1e-5),
-    "float64": (1e-7, 1e-7), "complex128": (1e-7, 1e-7),
-    "float16": (1e-3, 1e-3), "bfloat16": (1.6e-2, 1e-2),
-}
+# (rtol, atol) per result dtype when tests/opinfo/tolerances.txt has no entry for the op
+# (tolerance.DEFAULTS, with the reasons for the values).
+TOLERANCES = tolerance.DEFAULTS
 
 
 def dtype_name(dtype) -> str:
@@ -316,8 +313,37 @@ def _short(x, n=60):
     return s if len(s) <= n else s[:n] + "..."
 
 
-def compare(e, a, values: bool = True, path: str = "result") -> None:
-    """Raise :class:`Mismatch` where the facade's normalized result ``a`` differs from ``e``."""
+class Margin:
+    """Collects the largest error of a variant's compared float elements, as a fraction of the
+    tolerance that judged them (1.0 = on the edge): how far a verdict is from moving when a
+    CPU rounds differently (reported per variant; see tests/opinfo/isa.py)."""
+
+    def __init__(self):
+        self.value = 0.0
+        self.untabled = 0.0  # the same under the default tolerances (what a table entry changes)
+
+    def add(self, x: float, untabled: float) -> None:
+        self.value = max(self.value, x)
+        self.untabled = max(self.untabled, untabled)
+
+
+def _close(av, ev, tol):
+    """(elementwise ok, error / allowed error) for float/complex arrays under ``tol``."""
+    with np.errstate(all="ignore"):
+        fin = np.isfinite(ev)
+        scale = float(np.max(np.abs(ev[fin]))) if tol.max_rtol and fin.any() else 0.0
+        atol = tol.atol + tol.max_rtol * scale
+        ok = np.isclose(av, ev, rtol=tol.rtol, atol=atol, equal_nan=True)
+        err = np.abs(av.astype(np.complex128) - ev)
+        ratio = np.where(ok & ~np.isfinite(err), 0.0, err / (atol + tol.rtol * np.abs(ev)))
+        ratio = np.where(np.isnan(av) & np.isnan(ev), 0.0, np.nan_to_num(ratio, nan=np.inf))
+    return ok, ratio
+
+
+def compare(e, a, values: bool = True, path: str = "result", tol=None, margin: Margin | None = None) -> None:
+    """Raise :class:`Mismatch` where the facade's normalized result ``a`` differs from ``e``.
+    ``tol``: ``dtype name -> tolerance.Tol`` (default: :data:`TOLERANCES`); ``margin``: collects
+    the largest error / tolerance of the float elements compared."""
     if e[0] != a[0]:
         if {e[0], a[0]} <= {"list", "tuple"}:
             raise Mismatch("wrong result type", f"{path}: torch {e[0]}, facade {a[0]}")
@@ -333,8 +359,11 @@ def compare(e, a, values: bool = True, path: str = "result") -> None:
         if not values or ev.size == 0:
             return
         if ev.dtype.kind in "fc":
-            rtol, atol = TOLERANCES.get(edt, (1e-5, 1e-5))
-            ok = np.isclose(av, ev, rtol=rtol, atol=atol, equal_nan=True)
+            t = (tol or tolerance.default)(edt)
+            ok, ratio = _close(av, ev, t)
+            if margin is not None:
+                d = getattr(tol, "untabled", tolerance.default)(edt)
+                margin.add(float(np.max(ratio)), float(np.max(ratio if t == d else _close(av, ev, d)[1])))
         else:
             ok = av == ev
         if not np.all(ok):
@@ -351,7 +380,7 @@ def compare(e, a, values: bool = True, path: str = "result") -> None:
         if len(e[2]) != len(a[2]):
             raise Mismatch("wrong result type", f"{path}: length torch {len(e[2])}, facade {len(a[2])}")
         for i, (x, y) in enumerate(zip(e[2], a[2])):
-            compare(x, y, values, f"{path}[{i}]")
+            compare(x, y, values, f"{path}[{i}]", tol, margin)
     elif kind in ("float", "complex"):
         if values and not (e[1] == a[1] or np.isclose(a[1], e[1], rtol=1e-5, atol=1e-6, equal_nan=True)):
             raise Mismatch("wrong value", f"{path}: torch {e[1]!r}, facade {a[1]!r}")
@@ -425,6 +454,11 @@ class Variant(NamedTuple):
 
 def full_name(op) -> str:
     return op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
+
+
+def tolerance_keys(v: Variant) -> tuple[str, ...]:
+    """The keys a tolerances.txt entry for ``v`` may have: its id, then its op (shared kernel)."""
+    return (v.id, full_name(v.op))
 
 
 def _real(path: str):
@@ -658,6 +692,8 @@ class Result(NamedTuple):
     skipped: int = 0     # samples skipped (inputs not expressible on Paddle)
     random: bool = False  # values not compared (random or uninitialized results)
     forward_ok: bool = False  # modules: the forward part passed on all inputs
+    margin: float = 0.0  # largest float error / its tolerance over the samples compared (1 = edge)
+    margin_untabled: float = 0.0  # the same under the default tolerances (without tolerances.txt)
 
 
 def _samples(v: Variant, dtype):
@@ -687,7 +723,7 @@ def _run_oracle(v: Variant, sample, seed: int):
     return r, None
 
 
-def check_sample(v: Variant, call, sample, error_type=None):
+def check_sample(v: Variant, call, sample, error_type=None, tol=None, margin: Margin | None = None):
     """Compare one sample; raise Mismatch or Unconvertible; return True when values were
     not compared (random result)."""
     try:
@@ -734,10 +770,10 @@ def check_sample(v: Variant, call, sample, error_type=None):
         if same and got is not pin:
             raise Mismatch("not in place", "the in-place form returns a new tensor, not its input "
                            "(torch returns the mutated input)")
-        compare(normalize(r), normalize(got), not rand)
-        compare(normalize(inp), normalize(pin), not rand, path="input after in-place")
+        compare(normalize(r), normalize(got), not rand, tol=tol, margin=margin)
+        compare(normalize(inp), normalize(pin), not rand, path="input after in-place", tol=tol, margin=margin)
     else:
-        compare(normalize(expected), normalize(got), not rand)
+        compare(normalize(expected), normalize(got), not rand, tol=tol, margin=margin)
     return rand
 
 
@@ -762,6 +798,8 @@ def run_variant(v: Variant, limit: int | None = None, only: str | None = None) -
         dts = dts[:1]
     n = skipped = 0
     rand = False
+    tol = tolerance.for_keys(tolerance_keys(v))
+    mg = Margin()
     for dt in dts:
         it = enumerate(_samples(v, dt))
         if only:
@@ -778,15 +816,17 @@ def run_variant(v: Variant, limit: int | None = None, only: str | None = None) -
                 continue  # an operator takes no keywords
             where = "errors" if v.kind == "errors" else dtype_name(dt)
             try:
-                rand |= bool(check_sample(v, call, s, error_type))
+                rand |= bool(check_sample(v, call, s, error_type, tol, mg))
                 n += 1
             except Unconvertible:
                 skipped += 1
             except Mismatch as m:
-                return Result(v.id, "fail", m.category, m.detail, f"{where}#{i}", n, skipped, rand)
+                return Result(v.id, "fail", m.category, m.detail, f"{where}#{i}", n, skipped, rand,
+                              margin=mg.value, margin_untabled=mg.untabled)
             except Exception as exc:  # noqa: BLE001 - a harness failure is reported, not hidden
-                return Result(v.id, "fail", "harness error", first_line(exc), f"{where}#{i}", n, skipped, rand)
+                return Result(v.id, "fail", "harness error", first_line(exc), f"{where}#{i}", n, skipped, rand,
+                              margin=mg.value, margin_untabled=mg.untabled)
     if n == 0:
         return Result(v.id, "skip", "no samples", f"{skipped} samples not expressible on Paddle"
                       if skipped else "no sample inputs on CPU", "-", 0, skipped)
-    return Result(v.id, "pass", "", "", "-", n, skipped, rand)
+    return Result(v.id, "pass", "", "", "-", n, skipped, rand, margin=mg.value, margin_untabled=mg.untabled)

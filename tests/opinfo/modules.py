@@ -19,7 +19,8 @@ Where torch raises (forward or backward: SoftMarginLoss refuses a target that re
 the facade must raise the same exception class, as in the OpInfo suite.
 
 Tolerances: modules chain several kernels (conv, recurrent cells, norms), so results and
-gradients use rtol 1e-4 / atol 1e-5 (float32); anything further off is a wrong value.
+gradients use rtol 1e-4 / atol 1e-5 (float32) unless tolerances.txt has an entry for the module
+id; anything further off is a wrong value.
 A module passes when forward and backward pass on all its inputs; ``forward_ok`` records the
 forward part alone.
 """
@@ -32,7 +33,7 @@ import warnings
 import numpy as np
 import torch
 
-from . import core
+from . import core, tolerance
 from .core import Mismatch, Result, Unconvertible, classify_raise, compare, normalize
 
 MODULE_TOL = (1e-4, 1e-5)
@@ -140,21 +141,25 @@ def _seeds(out_norm_flat):
     return [rng.standard_normal(o[2]).astype(o[3].dtype) for o in out_norm_flat]
 
 
-def _cmp(e, a, values, stage):
+def _cmp(e, a, values, stage, tol, margin):
     try:
-        _compare_tol(e, a, values)
+        compare(e, a, values, tol=tol, margin=margin)
     except Mismatch as m:
         raise Mismatch(m.category, f"{stage}: {m.detail}") from None
 
 
-def _compare_tol(e, a, values):
-    saved = dict(core.TOLERANCES)
-    core.TOLERANCES["float32"] = MODULE_TOL
-    try:
-        compare(e, a, values)
-    finally:
-        core.TOLERANCES.clear()
-        core.TOLERANCES.update(saved)
+def module_tol(mid: str):
+    """float32: MODULE_TOL unless tolerances.txt has an entry for the module."""
+    table = tolerance.for_keys((mid,))
+
+    def untabled(dtype):
+        return tolerance.Tol(*MODULE_TOL) if dtype == "float32" else tolerance.default(dtype)
+
+    def get(dtype):
+        t = table(dtype)
+        return untabled(dtype) if t == tolerance.default(dtype) else t
+    get.untabled = untabled
+    return get
 
 
 def _facade_call(stage, fn, *args):
@@ -196,7 +201,7 @@ def _expect_raise(texc, stage, fn, *args):
                    f"{type(got).__name__}")
 
 
-def check_input(info, mi, training, backward: bool):
+def check_input(info, mi, training, backward: bool, tol=None, margin=None):
     """One ModuleInput; raises Mismatch / Unconvertible."""
     tmod, fmod = _snippets()
     path = torch_path(info)
@@ -238,9 +243,9 @@ def check_input(info, mi, training, backward: bool):
     except Mismatch:
         values = False
     fout = _facade_call("forward", fmod.forward, fm, pfa, pfk)
-    _cmp(normalize(tout), normalize(fout), values, "forward")
+    _cmp(normalize(tout), normalize(fout), values, "forward", tol, margin)
     _cmp(normalize(dict(tmod.state(tm))), normalize(dict(_facade_call("state_dict", fmod.state, fm))),
-         values, "state after forward")
+         values, "state after forward", tol, margin)
     if not backward:
         return
     # backward, on fresh modules with the same weights
@@ -259,7 +264,7 @@ def check_input(info, mi, training, backward: bool):
     if tg is None:  # no floating output needs a gradient
         return
     fg = _facade_call("backward", fmod.backward, fm, pfa, pfk, [core.to_facade(torch.from_numpy(s)) for s in seeds])
-    _cmp(normalize(tg), normalize(fg), values, "backward")
+    _cmp(normalize(tg), normalize(fg), values, "backward", tol, margin)
 
 
 def run_module(info, limit: int | None = None, only: str | None = None) -> Result:
@@ -276,6 +281,7 @@ def run_module(info, limit: int | None = None, only: str | None = None) -> Resul
         return Result(mid, "fail", m.category if m.category == "not provided" else "not provided",
                       m.detail)
     n = skipped = 0
+    tol, mg = module_tol(mid), core.Margin()
     for backward in (False, True):
         for training in modes:
             mode = "train" if training else "eval"
@@ -290,17 +296,17 @@ def run_module(info, limit: int | None = None, only: str | None = None) -> Resul
             for i, mi in it:
                 where = f"{mode}-{'backward' if backward else 'forward'}#{i}"
                 try:
-                    check_input(info, mi, training, backward)
+                    check_input(info, mi, training, backward, tol, mg)
                     n += 1
                 except Unconvertible:
                     skipped += 1
                 except Mismatch as m:
                     return Result(mid, "fail", m.category, m.detail, where, n, skipped,
-                                  forward_ok=backward)
+                                  forward_ok=backward, margin=mg.value, margin_untabled=mg.untabled)
                 except Exception as exc:  # noqa: BLE001
                     return Result(mid, "fail", "harness error", core.first_line(exc), where, n,
-                                  skipped, forward_ok=backward)
+                                  skipped, forward_ok=backward, margin=mg.value, margin_untabled=mg.untabled)
     if n == 0:
         return Result(mid, "skip", "no samples", f"{skipped} inputs not expressible on Paddle"
                       if skipped else "no module inputs", "-", 0, skipped)
-    return Result(mid, "pass", "", "", "-", n, skipped, forward_ok=True)
+    return Result(mid, "pass", "", "", "-", n, skipped, forward_ok=True, margin=mg.value, margin_untabled=mg.untabled)

@@ -4,6 +4,7 @@
     python -m tests.opinfo.run --write         # run, then rewrite the ledger and the reports
     python -m tests.opinfo.run --match linalg  # only ids containing "linalg" (never --write)
     python -m tests.opinfo.run --limit 5       # the first 5 samples per dtype (like CI)
+    python -m tests.opinfo.run --kinds fn,module --json out.json   # some kinds; results to a file
 
 Each run uses the current interpreter's Paddle (``.venv``: 3.3.1, ``.venv26``: 2.6.2).  The work
 happens in a worker process that prints one JSON line per variant; when Paddle kills it (a
@@ -59,10 +60,17 @@ def run_item(item, limit=None, only=None):
     return modules.run_module(obj, limit=limit, only=only)
 
 
-def worker(args) -> int:
-    its = items(args.suite)
+def select(its, args):
     if args.match:
         its = [i for i in its if any(m in i[1] for m in args.match.split(","))]
+    if args.kinds:
+        kinds = set(args.kinds.split(","))
+        its = [i for i in its if i[2]["kind"] in kinds]
+    return its
+
+
+def worker(args) -> int:
+    its = select(items(args.suite), args)
     for n, it in enumerate(its):
         if n < args.start:
             continue
@@ -82,6 +90,8 @@ def run_isolated(args) -> tuple[list[dict], float]:
     cmd_base = [sys.executable, "-m", "tests.opinfo.run", "--worker", "--suite", args.suite]
     if args.match:
         cmd_base += ["--match", args.match]
+    if args.kinds:
+        cmd_base += ["--kinds", args.kinds]
     if args.limit is not None:
         cmd_base += ["--limit", str(args.limit)]
     if args.facade_path:
@@ -149,6 +159,9 @@ def main(argv=None) -> int:
     ap.add_argument("--write", action="store_true", help="rewrite the ledgers and the reports")
     ap.add_argument("--match", help="only ids containing this text (a comma-separated list: "
                     "any of them)")
+    ap.add_argument("--kinds", help="only these variant kinds (comma-separated: fn, method, inplace, "
+                    "operator, inplace_operator, alias_fn, ..., errors, module)")
+    ap.add_argument("--json", help="also write this run's results (a JSON list) to this file")
     ap.add_argument("--limit", type=int, help="first N samples per dtype (default: all)")
     ap.add_argument("--timeout", type=float, default=180, help="seconds one variant may take")
     ap.add_argument("--facade", help="what facade was measured (default: git HEAD of this checkout)")
@@ -163,12 +176,15 @@ def main(argv=None) -> int:
         sys.path.insert(0, os.path.abspath(args.facade_path))
     if args.worker:
         return worker(args)
-    if args.write and (args.match or args.limit is not None or args.suite != "all"):
-        ap.error("--write needs the full run (no --match/--limit/--suite)")
+    if args.write and (args.match or args.kinds or args.limit is not None or args.suite != "all"):
+        ap.error("--write needs the full run (no --match/--kinds/--limit/--suite)")
     from . import ledger, report
     results, seconds = run_isolated(args)
     ver = ledger.paddle_version()
-    stale = ledger.check(results, partial=bool(args.match) or args.suite != "all",
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"paddle": ver, "seconds": round(seconds), "results": results}, f)
+    stale = ledger.check(results, partial=bool(args.match or args.kinds) or args.suite != "all",
                          sampled=args.limit is not None)
     print(report.summary(results, seconds))
     if args.write:
