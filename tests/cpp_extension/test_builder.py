@@ -118,3 +118,29 @@ def test_load_inline_functions_and_library_mode():
     np.testing.assert_array_equal(torch.ops.tpxinline.twice.default(x).numpy(), 2 * x.numpy())
     with pytest.raises(RuntimeError, match="^twice: expected float32"):
         torch.ops.tpxinline.twice(x.double())
+
+
+RELOAD = """
+#include <torch/extension.h>
+int64_t f(int64_t x) { return x + %d; }
+"""
+
+
+@needs_compat
+def test_load_inline_again_with_new_source_runs_the_new_code(tmp_path):
+    """Issue 19 item 21: the same name with new source in one process is rebuilt AND loaded (real
+    torch 2.13 names the rebuild <name>_v1: dlopen of the old path would return the old code);
+    the same source again reuses that build."""
+    torch = facade_torch()
+    build = str(tmp_path)
+    name = f"tpx_reload_{os.getpid()}"
+    m1 = torch.utils.cpp_extension.load_inline(name, RELOAD % 1, functions=["f"],
+                                               build_directory=build)
+    assert (m1.__name__, m1.f(10)) == (name, 11)
+    m2 = torch.utils.cpp_extension.load_inline(name, RELOAD % 2, functions=["f"],
+                                               build_directory=build)
+    assert (m2.__name__, m2.f(10)) == (f"{name}_v1", 12)
+    assert m1.f(10) == 11  # the first module keeps its own code
+    m3 = torch.utils.cpp_extension.load_inline(name, RELOAD % 2, functions=["f"],
+                                               build_directory=build)
+    assert (m3.__name__, m3.f(10)) == (f"{name}_v1", 12)

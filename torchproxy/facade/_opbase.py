@@ -4,12 +4,12 @@ promotion for tensor/scalar operands, torch's named result tuples, and small hel
 from __future__ import annotations
 
 import builtins  # the op modules define sum/max/min/any/all/round/pow/complex: use builtins.*
-import collections
 import numbers
 
 import paddle
 
 from . import dtypes as _dt
+from . import pickling as _pickling
 from .tensor import original as _original
 from ..paddle_shims import ZERO_SIZE_KERNELS_FAIL
 from ..paddle_shims import kernel_empty, kernel_full  # noqa: F401 - shared with op modules
@@ -175,9 +175,7 @@ def with_out(fn):
 
 
 def _return_type(name, fields=("values", "indices")):
-    cls = collections.namedtuple(name, fields)
-    cls.__module__ = "torch.return_types"
-    return cls
+    return _pickling.named_tuple(name, fields)  # torch.return_types.<name>, picklable in scope
 
 
 MaxResult = _return_type("max")

@@ -359,11 +359,12 @@ def _jit(name, sources, extra_cflags, extra_cuda_cflags, extra_ldflags, extra_in
                            "build; this Paddle is a CPU build")
     build_directory = os.path.abspath(build_directory or os.path.join(_default_build_root(), name))
     os.makedirs(build_directory, exist_ok=True)
-    lib = os.path.join(build_directory, f"{name}.so")
     flags = [list(extra_cflags or []), list(extra_cuda_cflags or []), list(extra_ldflags or []),
              [os.path.abspath(p) for p in (extra_include_paths or [])]]
     digest = _build_hash(sources, (name, flags, bool(with_cuda)))
-    stamp = os.path.join(build_directory, ".torchproxy-build-hash")
+    name = _versioned_name(name, digest + build_directory)
+    lib = os.path.join(build_directory, f"{name}.so")
+    stamp = os.path.join(build_directory, f".torchproxy-build-hash-{name}")
     fresh = os.path.exists(lib) and os.path.exists(stamp) and open(stamp).read() == digest
     if not fresh:
         script = os.path.join(build_directory, f"{name}_setup.py")
@@ -394,6 +395,23 @@ def _jit(name, sources, extra_cflags, extra_cuda_cflags, extra_ldflags, extra_in
     from .library import load_library
     load_library(lib)
     return lib
+
+
+# extension name -> (hash of sources, flags and build directory, version) last built here
+_LOADED_VERSIONS: dict[str, tuple] = {}
+
+
+def _versioned_name(name, digest):
+    """torch's JIT versioning (torch/utils/_cpp_extension_versioner.py): a process cannot load a
+    changed library at the path it loaded before (dlopen hands back the loaded one, so new source
+    would silently run the old code); as in torch, a rebuild of ``name`` with other sources,
+    flags or build directory in the same process gets the next name, ``<name>_v1``,
+    ``<name>_v2``..., which is also its TORCH_EXTENSION_NAME.  (torch also bumps the version
+    when only ``is_python_module`` changes; here the same library serves both modes.)"""
+    last = _LOADED_VERSIONS.get(name)
+    version = 0 if last is None else last[1] + (last[0] != digest)
+    _LOADED_VERSIONS[name] = (digest, version)
+    return name if version == 0 else f"{name}_v{version}"
 
 
 def _compiler_errors(output: str) -> str:

@@ -33,6 +33,7 @@ import os
 import sys
 
 from .. import scope as _scope
+from . import pickling as _pickling
 
 PURE_PYTHON_ENV = "TORCHPROXY_PURE_PYTHON"
 
@@ -82,6 +83,9 @@ if _C is not None:
         _STATE.set_publisher(_C.publish)
     except (TypeError, AttributeError, RuntimeError) as e:  # scope.py changed shape
         _C, _C_ERROR = None, f"the C dispatcher cannot follow scope.STATE: {e}"
+
+if _C is not None:
+    _pickling.register_dispatcher_types(_C.Method, _C.Attr)  # pickle as getattr(Tensor, name)
 
 _backend = "c" if _C is not None else "python"
 _record = None  # while a trace is active: record(full_name); read by the generated closures
@@ -180,6 +184,8 @@ def make(name: str, impl, paddle_attr):
         out = _py_method_added(impl, full) if paddle_attr is None else \
             _py_method(impl, paddle_attr, full)
         out.__name__ = name
+        # where pickle (and inspect) find it: the function is paddle.Tensor.<name> itself
+        out.__module__ = _TENSOR_MODULE
         out.__qualname__ = f"Tensor.{name}"
         out.__doc__ = doc
         out.__wrapped__ = paddle_attr if paddle_attr is not None else impl
@@ -187,6 +193,11 @@ def make(name: str, impl, paddle_attr):
             out.__torchproxy_dispatch__ = (impl, paddle_attr)
     out.__torchproxy_info__ = (name, fget if is_prop else impl, paddle_attr)
     return out
+
+
+# paddle.Tensor's module as pickle reaches it ("paddle"); the pure-Python dispatchers of
+# tensor.install live at paddle.Tensor.<name>, so they pickle by that reference
+_TENSOR_MODULE = "paddle"
 
 
 class DispatchProperty(property):

@@ -10,13 +10,13 @@ RuntimeError).  Norms are written from torch's definitions on Paddle ops; ``pinv
 from __future__ import annotations
 
 import builtins
-import collections
 import math
 import numbers
 
 import paddle
 
 from . import dtypes as _dt
+from . import pickling as _pickling
 from ._opbase import _name, wrap_dim, write_out
 from .creation import default_float
 from .registry import adapter, module, op, type_
@@ -41,11 +41,11 @@ NAMES = (
 module("torch.linalg")
 
 
-class LinAlgError(RuntimeError):
-    """torch.linalg.LinAlgError: a singular or non-positive-definite input."""
-
-
-LinAlgError.__module__ = "torch.linalg"
+# torch.linalg.LinAlgError is torch._C._LinAlgError (its name in tracebacks and pickles);
+# picklable, with its instances, outside global mode too
+LinAlgError = _pickling.torch_named("_LinAlgError", (RuntimeError,), {
+    "__doc__": "torch.linalg.LinAlgError: a singular or non-positive-definite input."},
+    "torch._C")
 type_("torch.linalg.LinAlgError", LinAlgError)
 
 _LEGACY = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
@@ -55,12 +55,10 @@ _COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}
 
 
 def _rt(name, fields):
-    cls = collections.namedtuple(name, fields)
-    cls.__module__ = "torch.return_types"
-    return cls
+    return _pickling.named_tuple(name, fields)  # torch.return_types.<name>, picklable in scope
 
 
-SlogdetResult = _rt("slogdet", ("sign", "logabsdet"))
+SlogdetResult = _rt("linalg_slogdet", ("sign", "logabsdet"))  # torch.linalg.slogdet's
 EighResult = _rt("linalg_eigh", ("eigenvalues", "eigenvectors"))
 EigResult = _rt("linalg_eig", ("eigenvalues", "eigenvectors"))
 QRResult = _rt("linalg_qr", ("Q", "R"))
