@@ -20,6 +20,7 @@ import warnings
 from . import hook, scope as _scope
 from .errors import ConfigurationError, ProxyConflictError
 from .facade import tensor as _tensor
+from .integrations import triton_messages as _triton_messages
 
 _STATE = _scope.STATE
 _lock = _STATE.lock
@@ -107,6 +108,7 @@ def _publish(new) -> None:
         if new[0]:
             hook.install()
             _tensor.install()
+            _triton_messages.watch_driver()  # "0 active drivers" says what to do
         _STATE.assign(new)
         if sync:
             hook.sync_global_mode()
@@ -127,10 +129,12 @@ def _teardown() -> None:
         hook.sync_global_mode()
         _tensor.uninstall()
         hook.uninstall()
+        _triton_messages.unwatch_driver()
     except BaseException:
         hook.sync_global_mode()
         _tensor.uninstall()
         hook.uninstall()
+        _triton_messages.unwatch_driver()
         raise
 
 

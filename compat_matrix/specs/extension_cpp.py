@@ -196,10 +196,15 @@ def build() -> None:
                                     f"{' '.join(cmd)} in {tree}")
 
 
-if __name__ == "__main__":
+def main() -> int:
     import sys
     try:
         build()
     except SourceUnavailable as e:
         print(f"[extension_cpp] not built: {e}", file=sys.stderr)
-        sys.exit(1)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -105,14 +105,20 @@ def main(args) -> int:
     # multiprocessing's spawn children (DataLoader workers...) run the same program: same rules
     from torchproxy import children
     children.propagate()
+    from torchproxy.integrations.triton_messages import InterpreterScopeError, NoDriverError
     rest = list(args.args)
-    if args.module:
-        if args.target is not None:
-            rest.insert(0, args.target)
-        sys.argv = [args.module, *rest]
-        runpy.run_module(args.module, run_name="__main__", alter_sys=True)
-    else:
-        sys.argv = [args.target, *rest]
-        sys.path.insert(0, os.path.dirname(os.path.abspath(args.target)))
-        runpy.run_path(args.target, run_name="__main__")
+    try:
+        if args.module:
+            if args.target is not None:
+                rest.insert(0, args.target)
+            sys.argv = [args.module, *rest]
+            runpy.run_module(args.module, run_name="__main__", alter_sys=True)
+        else:
+            sys.argv = [args.target, *rest]
+            sys.path.insert(0, os.path.dirname(os.path.abspath(args.target)))
+            runpy.run_path(args.target, run_name="__main__")
+    except (InterpreterScopeError, NoDriverError) as e:
+        # how the command was set up, not where in the script: the fix, in one line
+        print(f"torchproxy run: {e}", file=sys.stderr)
+        return 1
     return 0

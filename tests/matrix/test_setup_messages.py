@@ -1,0 +1,246 @@
+"""A new user's first hour (issue 20): every misstep gets one line that names the fix.
+
+Each test runs what the user ran (the `torchproxy` command line, a script) in a subprocess and
+asserts the exact line; the code paths are those of an installed torchproxy."""
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from matrix_testpaths import ROOT
+
+KERNEL = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+
+
+def add(x, y):
+    out = torch.empty_like(x)
+    add_kernel[(triton.cdiv(out.numel(), 64),)](x, y, out, out.numel(), BLOCK=64)
+    return out
+'''
+
+SCRIPT = '''
+import paddle
+from tp_msg_kernels import add
+x = paddle.ones([100])
+print("SUM", add(x, x).sum().item())
+'''
+
+INTERPRETER_OUT_OF_SCOPE = (
+    "Triton's interpreter (TRITON_INTERPRET=1) got a Paddle tensor but is not in torchproxy's "
+    "scope: add \"triton\" to the scope (enable(scope={..., \"triton\"}), --scope ...,triton or "
+    "TORCHPROXY_SCOPE=...,triton), and launch a kernel imported inside a guard while that guard "
+    "is active")
+NO_DRIVER_CPU = (
+    "Triton has no driver on this machine (\"0 active drivers\": no GPU): set TRITON_INTERPRET=1 "
+    "before Triton is imported to run kernels in Triton's interpreter, with \"triton\" in "
+    "torchproxy's scope (torchproxy doctor checks this machine)")
+SCOPE_HELP = ("Expected a comma-separated list of module names (e.g. 'mylib,triton'; each an "
+              "identifier or identifiers joined by dots), or '*' for global mode; unset it to "
+              "leave torchproxy off.")
+
+
+def _env(**extra):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("TORCHPROXY_SCOPE", "TORCHPROXY_BLOCKED", "TRITON_INTERPRET",
+                        "PYTHONPATH")}
+    env["PYTHONPATH"] = ROOT
+    env.update(extra)
+    return env
+
+
+def _cli(args, cwd, python_args=(), **env):
+    return subprocess.run([sys.executable, *python_args, "-m", "torchproxy", *args], cwd=cwd,
+                          env=_env(**env), capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def kernel_dir(tmp_path):
+    (tmp_path / "tp_msg_kernels.py").write_text(KERNEL)
+    (tmp_path / "script.py").write_text(SCRIPT)
+    return tmp_path
+
+
+def _needs_cpu_only():
+    from torchproxy import paddle_shims
+    if paddle_shims.has_cuda():
+        pytest.skip("a GPU is visible: Triton has a driver here")
+
+
+def test_interpreter_out_of_scope_is_one_line(kernel_dir):
+    r = _cli(["run", "--scope", "tp_msg_kernels", "script.py"], kernel_dir, TRITON_INTERPRET="1")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert r.stderr.strip().splitlines() == ["torchproxy run: " + INTERPRETER_OUT_OF_SCOPE]
+    ok = _cli(["run", "--scope", "tp_msg_kernels,triton", "script.py"], kernel_dir,
+              TRITON_INTERPRET="1")
+    assert ok.returncode == 0 and "SUM 200.0" in ok.stdout, ok.stdout + ok.stderr
+
+
+def test_kernel_launched_after_its_guard_exited(kernel_dir):
+    (kernel_dir / "guarded.py").write_text(textwrap.dedent('''
+        import paddle, torchproxy
+        from torchproxy.integrations.triton_messages import InterpreterScopeError
+        x = paddle.ones([10])
+        with torchproxy.guard(scope={"tp_msg_kernels", "triton"}):
+            from tp_msg_kernels import add
+            print("INSIDE", add(x, x).sum().item())
+        try:
+            add(x, x)
+        except InterpreterScopeError as e:
+            print("OUTSIDE", e)
+    '''))
+    r = subprocess.run([sys.executable, "guarded.py"], cwd=kernel_dir, capture_output=True,
+                       text=True, timeout=300, env=_env(TRITON_INTERPRET="1"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines() == ["INSIDE 20.0", "OUTSIDE " + INTERPRETER_OUT_OF_SCOPE]
+
+
+def test_no_driver_says_to_use_the_interpreter(kernel_dir):
+    _needs_cpu_only()
+    r = _cli(["run", "--scope", "tp_msg_kernels,triton", "script.py"], kernel_dir)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert r.stderr.strip().splitlines() == ["torchproxy run: " + NO_DRIVER_CPU]
+
+
+def test_no_driver_message_only_while_enabled(kernel_dir):
+    # after disable(), Triton's own error and sys.meta_path exactly as before enable()
+    _needs_cpu_only()
+    (kernel_dir / "toggle.py").write_text(textwrap.dedent('''
+        import sys
+        import paddle, torchproxy
+        before = list(sys.meta_path)
+        torchproxy.enable(scope={"tp_msg_kernels", "triton"})
+        from tp_msg_kernels import add
+        x = paddle.ones([10])
+        try:
+            add(x, x)
+        except RuntimeError as e:
+            print("ON", type(e).__name__, str(e)[:40])
+        torchproxy.disable()
+        print("META", sys.meta_path == before)
+        d = sys.modules["triton.runtime.driver"]  # the module (the package attribute is a config)
+        try:
+            d._create_driver()
+        except RuntimeError as e:
+            print("OFF", type(e).__name__, str(e))
+    '''))
+    r = subprocess.run([sys.executable, "toggle.py"], cwd=kernel_dir, capture_output=True,
+                       text=True, timeout=300, env=_env())
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines() == [
+        "ON NoDriverError " + NO_DRIVER_CPU[:40], "META True",
+        "OFF RuntimeError 0 active drivers ([]). There should only be one."]
+
+
+def test_bad_scope_variable_status_and_doctor_still_run(tmp_path):
+    msg = ("TORCHPROXY_SCOPE=',,' is not valid: ',,' names no module (expected e.g. 'mylib' or "
+           "'a,b'). " + SCOPE_HELP)
+    status = _cli(["status"], tmp_path, TORCHPROXY_SCOPE=",,")
+    assert status.returncode == 0, status.stderr
+    assert status.stderr.strip().splitlines() == ["torchproxy status: " + msg]
+    assert status.stdout.splitlines()[0].split() == ["enabled", "False"]
+    doctor = _cli(["doctor"], tmp_path, TORCHPROXY_SCOPE=",,")
+    assert doctor.returncode == 1 and doctor.stderr == "", doctor.stderr
+    assert doctor.stdout.strip().splitlines()[-1] == "PROBLEM: " + msg
+    run = _cli(["run", "--scope", "x", "x.py"], tmp_path, TORCHPROXY_SCOPE=",,")
+    assert run.returncode == 2 and run.stderr.strip().splitlines() == ["torchproxy run: " + msg]
+
+
+def test_bad_blocked_variable_says_what_unsetting_does(tmp_path):
+    r = _cli(["status"], tmp_path, TORCHPROXY_BLOCKED="a-b")
+    assert r.stderr.strip().splitlines() == [
+        "torchproxy status: TORCHPROXY_BLOCKED='a-b' is not valid: 'a-b' is not a module name "
+        "(expected e.g. 'liger_kernel' or 'pkg.sub': identifiers joined by dots). Expected a "
+        "comma-separated list of module names (e.g. 'tvm_ffi,otherlib'); unset it to block only "
+        "the default modules (tvm_ffi)."]
+
+
+def test_a_user_script_still_gets_the_error(tmp_path):
+    # only the command line reports and goes on: a program importing torchproxy must not run
+    # with a torch it did not ask for
+    r = subprocess.run([sys.executable, "-c", "import torchproxy"], cwd=tmp_path,
+                       env=_env(TORCHPROXY_SCOPE=",,"), capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 1
+    assert r.stderr.strip().splitlines()[-1].startswith(
+        "torchproxy.errors.ConfigurationError: TORCHPROXY_SCOPE=',,' is not valid")
+
+
+def test_empty_scope_option_is_refused_like_commas(tmp_path):
+    for value in ("", ",,"):
+        r = _cli(["run", "--scope", value, "x.py"], tmp_path)
+        assert r.returncode == 2
+        assert r.stderr.strip().splitlines() == [
+            f"torchproxy run: --scope {value!r} names no module (expected e.g. 'mylib' or 'a,b')"]
+
+
+def test_doctor_runs_without_paddle(tmp_path):
+    # python -S: no site-packages, so no Paddle (and nothing else installed) is importable
+    hint = ("install PaddlePaddle >= 2.6.2 first: `pip install paddlepaddle` (CPU) or the GPU "
+            "build for your CUDA version (`pip install paddlepaddle-gpu`, see "
+            "paddlepaddle.org.cn/install)")
+    r = _cli(["doctor"], tmp_path, python_args=("-S",))
+    assert r.returncode == 1 and r.stderr == "", r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert lines[0] == "Paddle       NOT IMPORTABLE (see PROBLEM below)"
+    assert "real torch   not installed" in lines
+    assert lines[-1] == ("PROBLEM: Paddle cannot be imported (ModuleNotFoundError: No module "
+                         "named 'paddle'); " + hint)
+    other = _cli(["status"], tmp_path, python_args=("-S",))
+    assert other.returncode == 2
+    assert other.stderr.strip().splitlines() == [
+        "torchproxy status: PaddlePaddle is not installed; " + hint]
+
+
+def test_refused_matrix_leaves_no_reports_folder(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "compat_matrix", "--libs", "nosuchlib", "--out",
+                        str(tmp_path / "reports")], cwd=ROOT, env=_env(), capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines()[-1].startswith("error: unknown libraries ['nosuchlib']")
+    assert not (tmp_path / "reports").exists()
+
+
+def test_importing_torchproxy_first_hides_paddles_ccache_notice(tmp_path):
+    if shutil.which("ccache"):
+        pytest.skip("ccache is installed: Paddle has no notice to give")
+    code = "import {}; import paddle"
+    plain = subprocess.run([sys.executable, "-c", code.format("sys")], cwd=tmp_path, env=_env(),
+                           capture_output=True, text=True, timeout=300)
+    assert "No ccache found" in plain.stderr  # Paddle's own behaviour, without torchproxy
+    ours = subprocess.run([sys.executable, "-c", code.format("torchproxy")], cwd=tmp_path,
+                          env=_env(), capture_output=True, text=True, timeout=300)
+    assert ours.returncode == 0 and "No ccache found" not in ours.stderr, ours.stderr
+
+
+def test_extension_cpp_offline_is_one_line(tmp_path, monkeypatch, capsys):
+    import urllib.error
+    import urllib.request
+    from compat_matrix.specs import extension_cpp as spec
+    monkeypatch.setattr(spec, "BUILD", str(tmp_path / "build"))
+    monkeypatch.setenv("TORCHPROXY_GIT_MIRRORS", str(tmp_path / "mirrors"))
+
+    def offline(*a, **k):
+        raise urllib.error.URLError("[Errno -3] Temporary failure in name resolution")
+    monkeypatch.setattr(urllib.request, "urlopen", offline)
+    assert spec.main() == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "[extension_cpp] not built: pytorch/extension-cpp@0ec4969c7bc8 is needed from GitHub "
+        "(codeload.github.com) or a git mirror: set TORCHPROXY_GIT_MIRRORS to a folder holding "
+        "pytorch+extension-cpp/repo with that commit. Tried: no git directory at "
+        f"{tmp_path / 'mirrors' / 'pytorch+extension-cpp' / 'repo'}; GitHub unreachable "
+        "([Errno -3] Temporary failure in name resolution)"]
+    assert not (tmp_path / "build" / "src").exists()
