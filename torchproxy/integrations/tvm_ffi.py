@@ -36,14 +36,19 @@ def _is_paddle_tensor(x) -> bool:
     return isinstance(x, _PT)
 
 
+_FROM_DLPACK: list = []  # tvm_ffi.from_dlpack, looked up once (an import statement per call
+#                          costs more than the rest of this function)
+
+
 def to_tvm_ffi(x):
     """A ``tvm_ffi.Tensor`` viewing the Paddle tensor's memory (no copy)."""
-    tvm_ffi = _tvm_ffi()
+    if not _FROM_DLPACK:
+        _FROM_DLPACK.append(_tvm_ffi().from_dlpack)
     if not IS_PADDLE_2 or not isinstance(x, _PT):
-        return tvm_ffi.from_dlpack(x)  # Paddle >= 3 tensors speak __dlpack__ themselves
+        return _FROM_DLPACK[0](x)  # Paddle >= 3 tensors speak __dlpack__ themselves
     # Paddle 2.6: the capsule directly, not through __dlpack__ (the facade's, when enabled) or
     # paddle.utils.dlpack.to_dlpack, whose @dygraph_only x.value() costs more than the export
-    return tvm_ffi.from_dlpack(_dlpack_capsule(x))
+    return _FROM_DLPACK[0](_dlpack_capsule(x))
 
 
 def from_tvm_ffi(t):

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Issue 26 (host cost on the GPU path), on the lent GPU machine, from the project root:
+#
+#   bash gpu/run_host_cost.sh stage    # copy the wheel pieces that came with this call to /tmp/dw
+#   bash gpu/run_host_cost.sh run      # stage, install, then before/after benchmarks -> $OUT
+#
+# Wheels: .devwheels/p00..p02 (ignored, carried one per call; 64 MiB a transfer): the
+# paddlepaddle-gpu 2.6.2 wheel slimmed by gpu/slim_paddle_wheel.py (cubin payloads of fat
+# binaries with no sm_90 code zeroed: they never load on sm_90) in 52 MiB parts, plus astor,
+# decorator, opt-einsum 3.3.0 and apache-tvm-ffi 0.1.14.post1 (cp312).
+# Baseline: .hc_base/ (ignored, carried with the last piece) = this tree with issue 26's changes
+# to torchproxy/ reversed (gpu/make_host_cost_baseline.sh); the same bench script measures both
+# trees (TORCHPROXY_TREE), alternating, three rounds, on this one machine.
+set -uo pipefail
+mode=${1:-run}
+mkdir -p /tmp/dw
+for d in .devwheels/p*; do
+  [ -d "$d" ] && cp -n "$d"/* /tmp/dw/
+done
+ls -la /tmp/dw
+[ "$mode" = stage ] && exit 0
+
+OUT=${OUT:-/tmp/host_cost_out}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/host_cost_log.txt") 2>&1
+export PYTHONUNBUFFERED=1
+echo "== $(date -u +%FT%TZ) $(nvidia-smi -L)"
+(cd /tmp/dw && for first in *.whl.part.00; do
+   [ -e "$first" ] || continue
+   base=${first%.part.00}; cat "$base".part.* > "$base" && rm -f "$base".part.*
+ done)
+python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site /tmp/dw/*.whl \
+  || { echo "install failed"; exit 1; }
+export PYTHONPATH=/tmp/site
+python3 - <<'EOF'
+import sys, numpy as np, paddle, torch, triton, tvm_ffi
+print("versions:", "python", sys.version.split()[0], "paddle", paddle.__version__, "torch",
+      torch.__version__, "triton", triton.__version__, "tvm_ffi", tvm_ffi.__version__,
+      "gpu", torch.cuda.get_device_name(0))
+x = paddle.to_tensor(np.arange(4, dtype="float32"), place=paddle.CUDAPlace(0))
+print("slimmed Paddle: copy round trip", x.numpy().tolist(), "| x * 3 (Paddle's own kernel; "
+      "zeros on sm_90 with any 2.6.2 wheel):", (x * 3).numpy().tolist(),
+      "| empty", paddle.empty([4]).place)
+EOF
+echo "== build the C dispatcher in both trees"
+python3 setup.py build_ext --inplace -q >/tmp/build_new.log 2>&1 || tail -5 /tmp/build_new.log
+(cd .hc_base && python3 setup.py build_ext --inplace -q >/tmp/build_base.log 2>&1) || tail -5 /tmp/build_base.log
+echo "baseline tree: $(cat .hc_base/BASELINE 2>/dev/null)"
+
+for i in 1 2 3; do
+  echo "== round $i: BASELINE (issue 26 changes reversed) bench/triton_launch.py"
+  TORCHPROXY_TREE=$PWD/.hc_base timeout 240 python3 bench/triton_launch.py
+  echo "== round $i: AFTER bench/triton_launch.py"
+  timeout 240 python3 bench/triton_launch.py
+done
+
+echo "== AFTER bench/host_cost.py --gpu (old and new expressions in one process)"
+timeout 240 python3 bench/host_cost.py --gpu -n 10000
+echo "== BASELINE bench/host_cost.py --gpu (the CPU-measurable rows with the old tree)"
+TORCHPROXY_TREE=$PWD/.hc_base timeout 240 python3 bench/host_cost.py -n 10000
+
+echo "== correctness, AFTER tree: gpu/triton_check.py"
+mkdir -p /tmp/tc
+PYTHONPATH=/tmp/site:. OUT=/tmp/tc timeout 300 python3 gpu/triton_check.py >/tmp/tc/stdout.txt 2>&1
+echo "triton_check rc=$?"; grep -E "^== |^   (ok|FAIL)|ALL OK|FAILED" /tmp/tc/stdout.txt | head -60
+cp /tmp/tc/triton_check.json "$OUT/" 2>/dev/null
+echo "== correctness, AFTER tree: gpu/facade_cuda_check.py"
+PYTHONPATH=/tmp/site:. OUT=/tmp/tc timeout 200 python3 gpu/facade_cuda_check.py
+echo "facade_cuda_check rc=$?"
+cp /tmp/tc/facade_cuda.json "$OUT/" 2>/dev/null
+echo "== done $(date -u +%FT%TZ)"
