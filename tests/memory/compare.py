@@ -23,6 +23,9 @@ EXPAND_COPIES = "torch.expand (zero stride)"
 VIEW_NONCONTIG_26 = "torch.Tensor.view (non-contiguous, Paddle 2.6)"
 VIEW_DTYPE_26 = "torch.Tensor.view (dtype, Paddle 2.6)"
 ZERO_SIZE_STRIDE = "torch.Tensor.stride (transposed 0-size)"
+# not a gaps.toml entry: torch's own rule (writes through self-overlapping views that torch
+# accepts happen in an unspecified order), so the write part has no reference result
+OVERLAP_ORDER = "torch: write order through a self-overlapping view is unspecified"
 DOCUMENTED = (EXPAND_COPIES, VIEW_NONCONTIG_26, VIEW_DTYPE_26, ZERO_SIZE_STRIDE)
 
 # ops that the expand gap covers (Tensor.expand, Tensor.expand_as: the same facade function)
@@ -72,8 +75,24 @@ def chain_steps(torch, chain):
         try:
             t = eval(apply(op, "_t"), {"torch": torch, "_t": t})
         except Exception:  # noqa: BLE001 - the last op may be one torch refuses
-            break
-    return steps
+            return steps, None
+    return steps, t
+
+
+def overlaps_itself(t) -> bool:
+    """Do two elements of t share a memory location?  torch refuses in-place writes only when a
+    stride is 0 and otherwise writes them in an order it does not define, so a write through
+    such a view has no reference result."""
+    if t is None or t.numel() < 2:
+        return False
+    import itertools
+    offsets = set()
+    for idx in itertools.product(*(range(s) for s in t.shape)):
+        off = sum(i * st for i, st in zip(idx, t.stride()))
+        if off in offsets:
+            return True
+        offsets.add(off)
+    return False
 
 
 def _exc_matches(oracle_rec, facade_rec):
@@ -105,7 +124,8 @@ def _contiguous_strides(shape):
 def compare(torch, chain, oracle, facade, flags) -> Outcome:
     """oracle/facade: run_chain records; flags: the child's paddle_shims feature flags."""
     out = Outcome()
-    steps = chain_steps(torch, chain)
+    steps, last = chain_steps(torch, chain)
+    order_undefined = overlaps_itself(last) and oracle["write"][0] == "ok"
     copy_at = next((i for i, (op, _) in enumerate(steps) if _EXPAND_OP.search(op)), None)
     layout_after_copy = copy_at is not None and any(
         _LAYOUT_READING.search(op) for op, _ in steps[copy_at + 1:])
@@ -130,6 +150,9 @@ def compare(torch, chain, oracle, facade, flags) -> Outcome:
             continue
         if part == "write" and copy_at is not None:
             out.excused.append(EXPAND_COPIES)
+            continue
+        if part == "write" and order_undefined:
+            out.excused.append(OVERLAP_ORDER)
             continue
         if refused_26 and a[0] == "err" and "RuntimeError" in a[1]:
             out.excused.append(refused_26)
@@ -171,9 +194,28 @@ def _compare_view(e, a, copied, out):
             if zero:
                 out.excused.append(ZERO_SIZE_STRIDE)
             else:
-                out.failures.append(("layout", f"stride/offset/contiguous torch {el} facade {al}"))
+                out.failures.append(("layout", f"[{_layout_kind(shape, el, al)}] "
+                                               f"stride/offset/contiguous torch {el} facade {al}"))
     if not _same_data(e["data"], a["data"]):
         out.failures.append(("values", "view values differ"))
+
+
+def _layout_kind(shape, el, al):
+    """Which part of the layout differs: 'offset' (storage_offset only), 'size-1 strides'
+    (strides differ only where the size is 0 or 1, which torch fixes by convention),
+    'contiguity' (is_contiguous() only), else 'strides'."""
+    (es, eo, ec), (as_, ao, ac) = el, al
+    kinds = []
+    if es != as_:
+        if len(es) == len(as_) and all(s <= 1 for s, x, y in zip(shape, es, as_) if x != y):
+            kinds.append("size-1 strides")
+        else:
+            kinds.append("strides")
+    if eo != ao:
+        kinds.append("offset")
+    if ec != ac:
+        kinds.append("contiguity")
+    return "+".join(kinds)
 
 
 def _compare_write(e, a, out):
@@ -191,8 +233,10 @@ def _compare_grad(e, a, out):
         return
     for leaf in e:
         if (e[leaf] is None) != (a[leaf] is None):
-            out.failures.append(("grad mismatch", f"{leaf}.grad torch {e[leaf] is None and 'None'} "
-                                                  f"facade {a[leaf] is None and 'None'}"))
+            def show(g):
+                return "None" if g is None else "a tensor"
+            out.failures.append(("grad mismatch", f"{leaf}.grad torch {show(e[leaf])} "
+                                                  f"facade {show(a[leaf])}"))
         elif e[leaf] is not None and not _same_data(e[leaf], a[leaf],
                                                     GRAD_TOL.get(e[leaf][0], (1e-6, 1e-6))):
             out.failures.append(("grad mismatch", f"{leaf}.grad differs"))

@@ -403,7 +403,7 @@ def _eval(torch, template, t):
     return eval(template.replace("{}", "_t"), {"torch": torch, "_t": t})
 
 
-def draw_chain(rng: random.Random):
+def draw_chain(rng: random.Random, max_ops: int = 6):
     import torch
     dtype = rng.choices(list(DTYPE_WEIGHTS), weights=list(DTYPE_WEIGHTS.values()))[0]
     shape = _draw_shape(rng)
@@ -412,7 +412,7 @@ def draw_chain(rng: random.Random):
     base = eval(root_expr(dtype, root_shape), env)
     t = _eval(torch, inp, base)
     ops = []
-    length = rng.randint(1, 6)
+    length = rng.randint(1, max_ops)
     gens = [g for _, g in OPS]
     weights = [w for w, _ in OPS]
     for _ in range(length):
@@ -447,6 +447,18 @@ def _finish(rng, dtype, root_shape, inp, ops, t):
             "write": "copy", "reduce": reduce}
 
 
-def draw_chains(seed: int, count: int):
+def draw_chains(seed: int, count: int, max_ops: int = 6):
     rng = random.Random(seed)
-    return [draw_chain(rng) for _ in range(count)]
+    return [draw_chain(rng, max_ops) for _ in range(count)]
+
+
+def op_name(template: str) -> str:
+    """'{}.view(2, 3)' -> 'view', 'torch.movedim({}, 0, 1)' -> 'movedim', '{}[1:]' -> '[]'."""
+    import re
+    if template.startswith("{}["):
+        return "[]"
+    m = re.match(r"(?:torch\.(\w+)\(|\{\}\.(\w+))", template)
+    name = (m.group(1) or m.group(2)) if m else template
+    if name == "view" and "torch." in template:
+        return "view(dtype)"
+    return name
