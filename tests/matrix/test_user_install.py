@@ -1,38 +1,82 @@
-"""A user's path into their own environment: build torchproxy's wheel, install it with
-``pip install "torchproxy[triton]"`` next to the CPU Paddle in a FRESH virtual environment (no
-real torch there), then ``torchproxy doctor`` and a Triton kernel on Paddle CPU tensors.
-Needs the package index (Paddle and Triton wheels); skipped, saying so, when it is offline."""
+"""A user's path into their own environment, as the README writes it: the install lines of its
+"Install" section are read from README.md and run verbatim, one by one, with bash in a copy of
+the clone (its tracked and untracked files, not the build outputs), inside a FRESH virtual
+environment that has only the CPU Paddle (no real torch).  Then, from the installed package
+only (outside the clone): `torchproxy doctor`, a Triton kernel on Paddle CPU tensors, `torchproxy
+coverage` (its data files are package data), `torchproxy matrix` (not in the package: one line),
+and the wheel's contents (only `torchproxy`).  Needs the package index (Paddle, Triton and the
+build backend); skipped, saying so, when it is offline."""
 import os
+import re
+import shutil
 import subprocess
 import sys
 import textwrap
 import time
+import zipfile
 
 import pytest
 
 from matrix_testpaths import ROOT
 
 PADDLE = "paddlepaddle==3.3.1"
+OFFLINE = ("NewConnectionError", "Temporary failure", "Could not find a version",
+           "Network is unreachable", "No matching distribution")
+
+# a user's own kernel module: kernels/ is repository-only, not in the package
+USER_KERNELS = textwrap.dedent('''
+    import torch
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m),
+                 mask=m)
+
+
+    @triton.jit
+    def rowmax_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        offs = tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + row * n_cols + offs, mask=offs < n_cols, other=-float("inf"))
+        tl.store(out_ptr + row, tl.max(x, axis=0))
+
+
+    def add(x, y):
+        out = torch.empty_like(x)
+        n = out.numel()
+        add_kernel[(triton.cdiv(n, 128),)](x, y, out, n, BLOCK=128)
+        return out
+
+
+    def rowmax(x):
+        rows, cols = x.shape
+        out = torch.empty(rows, dtype=x.dtype, device=x.device)
+        rowmax_kernel[(rows,)](x, out, cols, BLOCK=triton.next_power_of_2(cols))
+        return out
+''')
 
 USER_SCRIPT = textwrap.dedent('''
     import os
     os.environ["TRITON_INTERPRET"] = "1"          # CPU: Triton's interpreter
     import numpy as np
-    import paddle
     import torchproxy
+    import paddle
     from torchproxy.integrations.triton_interpreter import ensure_fixes
     ensure_fixes()
-    torchproxy.enable(scope={"kernels.triton", "triton"})
-    from kernels.triton.add import add             # unmodified torch-style wrappers
-    from kernels.triton.softmax import softmax
+    torchproxy.enable(scope={"userkernels", "triton"})
+    from userkernels import add, rowmax
     a = np.random.default_rng(0).standard_normal((4, 100)).astype("float32")
     b = np.random.default_rng(1).standard_normal((4, 100)).astype("float32")
     x, y = paddle.to_tensor(a), paddle.to_tensor(b)
     s = add(x, y)
     assert isinstance(s, paddle.Tensor), type(s)
     np.testing.assert_allclose(s.numpy(), a + b, rtol=1e-6)
-    e = np.exp(a - a.max(-1, keepdims=True))
-    np.testing.assert_allclose(softmax(x).numpy(), e / e.sum(-1, keepdims=True), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(rowmax(x).numpy(), a.max(-1))
     try:
         import torch  # this module is not in scope, and real torch is not installed
         raise SystemExit("real torch importable: " + repr(torch))
@@ -42,41 +86,97 @@ USER_SCRIPT = textwrap.dedent('''
 ''')
 
 
+def readme_install_lines() -> list[str]:
+    """The command lines of the first ```bash block of README.md's "## Install" section,
+    without their comments."""
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    section = text.split("\n## Install", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
+    lines = []
+    for line in block.splitlines():
+        code = re.sub(r"\s+#.*$", "", line).strip()
+        if code:
+            lines.append(code)
+    return lines
+
+
 def _run(cmd, timeout, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
 
 
-def test_wheel_in_a_fresh_venv_with_cpu_paddle(tmp_path):
+def _copy_clone(dest):
+    """The clone as a user has it: tracked and untracked files, without ignored build outputs."""
+    files = _run(["git", "ls-files", "-co", "--exclude-standard", "-z"], 60, cwd=ROOT).stdout
+    for rel in filter(None, files.split("\0")):
+        src = os.path.join(ROOT, rel)
+        if os.path.isfile(src):
+            os.makedirs(os.path.join(dest, os.path.dirname(rel)), exist_ok=True)
+            shutil.copy2(src, os.path.join(dest, rel))
+    return dest
+
+
+def test_readme_install_block_is_what_ci_runs():
+    lines = readme_install_lines()
+    assert lines[0] == 'pip install ".[triton]"', lines
+    assert any(line.startswith("pip wheel") for line in lines), lines
+    assert lines[-1] == "torchproxy doctor", lines
+
+
+def test_readme_install_lines_in_a_fresh_venv_with_cpu_paddle(tmp_path):
     t0 = time.time()
-    wheels = tmp_path / "dist"
-    r = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-              "-w", str(wheels), ROOT], 300)
-    assert r.returncode == 0, r.stderr[-3000:]
-    (wheel,) = wheels.glob("torchproxy-*.whl")
+    clone = _copy_clone(str(tmp_path / "clone"))
     venv = tmp_path / "venv"
     r = _run([sys.executable, "-m", "venv", str(venv)], 120)
     assert r.returncode == 0, r.stderr
-    py = venv / "bin" / "python"
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TRITON_INTERPRET",
-                                                              "TORCHPROXY_SCOPE")}
-    r = _run([str(py), "-m", "pip", "install", "-q", f"{wheel}[triton]", PADDLE], 600, env=env)
-    if r.returncode != 0 and any(s in r.stderr for s in ("NewConnectionError", "Temporary failure",
-                                                           "Could not find a version", "Network is unreachable")):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "TRITON_INTERPRET", "TORCHPROXY_SCOPE", "VIRTUAL_ENV")}
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"  # the venv, activated
+    r = _run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", PADDLE], 900, env=env)
+    if r.returncode != 0 and any(s in r.stderr for s in OFFLINE):
         pytest.skip(f"package index unreachable: {r.stderr.strip().splitlines()[-1][:200]}")
     assert r.returncode == 0, r.stderr[-3000:]
+
+    for line in readme_install_lines():
+        r = _run(["bash", "-c", line], 900, cwd=clone, env=env)
+        if r.returncode != 0 and any(s in r.stderr for s in OFFLINE):
+            pytest.skip(f"package index unreachable: {r.stderr.strip().splitlines()[-1][:200]}")
+        assert r.returncode == 0, f"README line failed: {line}\n{r.stdout[-2000:]}{r.stderr[-3000:]}"
+        if line == "torchproxy doctor":
+            out = r.stdout + r.stderr
+            assert "Paddle       3.3.1 (CPU build)" in out, out
+            assert "Triton" in out and "interpreter off" in out and "TRITON_INTERPRET=1" in out, out
+            assert "real torch   not installed" in out, out
+            assert "No ccache found" not in out, out
     installed = time.time() - t0
 
-    # outside the repository: only what the wheel installed counts
-    doctor = _run([str(venv / "bin" / "torchproxy"), "doctor"], 300, env=env, cwd=tmp_path)
-    out = doctor.stdout + doctor.stderr
-    assert doctor.returncode == 0, out
-    assert "Paddle       3.3.1 (CPU build)" in out, out
-    assert "Triton" in out and "interpreter off" in out and "TRITON_INTERPRET=1" in out, out
-    assert "real torch   not installed" in out, out
-    assert "No ccache found" not in out, out
+    # the wheel the README's lines built: one package, and the coverage data with it
+    (wheel,) = (tmp_path / "clone" / "dist").glob("torchproxy-0.1.0-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {n.split("/")[0] for n in names} == {"torchproxy", "torchproxy-0.1.0.dist-info"}, \
+        sorted({n.split("/")[0] for n in names})
+    for data in ("gaps.toml", "verified.json", "tensor_policy.json"):
+        assert f"torchproxy/facade/{data}" in names, data
 
-    script = tmp_path / "user_script.py"
-    script.write_text(USER_SCRIPT)
-    r = _run([str(py), str(script)], 300, env=env, cwd=tmp_path)
+    # outside the clone: only what the wheel installed counts
+    user = tmp_path / "user"
+    user.mkdir()
+    (user / "userkernels.py").write_text(USER_KERNELS)
+    (user / "user_script.py").write_text(USER_SCRIPT)
+    r = _run([str(venv / "bin" / "python"), "user_script.py"], 600, env=env, cwd=user)
     assert r.returncode == 0 and "USER-PATH-OK" in r.stdout, r.stdout[-2000:] + r.stderr[-3000:]
-    print(f"wheel + install: {installed:.0f} s, all: {time.time() - t0:.0f} s")
+    assert "No ccache found" not in r.stderr, r.stderr
+
+    cov = _run(["torchproxy", "coverage"], 300, env=env, cwd=user)
+    assert cov.returncode == 0, cov.stderr[-2000:]
+    gaps = re.search(r"known gaps \((\d+)\)", cov.stdout)
+    assert gaps and int(gaps.group(1)) > 0, cov.stdout[-3000:]
+    assert "no verification recorded" not in cov.stdout, cov.stdout[-3000:]
+
+    matrix = _run(["torchproxy", "matrix", "--libs", "liger_kernel"], 300, env=env, cwd=user)
+    assert matrix.returncode == 2
+    assert matrix.stderr.strip().splitlines() == [
+        "torchproxy matrix: the compatibility matrix is not part of the installed package; run "
+        "it from a clone of the torchproxy repository: `./dev matrix` (or `torchproxy matrix` "
+        "in the clone's folder)"], matrix.stderr
+    assert not (user / "reports").exists()
+    print(f"install (paddle + the README's lines): {installed:.0f} s, all: {time.time() - t0:.0f} s")
