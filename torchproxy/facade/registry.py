@@ -78,6 +78,7 @@ AREAS = (
     "torchproxy.facade.distributions",  # torch.distributions: log_prob/entropy/sample/kl_divergence
     "torchproxy.facade.masked",  # torch.masked: masked reductions/normalizations (torch's strided code)
     "torchproxy.facade.ops_other",  # unravel_index, constant_pad_nd, _chunk_cat, gradient (OpInfo "other")
+    "torchproxy.facade.hub",  # torch.hub checkpoint download, torch.utils.model_zoo.load_url
 )
 
 
