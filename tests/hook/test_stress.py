@@ -31,3 +31,23 @@ def test_stress_threads_guards_toggles_and_c_imports(tmp_path, mode):
     # 5 workers x 150 iterations x 4 import forms, a good share checked exactly
     assert counts["checks"] == 3000
     assert counts["exact_checks"] > 300 and counts["polls"] > 1000
+
+
+def test_stress_fork_spawn_and_foreign_hooks_under_load(tmp_path):
+    """Issue 19: forks (6) and spawn children (2, one started with the rules on, one off) while
+    threads import, toggle enable()/disable(), enter guards and install/uninstall two foreign
+    import hooks and a meta-path finder (stress_processes.py)."""
+    env = dict(os.environ, PYTHONPATH=ROOT, TP_STRESS_ITERATIONS="60")
+    env.pop("TORCHPROXY_SCOPE", None)
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "stress_processes.py"),
+                           str(tmp_path)], env=env, capture_output=True, text=True, timeout=500)
+    assert proc.returncode == 0, f"crashed or failed ({proc.returncode}):\n{proc.stderr[-4000:]}"
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    counts = got["counts"]
+    assert got["problems"] == []
+    failures = ("wrong", "exceptions", "fork_failed", "fork_hung", "spawn_wrong")
+    assert {k: counts[k] for k in failures} == dict.fromkeys(failures, 0)
+    # 3 workers x 60 iterations x 3 forms; every fork and spawn ran and was checked
+    assert counts["checks"] == 540 and counts["exact_checks"] > 50
+    assert (counts["forks"], counts["spawns"], counts["spawn_exact"]) == (6, 2, 2)
+    assert counts["foreign_rounds"] == 12 and counts["real_restored"] is True
