@@ -12,7 +12,11 @@ Instead every ``import`` statement goes through ``builtins.__import__(name, glob
 entry points get one small wrapper each:
 
 - ``importlib.import_module`` / ``importlib.util.find_spec`` bypass ``__import__``: wrapped,
-  with the caller's module read from the calling frame.
+  with the caller's module read from the calling frame.  ``importlib.reload`` of a facade
+  module returns it unchanged (it has no source to run again).
+- Each wrapper is bound to what it wrapped when it was made (:class:`_EntryPoint`), so other
+  import hooks installed before or after ours, in any order of enable/disable, make chains
+  that never loop back into a wrapper of ours.
 - C code calling ``PyImport_Import`` calls our ``__import__`` *and then reads*
   ``sys.modules[name]``.  ``sys.modules`` is one dict for every thread, and a Python-level
   hook cannot keep the GIL from switching threads while an entry is published there, so the
@@ -24,10 +28,16 @@ entry points get one small wrapper each:
     one chain of C calls that runs no Python bytecode, so the GIL cannot pass to another thread
     before the entry is taken back.  Triton then fast-paths Paddle's Tensor for good.
   * any other scoped C-level ``import torch`` is refused with :class:`ScopedCImportError`.
+    C-level means: an empty *list* fromlist (what PyImport_Import passes) from a caller whose
+    code does not name ``__import__``; ``__import__("torch", globals(), locals(), [], 0)``
+    written in Python is served like any Python import.
   * C-level imports of torch *submodules* while real torch is loaded come from real torch's
     own C code (``set_`` imports ``torch.storage``), whoever the Python caller is: real torch.
 - Global mode (``scope=None``) is the one case where the facade is published in
-  ``sys.modules``: the user asked for torch to *be* the facade for everyone.
+  ``sys.modules``: the user asked for torch to *be* the facade for everyone.  Blocked importers
+  get real torch's modules from where they were set aside (``_saved_real``); only *loading* a
+  real torch module not loaded yet puts real torch back in ``sys.modules`` (the import system
+  finds parents there), for as long as that load takes.
 
 With the C extension built, ``builtins.__import__`` is ``_cdispatch.ImportFilter``: torch names
 (and the compiled companions' names) go to :func:`_proxy_import`, every other import straight
