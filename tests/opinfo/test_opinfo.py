@@ -34,7 +34,8 @@ def test_variant(item):
         if r.status == "skip":
             pytest.skip(f"{r.category}: {r.detail}")
         if r.status == "fail":
-            pytest.fail(f"does not match real torch and is not in {fname}:\n  {_fmt(r)}", pytrace=False)
+            pytest.fail(f"does not match real torch and is not in {fname}:\n  {_fmt(r)}"
+                        f"{ledger.edge_hint(r._asdict())}", pytrace=False)
         return
     if listed.reason.startswith(("crash", "timeout")):
         pytest.xfail(f"{fname}: {listed.reason} (not run in-process)")
@@ -45,5 +46,29 @@ def test_variant(item):
     full = run.run_item(item)  # the recorded failure is gone: does every sample pass now?
     if full.status == "fail":
         pytest.xfail(f"{fname} (failing sample moved to {full.where}): {ledger.reason(full._asdict())}")
-    pytest.fail(f"listed in {fname} but passes now ({full.status}): remove the line\n  "
-                f"{vid}  [{listed.where}]  {listed.reason}", pytrace=False)
+    pytest.fail(ledger.passes_message(vid, listed, full._asdict(), fname), pytrace=False)
+
+
+def test_tolerance_table_names_what_runs():
+    """Every tolerances.txt entry names an op, a variant or a module of this suite, for a dtype
+    the comparison has a default for (a misspelt key would silently judge nothing)."""
+    from . import tolerance
+    known = {i[1] for i in ITEMS} | {i[2]["op"] for i in ITEMS}
+    bad = [f"line {e.line}: {e.key} {e.dtype}" for e in tolerance.table().values()
+           if e.key not in known or e.dtype not in tolerance.DEFAULTS]
+    assert not bad, f"tolerances.txt entries that name nothing this suite compares: {bad}"
+
+
+def test_max_rtol_is_relative_to_the_largest_value():
+    """``max_rtol`` widens the absolute tolerance by a fraction of max|torch|, nothing more."""
+    import numpy as np
+
+    from . import core, tolerance
+    ev = np.array([1000.0, 0.05], dtype=np.float32)
+    t = tolerance.Tol(1e-5, 1e-5, 1e-6)  # allowed at 0.05: 1e-5 + 5e-7 + 1e-3 = 1.0105e-3
+    ok, ratio = core._close(np.array([1000.0, 0.05 + 1.0e-3], dtype=np.float32), ev, t)
+    assert ok.all() and 0.9 < ratio.max() < 1.0
+    ok, ratio = core._close(np.array([1000.0, 0.05 + 1.1e-3], dtype=np.float32), ev, t)
+    assert not ok[1] and ratio.max() > 1.0
+    ok, _ = core._close(np.array([1000.0, 0.05 + 1.0e-3], dtype=np.float32), ev, tolerance.default("float32"))
+    assert not ok[1]  # without the entry the same element fails
