@@ -326,41 +326,55 @@ def _paddle_version() -> str:
 
 # -- fork ----------------------------------------------------------------------------------------
 def _fork_locks() -> list:
-    """Every lock the package holds, in the order its code nests them (the rules, the hook,
-    tracing, the Tensor methods, the facade build, Triton's driver binding, libcuda).  Modules
-    not loaded yet hold none."""
-    locks = [_STATE.lock, hook._lock]
-    for module, attr in (("torchproxy.tracing", "_lock"), ("torchproxy.facade.tensor", "_lock"),
+    """Every lock the package holds, in the order its code nests them: Triton's driver binding
+    (its imports reach the hook), the rules, the hook, tracing, the Tensor methods, the facade
+    build, libcuda.  Modules not loaded yet hold none."""
+    locks = []
+    for module, attr in (("torchproxy.integrations.triton", "_lock"),
+                         ("torchproxy.scope", "STATE"), ("torchproxy.hook", "_lock"),
+                         ("torchproxy.tracing", "_lock"), ("torchproxy.facade.tensor", "_lock"),
                          ("torchproxy.facade.modules", "_build_lock"),
-                         ("torchproxy.integrations.triton", "_lock"),
                          ("torchproxy.paddle_shims", "_lib_lock")):
         lock = getattr(sys.modules.get(module), attr, None)
+        if attr == "STATE" and lock is not None:
+            lock = lock.lock
         if lock is not None:
             locks.append(lock)
     return locks
 
 
-_held_for_fork: list = []
+_FORK_WAIT_S = 30.0
+_fork_locks_held: list = []
+_fork_locks_all: list = []
 
 
 def _before_fork() -> None:
     """os.fork() waits for any change in progress (another thread inside enable(), a guard, a
     trace...) to finish, so the child starts from consistent rules and pieces: the child has
-    only the forking thread, and a lock another thread held would stay held there forever."""
-    for lock in _fork_locks():
-        lock.acquire()
-        _held_for_fork.append(lock)
+    only the forking thread, and a lock another thread held would stay held there forever.
+    A lock still held after _FORK_WAIT_S (a thread stuck inside it) is not waited for longer:
+    the fork goes ahead with a warning, and the child gets that lock unlocked too."""
+    _fork_locks_all[:] = _fork_locks()
+    for lock in _fork_locks_all:
+        if lock.acquire(timeout=_FORK_WAIT_S):
+            _fork_locks_held.append(lock)
+        else:
+            warnings.warn(f"torchproxy: os.fork() went ahead after {_FORK_WAIT_S:.0f} s without "
+                          f"torchproxy's lock {lock!r} (another thread holds it); the child "
+                          f"starts with it unlocked", RuntimeWarning)
 
 
 def _after_fork_in_parent() -> None:
-    while _held_for_fork:
-        _held_for_fork.pop().release()
+    while _fork_locks_held:
+        _fork_locks_held.pop().release()
+    _fork_locks_all.clear()
 
 
 def _after_fork_in_child() -> None:
-    for lock in _held_for_fork:
+    for lock in _fork_locks_all:
         lock._at_fork_reinit()
-    _held_for_fork.clear()
+    _fork_locks_held.clear()
+    _fork_locks_all.clear()
 
 
 if hasattr(os, "register_at_fork"):

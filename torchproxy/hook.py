@@ -133,12 +133,21 @@ def _importer_of(globals):
     return None
 
 
+def _frame(depth):
+    """sys._getframe(depth + 1), or None where the stack is not that deep (a thread started
+    from C calls with no Python frame of its own)."""
+    try:
+        return sys._getframe(depth + 1)
+    except ValueError:
+        return None
+
+
 def _python_level_call(frame) -> bool:
     """True when ``frame`` (the caller of __import__) calls ``__import__`` by name itself: an
     explicit ``__import__(name, globals(), locals(), [], 0)``, which reads our return value.
     C code (PyImport_Import) passes the same empty list but then reads sys.modules; its caller
     is a Python frame calling some C function, whose code need not name ``__import__``."""
-    return "__import__" in frame.f_code.co_names
+    return frame is not None and "__import__" in frame.f_code.co_names
 
 
 def _make_import(original):
@@ -155,11 +164,11 @@ def _make_import(original):
             if type(globals) is dict:
                 importer = globals.get("__name__")
             elif globals is None:  # __import__("torch") called from Python: its caller
-                importer = sys._getframe(1).f_globals.get("__name__")
+                caller = _frame(1)
+                importer = caller.f_globals.get("__name__") if caller is not None else None
             else:
                 importer = _importer_of(globals)
-            if type(fromlist) is list and not fromlist and \
-                    not _python_level_call(sys._getframe(1)):
+            if type(fromlist) is list and not fromlist and not _python_level_call(_frame(1)):
                 # PyImport_Import (C code) passes a fresh empty *list* and then reads
                 # sys.modules; Python's IMPORT_NAME passes None or a tuple.
                 return _c_level_import(original, name, importer, globals, locals, fromlist)
@@ -257,7 +266,7 @@ def _caller_name(ours, owner, attr):
     """``__name__`` of the module calling the entry point ``owner.attr`` whose wrapper of ours
     is running: the frame above ours, past foreign wrappers that a hook installed after ours
     stacked on top (their frames are not the caller)."""
-    frame = sys._getframe(2)
+    frame = _frame(2)
     top = getattr(owner, attr)
     if top is not ours:
         codes = _wrapper_codes(top, ours)
