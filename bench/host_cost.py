@@ -46,9 +46,19 @@ def _make(stmt, env):
     return ns["_f"]
 
 
+def _make_in(stmt, env, module, setup=""):
+    """The loop compiled in a namespace whose ``__name__`` is ``module``: in torchproxy's scope
+    when the scope names it (the facade then sees a scoped caller, as a kernel wrapper is)."""
+    ns = {"__name__": module, **env}
+    exec(setup, ns)
+    exec(f"def _f(_n):\n    for _ in range(_n):\n        {stmt}\n", ns)
+    return ns["_f"]
+
+
 def measure(rows, n=20000, rounds=9):
-    """rows: {label: (stmt, env)} -> {label: best us per call}, rounds interleaved."""
-    fns = {k: _make(s, e) for k, (s, e) in rows.items()}
+    """rows: {label: (stmt, env)} or {label: (stmt, env, module, setup)} -> {label: best us per
+    call}, rounds interleaved."""
+    fns = {k: (_make_in(*v) if len(v) == 4 else _make(*v)) for k, v in rows.items()}
     empty = _make("pass", {})
     best = {k: float("inf") for k in rows}
     e = float("inf")
@@ -164,9 +174,62 @@ def main(argv=None):
                 import traceback
                 out.append("\nGPU stream rows failed:\n" + traceback.format_exc())
         torchproxy.disable()
+    out.append(_wrapper_rows(xt, gpu, N))
     text = "\n".join(out)
     print(text)
     return text
+
+
+SCOPED = "bench_host_cost_scoped"
+
+
+def _wrapper_rows(xt, gpu, N):
+    """The host calls of kernels/triton/softmax.py's wrapper on a (256, 1000) float32 input,
+    one by one: through the facade (from a module in scope, as the wrapper calls them), the
+    same work written in Paddle, and real torch.  Allocation is where the wrappers' extra
+    time goes (issue 26's wrapper rows)."""
+    import paddle
+    import torch
+
+    import torchproxy
+    torchproxy.enable(scope={SCOPED, "triton"})
+    try:
+        xp = paddle.to_tensor(xt.cpu().numpy().reshape(-1)[:1].repeat(256000).reshape(256, 1000),
+                              place=paddle.CUDAPlace(0) if gpu else paddle.CPUPlace())
+        xtt = torch.empty((256, 1000), device=xt.device)
+        fac = {"x": xp}
+        setup = "import torch\nd = x.device\ndt = x.dtype\n"
+        cases = [  # label, torch-style statement, the same in Paddle
+            ("x.dim()", "x.dim()", "x.ndim"),
+            ("n_rows, n_cols = x.shape", "a, b = x.shape", "a, b = x.shape"),
+            ("x.device", "x.device", "x.place"),
+            ("x.stride(0)", "x.stride(0)", "x.strides[0]"),
+            ("torch.empty((256, 1000), device=x.device, dtype=x.dtype)",
+             "torch.empty((256, 1000), device=d, dtype=dt)", "paddle.empty([256, 1000], dt)"),
+            ("torch.empty_like(x)", "torch.empty_like(x)", "paddle.empty_like(x)"),
+            ("whole host part (no launch)",
+             "a, b = x.shape; o = torch.empty((a, b), device=x.device, dtype=x.dtype); "
+             "s = (x.stride(0), x.stride(1), o.stride(0))",
+             "a, b = x.shape; o = paddle.empty([a, b], x.dtype); "
+             "s = (x.strides[0], x.strides[1], o.strides[0])"),
+        ]
+        rows = {}
+        for label, tstmt, pstmt in cases:
+            rows[f"{label} | facade"] = (tstmt, fac, SCOPED, setup)
+            rows[f"{label} | paddle"] = (pstmt, {"x": xp, "paddle": paddle}, "bench_unscoped",
+                                         "dt = x.dtype\n")
+            rows[f"{label} | torch"] = (tstmt, {"x": xtt, "torch": torch}, "bench_torch",
+                                        "d = x.device\ndt = x.dtype\n")
+        res = measure(rows, N // 10)
+    finally:
+        torchproxy.disable()
+    lines = [f"\nsoftmax wrapper's host calls, (256, 1000) float32 "
+             f"({'GPU' if gpu else 'CPU'}); us per call",
+             f"{'':58s} {'facade':>8s} {'paddle':>8s} {'torch':>8s} {'fac/tor':>8s}"]
+    for label, _t, _p in cases:
+        f, p_, t = (res[f"{label} | {k}"] for k in ("facade", "paddle", "torch"))
+        lines.append(f"{label[:58]:58s} {f:8.2f} {p_:8.2f} {t:8.2f} {f / t:8.2f}")
+    return "\n".join(lines)
 
 
 def _gpu_stream_rows(tvm_ffi, tp_tvm, xp, xt, N):
