@@ -1,0 +1,24 @@
+"""Whole programs, unmodified, under the facade in global mode vs real torch (whole_programs.py):
+nanoGPT model.py (its configure_optimizers AdamW, clip_grad_norm_, generate), minGPT's Trainer,
+efficientnet-pytorch and pytorch-tcn; same weights and batches, Paddle's default flags, each
+side in its own heap-checked process.  A crash of either child is a failure naming the signal."""
+from __future__ import annotations
+
+import pytest
+
+import whole_programs as wp
+
+pytest.importorskip("torch")
+pytest.importorskip("paddle")
+
+
+@pytest.mark.parametrize("program", wp.PROGRAMS)
+def test_whole_program_matches_real_torch(program):
+    try:
+        wp.source_dir(program)
+    except wp.cs.SourcesMissing as e:
+        pytest.skip(str(e))
+    report = wp.compare(program)  # raises wp.ChildFailed (with signal and stderr) on a crash
+    bad = wp.failures(report)
+    assert not bad, (f"{program}: {'; '.join(bad)}\nreal torch {report['torch_losses']}\n"
+                     f"facade     {report['facade_losses']}")
