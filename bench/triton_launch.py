@@ -9,7 +9,10 @@ are shorter than a launch, so the queue never blocks), synchronized after.  Vari
 - ``wrapper``: ``add(x, y, out)`` (the torch-style host function, output given);
 - ``wrapper+empty_like``: ``add(x, y)``, which allocates its output with ``torch.empty_like``.
 Paddle's variants run in per-launch mode (Paddle's driver switched in around each launch);
-``paddle, driver held`` holds it for the whole loop, isolating the switch's cost.
+``paddle, driver held`` holds it for the whole loop, isolating the switch's cost;
+``Paddle's dtype hash`` takes issue 26's fast dtype hash off (dtypes.py) for its loops; ``floor``
+launches objects with only ``data_ptr()`` and a torch dtype over the same Paddle buffers.  Every
+repeat (TRITON_LAUNCH_REPEATS, 7) measures each side once, in turn; the best of each is kept.
 Kernel ms come from ``triton.testing.do_bench`` on each side's driver (Paddle's stream and
 events for Paddle, torch's for torch).  Ratios are Paddle / torch; 1.00 means equal.
 
@@ -19,6 +22,7 @@ gpu/triton_check.py imports :func:`run` and stores its numbers in its JSON resul
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import os
@@ -77,8 +81,37 @@ def host_us(call, sync, n=2000, warmup=50) -> float:
     return (t1 - t0) / n * 1e6
 
 
-def _best(call, sync, n, repeats=3) -> float:
-    return min(host_us(call, sync, n) for _ in range(repeats))
+REPEATS = int(os.environ.get("TRITON_LAUNCH_REPEATS", "7"))
+
+
+def _fast_hash_off():
+    """A context in which Paddle's dtype hash is Paddle's own (issue 26's fast hash, installed by
+    enable(), taken off): the same process measures the launch with and without it.  None on a
+    torchproxy without it (a baseline tree)."""
+    from torchproxy.facade import dtypes
+    if not getattr(dtypes, "_HASH_SAVED", None):
+        return None
+
+    @contextlib.contextmanager
+    def off():
+        dtypes._uninstall_fast_hash()
+        try:
+            yield
+        finally:
+            dtypes._install_fast_hash()
+    return off
+
+
+def _interleaved(sides, n, repeats=REPEATS) -> dict:
+    """sides: {label: (call, sync, context factory or None)} -> {label: best us per call}.
+    Each repeat measures every side once, in turn: a slow spell of a shared host then hits all
+    sides alike instead of one (the ratios are what is reported)."""
+    best = dict.fromkeys(sides, float("inf"))
+    for _ in range(repeats):
+        for label, (call, sync, ctx) in sides.items():
+            with (ctx() if ctx is not None else contextlib.nullcontext()):
+                best[label] = min(best[label], host_us(call, sync, n))
+    return best
 
 
 def run(n_calls: int = 2000, log=print) -> dict:
@@ -116,17 +149,20 @@ def run(n_calls: int = 2000, log=print) -> dict:
         "add wrapper": (lambda: P.add(xp, yp, op), lambda: T.add(xt, yt, ot)),
         "add wrapper+empty_like": (lambda: P.add(xp, yp), lambda: T.add(xt, yt)),
     }
+    hash_off = _fast_hash_off()
+    # the floor: objects with only data_ptr() and a torch dtype over the same Paddle buffers,
+    # launched like torch tensors (Triton's own driver, torch's stream)
+    fx, fy, fo = (_Floor(t.data_ptr(), torch.float32) for t in (xp, yp, op))
     for name, (pcall, tcall) in cases.items():
-        host[f"{name} | paddle"] = _best(pcall, psync, n_calls)
-        host[f"{name} | torch"] = _best(tcall, tsync, n_calls)
-        with binding.paddle_driver():
-            host[f"{name} | paddle, driver held"] = _best(pcall, psync, n_calls)
+        sides = {"paddle": (pcall, psync, None), "torch": (tcall, tsync, None),
+                 "paddle, driver held": (pcall, psync, binding.paddle_driver)}
+        if hash_off is not None:
+            sides["paddle, Paddle's dtype hash"] = (pcall, psync, hash_off)
         if name == "add kernel":
-            # the floor: objects with only data_ptr() and a torch dtype over the same Paddle
-            # buffers, launched like torch tensors (Triton's own driver, torch's stream)
-            fx, fy, fo = (_Floor(t.data_ptr(), torch.float32) for t in (xp, yp, op))
-            host[f"{name} | floor"] = _best(
-                lambda: P.add_kernel[grid](fx, fy, fo, 4096, BLOCK_SIZE=1024), tsync, n_calls)
+            sides["floor"] = (lambda: P.add_kernel[grid](fx, fy, fo, 4096, BLOCK_SIZE=1024),
+                              tsync, None)
+        for side, v in _interleaved(sides, n_calls).items():
+            host[f"{name} | {side}"] = v
     with binding.paddle_driver():
         kernel["add | paddle"] = triton.testing.do_bench(lambda: P.add(xp, yp, op))
     kernel["add | torch"] = triton.testing.do_bench(lambda: T.add(xt, yt, ot))
@@ -144,8 +180,12 @@ def run(n_calls: int = 2000, log=print) -> dict:
         Pm, Tm = load_kernels(mod_name, True), load_kernels(mod_name, False)
         pargs, targs = make(pd), make(tt)
         pf, tf = getattr(Pm, fn_name), getattr(Tm, fn_name)
-        host[f"{fn_name} | paddle"] = _best(lambda: pf(*pargs), psync, n_calls // 4)
-        host[f"{fn_name} | torch"] = _best(lambda: tf(*targs), tsync, n_calls // 4)
+        sides = {"paddle": (lambda: pf(*pargs), psync, None),
+                 "torch": (lambda: tf(*targs), tsync, None)}
+        if hash_off is not None:
+            sides["paddle, Paddle's dtype hash"] = (lambda: pf(*pargs), psync, hash_off)
+        for side, v in _interleaved(sides, n_calls // 4).items():
+            host[f"{fn_name} | {side}"] = v
         with binding.paddle_driver():
             kernel[f"{fn_name} | paddle"] = triton.testing.do_bench(lambda: pf(*pargs))
         kernel[f"{fn_name} | torch"] = triton.testing.do_bench(lambda: tf(*targs))
@@ -183,6 +223,10 @@ def report(result: dict) -> str:
             if held is not None:
                 lines.append(f"{'  (Paddle driver held, no per-launch switch)':48s} {held:9.2f} "
                              f"{host[key]:9.2f} {held / host[key]:7.2f}")
+            own = host.get(f"{name} | paddle, Paddle's dtype hash")
+            if own is not None:
+                lines.append(f"{'  (fast dtype hash off: Paddle dtype hash)':48s} {own:9.2f} "
+                             f"{host[key]:9.2f} {own / host[key]:7.2f}")
             floor = host.get(f"{name} | floor")
             if floor is not None:
                 lines.append(f"{'  floor (data_ptr() + torch dtype objects)':48s} {floor:9.2f} "
