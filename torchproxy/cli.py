@@ -55,7 +55,9 @@ def main(argv=None) -> int:
     # `run` passes everything after the script through untouched
     first = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(first if first in COMMANDS else None)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and not getattr(args, "_no_matrix", False):  # `matrix` without compat_matrix
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")  # takes any, to say why not
     if getattr(args, "_unavailable", False):
         print(f"torchproxy: the '{args.command}' command is not available in this build",
               file=sys.stderr)

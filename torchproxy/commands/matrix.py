@@ -6,7 +6,6 @@ line instead of failing on an import.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
@@ -36,8 +35,7 @@ def _compat_matrix_cli():
 def add_arguments(parser) -> None:
     cli = _compat_matrix_cli()
     if cli is None:
-        # every argument is taken as it comes, so main() can say what to do instead
-        parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        # torchproxy.cli accepts any arguments then, so main() can say what to do instead
         parser.set_defaults(_no_matrix=True)
         return
     cli.add_arguments(parser)
