@@ -177,12 +177,12 @@ def test_spawn_children_under_the_pytest_plugin(libs):
     assert "1 passed" in proc.stdout
 
 
-def test_spawn_children_of_a_plain_enable_are_left_alone(libs):
-    # only the whole-program switches propagate; enable() in code is the program's own call
+def test_spawn_child_running_the_scripts_enable_again_covers_mp_main(libs):
+    # enable() called by the program itself does not propagate (only the whole-program
+    # switches do): the child re-imports the script as __mp_main__, whose module level enables
+    # again, and a scope naming __main__ covers __mp_main__
     (libs / "script.py").write_text(SPAWN_SCRIPT.format(
         preamble="import torchproxy\ntorchproxy.enable(scope={'mylib', '__main__'})"))
     proc = subprocess.run([sys.executable, "script.py"], cwd=libs, env=_env(libs),
                           capture_output=True, text=True, timeout=300)
-    got = _last_json(proc)
-    # the child re-imports the script as __mp_main__, whose module level enables again
-    assert got == {"parent": FACADE_SIDE, "child": FACADE_SIDE}
+    assert _last_json(proc) == {"parent": FACADE_SIDE, "child": FACADE_SIDE}
