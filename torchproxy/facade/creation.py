@@ -30,6 +30,7 @@ import paddle
 from ..paddle_shims import (copy_to, default_cpu_generator, expected_place, kernel_empty,
                             kernel_empty_like, kernel_full, new_generator, same_place,
                             set_expected_place, tensor_from_numpy_zero_copy)
+from . import _sizes
 from . import dtypes as _dt
 from .device import to_place
 from .registry import adapter, type_, value
@@ -90,12 +91,24 @@ def parse_size(args, kw_size=None, fn="empty"):
             else:
                 raise TypeError(f"{fn}(): argument 'size' must be tuple of ints, but found "
                                 f"element of type {type(d).__name__}")
-        d = int(d)
+        shape.append(int(d))
+    # torch reads each size as an int64 first (a TypeError naming its position), then refuses
+    # negative ones
+    _sizes.check_int64(shape, fn)
+    for d in shape:
         if d < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {d}: "
-                               f"{list(args)}")
-        shape.append(d)
+                               f"{shape}")
     return shape
+
+
+def checked_alloc(shape, dtype, place=None):
+    """The bytes a new contiguous tensor of ``shape`` and Paddle ``dtype`` needs, by torch's
+    overflow-checked arithmetic (Paddle's own wraps: 2**62 float32 elements became a 0-byte
+    allocation); a context manager that turns Paddle's allocation failure into torch's
+    out-of-memory RuntimeError wraps the allocation: ``with checked_alloc(...): kernel(...)``."""
+    nbytes = _sizes.nbytes_contiguous(shape, _sizes.itemsize(dtype))
+    return _sizes.allocating(nbytes, place)
 
 
 def _finish(t, requires_grad):
@@ -159,7 +172,9 @@ def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False, memory_format=None):
     _check_memory_format(memory_format)
     shape = parse_size(sizes, size, fn="empty")
-    t = kernel_empty(shape, _dtype_or_default(dtype), to_place(device))
+    dt, place = _dtype_or_default(dtype), to_place(device)
+    with checked_alloc(shape, dt, place):
+        t = kernel_empty(shape, dt, place)
     return _write_out(_finish(t, requires_grad), out)
 
 
@@ -186,17 +201,69 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
                   pin_memory=False):
     shape = parse_size((size,), fn="empty_strided")
     stride = [int(s) for s in stride]
+    _sizes.check_int64(stride, "empty_strided", "stride")
     if len(stride) != len(shape):
         raise RuntimeError(f"mismatch in length of strides and shape")
-    # the storage a strided tensor needs: 1 + sum((size-1)*stride), 0 when any size is 0
-    n = 0 if 0 in shape else 1 + sum((d - 1) * s for d, s in zip(shape, stride))
-    base = kernel_empty([n], _dtype_or_default(dtype), to_place(device))
+    dt, place = _dtype_or_default(dtype), to_place(device)
+    # the storage a strided tensor needs (torch's overflow-checked computeStorageNbytes: a
+    # negative stride is refused there), 0 when any size is 0
+    item = _sizes.itemsize(dt)
+    nbytes = _sizes.nbytes_strided(shape, stride, item)
+    with _sizes.allocating(nbytes, place):
+        base = kernel_empty([nbytes // item], dt, place)
     return _finish(paddle.as_strided(base, shape, stride), requires_grad)
 
 
 def _full(shape, fill, dtype, device, requires_grad, out):
-    t = kernel_full(shape, fill, dtype, to_place(device))
+    place = to_place(device)
+    fill = check_fill(fill, dtype)
+    with checked_alloc(shape, dtype, place):
+        t = kernel_full(shape, fill, dtype, place)
     return _write_out(_finish(t, requires_grad), out)
+
+
+# c10's Scalar::to<T>() names the C++ type it converts to in its overflow message
+_SCALAR_CTYPE = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
+                 "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t",
+                 "float32": "float", "complex64": "c10::complex<float>"}
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def check_fill(value, dtype):
+    """A fill value as torch's ``Scalar`` converts it to ``dtype`` (full, fill_, new_full,
+    full_like): a Python int is an int64 or, from 2**63 on, a uint64 Scalar (OverflowError past
+    that); converting it to an integer dtype refuses what does not fit (unsigned dtypes take
+    negatives down to -max, which wrap), a float into an integer dtype must lie within its range
+    (NaN refused), a float into float32/complex64 within float32's (infinities pass); float16,
+    bfloat16 and float64 take anything.  Returns the value Paddle is given: an int that fits
+    the dtype (Paddle raised SystemError on 2**63), a float for floating dtypes."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                     np.floating)):
+        return value
+    name = _dt.torch_name(dtype)
+    ctype = _SCALAR_CTYPE.get(name, name)
+    if isinstance(value, (int, np.integer)):
+        v = int(value)
+        if v < _sizes.INT64_MIN:
+            raise OverflowError("can't convert negative int to unsigned")
+        if v >= 1 << 64:
+            raise OverflowError("int too big to convert")
+        if name in _sizes.INT_RANGES:
+            if _sizes.int_overflows(v, name):
+                raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
+            lo, hi = _sizes.INT_RANGES[name]
+            return v % (hi + 1) if lo == 0 and v < 0 else v  # unsigned: wraps as torch's
+        if name in _FLOAT_NAMES or name.startswith("complex"):
+            return float(v)
+        return v
+    v = float(value)
+    if name in _sizes.INT_RANGES:
+        if _sizes.float_overflows(v, name):
+            raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
+        return int(np.array(v).astype(name))  # truncated (2.0**63 -> int64 min, as torch)
+    if name in ("float32", "complex64") and math.isfinite(v) and abs(v) > _FLOAT32_MAX:
+        raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
+    return value
 
 
 @adapter("torch.zeros")
@@ -238,7 +305,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
 
 def _full_like(x, fill, dtype, device, requires_grad):
     dt, place = _like(x, dtype, device)
-    return _finish(kernel_full(list(x.shape), fill, dt, place), requires_grad)
+    return _finish(kernel_full(list(x.shape), check_fill(fill, dt), dt, place), requires_grad)
 
 
 @adapter("torch.zeros_like")
@@ -433,7 +500,7 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     _check_generator(generator)
     dt = _dtype_or_default(dtype)
     shape = parse_size(sizes, size, fn="randn")  # torch.randn(2, 3), ((2, 3)) or (size=(2, 3))
-    with _on(device, generator):
+    with _on(device, generator), checked_alloc(shape, dt, to_place(device)):
         t = paddle.randn(shape, dtype=_compute_float(dt)).astype(dt)
     return _write_out(_finish(t, requires_grad), out)
 
@@ -444,7 +511,7 @@ def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, d
     _check_generator(generator)
     dt = _dtype_or_default(dtype)
     shape = parse_size(sizes, size, fn="rand")
-    with _on(device, generator):
+    with _on(device, generator), checked_alloc(shape, dt, to_place(device)):
         t = paddle.rand(shape, dtype=_compute_float(dt)).astype(dt)
     return _write_out(_finish(t, requires_grad), out)
 
@@ -464,8 +531,9 @@ def randint(*args, generator=None, out=None, dtype=None, layout=None, device=Non
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
-    with _on(device, generator):
-        t = paddle.randint(low, high, parse_size((size,), fn="randint"), dtype="int64")
+    shape = parse_size((size,), fn="randint")
+    with _on(device, generator), checked_alloc(shape, _INT64, to_place(device)):
+        t = paddle.randint(low, high, shape, dtype="int64")
     return _write_out(_finish(t.astype(dt), requires_grad), out)
 
 
@@ -513,7 +581,10 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
                                "supported; file an issue if you want it.")
     if len(set(order)) != len(order):
         raise RuntimeError("Duplicate dim not allowed")
-    t = kernel_empty([shape[d] for d in order], _dtype_or_default(dtype), to_place(device))
+    dt, place = _dtype_or_default(dtype), to_place(device)
+    physical = [shape[d] for d in order]
+    with checked_alloc(physical, dt, place):  # torch names the physical sizes
+        t = kernel_empty(physical, dt, place)
     if nd > 1 and order != list(range(nd)):
         inverse = [order.index(i) for i in range(nd)]
         t = t.transpose(inverse)
@@ -645,6 +716,70 @@ def _first_tensor(data):
     return None
 
 
+def _leaves(data):
+    """The scalars of nested Python data, in row-major order (arrays from tensors too)."""
+    if isinstance(data, (list, tuple)):
+        for d in data:
+            yield from _leaves(d)
+    elif isinstance(data, np.ndarray):
+        yield from (v.item() for v in data.reshape(-1))
+    else:
+        yield data
+
+
+def _leaf_kind(v) -> int:
+    # torch's scalar type inference order: bool < integer < floating < complex
+    if isinstance(v, (bool, np.bool_)):
+        return 0
+    if isinstance(v, (int, np.integer)):
+        return 1
+    if isinstance(v, (complex, np.complexfloating)):
+        return 3
+    return 2
+
+
+def _store_check(v, name):
+    """torch's ``store_scalar`` of one Python scalar into dtype ``name``: integers are read as
+    int64 (ValueError past it), then range-checked (c10 checked_convert); floats into an
+    integer dtype must fit its range; ints into a floating dtype go through float()."""
+    if name in _sizes.INT_RANGES:
+        if isinstance(v, (float, np.floating)):
+            if _sizes.float_overflows(float(v), name):
+                raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+            return
+        if isinstance(v, (complex, np.complexfloating)):
+            raise TypeError("'complex' object cannot be interpreted as an integer")
+        v = int(v)
+        if not _sizes.INT64_MIN <= v <= _sizes.INT64_MAX:
+            raise ValueError("Overflow when unpacking long long")
+        if _sizes.int_overflows(v, name):
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    elif name == "uint64" and isinstance(v, int) and not isinstance(v, bool):
+        if v < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if v >= 1 << 64:
+            raise OverflowError("int too big to convert")
+    elif name != "bool" and isinstance(v, int) and not isinstance(v, bool):
+        float(v)  # OverflowError "int too large to convert to float", as torch's
+
+
+def _suspect(arr, name, inferred) -> bool:
+    """Whether numpy's conversion may have hidden a value torch refuses (then every scalar is
+    checked in order; the common case costs a few vectorised comparisons)."""
+    k = arr.dtype.kind
+    if k in "uOc":
+        return k != "c" or name in _sizes.INT_RANGES
+    if name in _sizes.INT_RANGES:
+        lo, hi = _sizes.INT_RANGES[name]
+        if k == "f":
+            return bool(np.any(np.isnan(arr) | (arr < float(lo)) | (arr > float(hi))))
+        if k in "ib":
+            a = arr.astype(np.int64)
+            return bool(np.any((a > hi) | ((a < -hi) if lo == 0 else (a < lo))))
+    # ints beyond int64 mixed with negatives make numpy choose float64
+    return inferred and k == "f" and arr.size > 0 and float(np.max(np.abs(arr))) >= 2.0 ** 63
+
+
 @adapter("torch.tensor")
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     if isinstance(data, paddle.Tensor):
@@ -655,14 +790,90 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             t = copy_to(t, to_place(device), True)
         return _finish(t, requires_grad)
     if isinstance(data, np.ndarray):
-        arr, dt = data, _dt.to_paddle(str(data.dtype))
+        # torch: the array's values converted (wrapping, as numpy's cast), and its memory
+        # layout kept where it is dense (a Fortran-order array gives strides (1, 2))
+        dt = _dt.to_paddle(str(data.dtype)) if dtype is None else _to_dtype(dtype)
+        return _finish(_from_array_keeping_layout(data, dt, device), requires_grad)
+    flat = _flatten_tensors(data)
+    try:
+        arr = np.asarray(flat)
+    except OverflowError:  # numpy refuses some mixes of huge ints and floats
+        arr = np.asarray(flat, dtype=object)
+    first = _first_tensor(data)
+    if dtype is not None:
+        dt = _to_dtype(dtype)
+    elif first is not None:  # torch: a list of tensors keeps their dtype
+        dt = first.dtype
     else:
-        arr, dt = _infer(_flatten_tensors(data))
-        first = _first_tensor(data)
-        if first is not None:  # torch: a list of tensors keeps their dtype
-            dt = first.dtype
-    dt = dt if dtype is None else _to_dtype(dtype)
+        dt = None
+    name = None if dt is None else _dt.torch_name(dt)
+    if _suspect(arr, name, dt is None):
+        if dt is None:
+            kind = max((_leaf_kind(v) for v in _leaves(flat)), default=2)
+            dt = (_BOOL, _INT64, default_float(), _scalar_dtype(1j))[kind]
+            name = _dt.torch_name(dt)
+        for v in _leaves(flat):
+            _store_check(v, name)
+        if arr.dtype.kind in "uO":
+            arr = arr.astype(np.float64 if name in _FLOAT_NAMES else
+                             np.complex128 if name.startswith("complex") else
+                             bool if name == "bool" else np.uint64 if name == "uint64" else
+                             np.int64)
+    if dt is None:
+        arr, dt = _infer(arr)
     return _finish(_from_numpy_as(arr, dt, device), requires_grad)
+
+
+def _dense_layout(arr) -> bool:
+    """torch's is_non_overlapping_and_dense for an array's (byte) strides."""
+    if arr.ndim < 2 or arr.flags.c_contiguous or arr.flags.f_contiguous:
+        return True
+    dims = sorted((s, n) for s, n in zip(arr.strides, arr.shape) if n != 1)
+    expect = arr.itemsize
+    for s, n in dims:
+        if s != expect:
+            return False
+        expect *= n
+    return True
+
+
+def _from_array_keeping_layout(arr, dt, device):
+    """torch.tensor(ndarray): a copy with the array's layout where it is dense and not
+    C-contiguous (torch copies with preserve_format), else a contiguous copy."""
+    name = _dt.torch_name(dt)
+    keep = (arr.ndim >= 2 and not arr.flags.c_contiguous and _dense_layout(arr)
+            and all(s >= 0 for s in arr.strides) and name in _NUMPY_COPYABLE
+            and isinstance(to_place(device), paddle.CPUPlace))
+    if not keep:
+        return _from_numpy_as(arr, dt, device)
+    copy = np.array(arr, dtype=name, order="K", copy=True)  # same layout, own memory
+    return _strided_from_numpy(copy)
+
+
+_NUMPY_COPYABLE = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+                   "float64", "complex64", "complex128")
+
+
+def _strided_from_numpy(arr):
+    """A CPU tensor sharing ``arr``'s memory with its strides (non-negative, whole elements):
+    Paddle's zero-copy constructor over the span the array covers, viewed with as_strided."""
+    item = arr.itemsize
+    if any(s % item for s in arr.strides):
+        raise ValueError("given numpy array strides not a multiple of the element byte size. "
+                         "Copy the numpy array to reallocate the memory.")
+    if any(s < 0 for s in arr.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors "
+                         "with negative strides are not currently supported. (You can probably "
+                         "work around this by making a copy of your array  with array.copy().) ")
+    strides = [s // item for s in arr.strides]
+    span = _sizes.nbytes_strided(list(arr.shape), strides, item) // item
+    if span == 0:
+        return paddle.to_tensor(arr, place=paddle.CPUPlace())
+    # a 1-D C-contiguous array over exactly the bytes the view reaches (same memory)
+    base = np.lib.stride_tricks.as_strided(arr, shape=(span,), strides=(item,),
+                                           writeable=arr.flags.writeable)
+    flat = tensor_from_numpy_zero_copy(base)
+    return paddle.as_strided(flat, list(arr.shape), strides, 0)
 
 
 @adapter("torch.as_tensor")
@@ -687,11 +898,13 @@ def from_numpy(ndarray):
     """Shares memory with the array, as torch does (Paddle's zero-copy constructor)."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    if not ndarray.flags.c_contiguous or not ndarray.flags.writeable or \
-            ndarray.dtype.kind not in "biufc" or ndarray.ndim == 0:
-        # Paddle's zero-copy path needs a writable C-contiguous array; torch shares strided
-        # arrays too (gaps.toml: from_numpy)
+    if not ndarray.flags.writeable or ndarray.dtype.kind not in "biufc" or ndarray.ndim == 0:
+        # Paddle's zero-copy path needs a writable array (gaps.toml: from_numpy)
         return paddle.to_tensor(ndarray, place=paddle.CPUPlace())  # torch: a CPU tensor
+    if not ndarray.flags.c_contiguous:
+        # torch keeps the array's strides and shares its memory (a Triton kernel given
+        # x.stride() writes through them): a strided view of the same bytes
+        return _strided_from_numpy(ndarray)
     return tensor_from_numpy_zero_copy(ndarray)
 
 
@@ -742,7 +955,8 @@ def _legacy_type(name, dtype, cuda=False):
         # torch.FloatTensor(2, 3): uninitialised; torch.FloatTensor([1, 2]): from data
         if len(args) == 1 and isinstance(args[0], (list, tuple)):
             return tensor(args[0], dtype=DTYPES[dtype], device="cuda" if cuda else "cpu")
-        return empty(*args, dtype=DTYPES[dtype], device="cuda" if cuda else "cpu")
+        # torch.FloatTensor() is an empty 1-D tensor, not a 0-d one
+        return empty(*(args or (0,)), dtype=DTYPES[dtype], device="cuda" if cuda else "cpu")
     cls = _LegacyTensorMeta(name, (), {"__new__": __new__, "_dtype": dtype, "_cuda": cuda,
                                        "__doc__": f"torch.{'cuda.' if cuda else ''}{name}"})
     return cls

@@ -112,12 +112,12 @@ def as_strided(input, size, stride, storage_offset=None):
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
     item = _itemsize(input)
-    need = offset + _extent(size, stride) if _extent(size, stride) else 0
-    have = _storage_numel(input, item) if need else 0
-    if need > have:
-        raise RuntimeError(f"setStorage: sizes {size}, strides {stride}, storage offset "
-                           f"{offset}, and itemsize {item} requiring a storage size of "
-                           f"{need * item} are out of bounds for storage of size {have * item}")
+    from ._sizes import check_view, nbytes_strided
+    # torch's overflow-checked size arithmetic (a size or stride near 2**63 wrapped here) and
+    # its bounds message: the one shared check (facade/_sizes.py)
+    need = nbytes_strided(size, stride, item, offset) // item
+    if need:
+        check_view(size, stride, offset, item, _storage_numel(input, item) * item)
     if need == 0:
         return paddle.zeros(size, dtype="int64").astype(input.dtype)
     return strided_geometry_view(input, size, stride, offset)
@@ -527,8 +527,10 @@ def _resized(self, shape):
 
 @tensor_method("resize_")
 def resize_(self, *sizes, memory_format=None):
-    from .creation import parse_size
-    return _assign_into(self, _resized(self, parse_size(sizes, fn="resize_")))
+    from .creation import checked_alloc, parse_size
+    shape = parse_size(sizes, fn="resize_")
+    with checked_alloc(shape, self.dtype, self.place):  # torch's overflow check, then OOM
+        return _assign_into(self, _resized(self, shape))
 
 
 @tensor_method("resize_as_")

@@ -40,6 +40,7 @@ import paddle
 
 from ..errors import NotProvidedError
 from ..paddle_shims import byte_offset, copy_to
+from . import _sizes
 from . import dtypes as _dt
 from .registry import adapter, module, type_
 
@@ -253,24 +254,56 @@ def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, bac
                        dtype, metadata=None):
     if isinstance(dtype, _dt.UnavailableDtype):
         raise NotProvidedError(f"torch.{dtype.name} (torch.load: {dtype.reason})")
-    return _view(storage, _dt.torch_name(dtype) if not isinstance(dtype, str) else dtype,
-                 storage_offset, size, stride, requires_grad, metadata)
+    if type(dtype) is not _dt.DTYPE_TYPE:  # a string would name any record type
+        raise TypeError(f"_rebuild_tensor_v3(): dtype must be a torch.dtype, not "
+                        f"{type(dtype).__name__}")
+    return _view(storage, _dt.torch_name(dtype), storage_offset, size, stride, requires_grad,
+                 metadata)
 
 
 def _rebuild_tensor(storage, storage_offset, size, stride):
     return _view(storage, storage.dtype_name, storage_offset, size, stride, False, None)
 
 
+def _ints(values, what):
+    """A checkpoint's size/stride: a tuple (or list, torch.Size) of Python ints."""
+    if not isinstance(values, (tuple, list)):
+        raise TypeError(f"torch.load: a tensor's {what} must be a tuple of ints, got "
+                        f"{type(values).__name__}")
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"torch.load: a tensor's {what} must be a tuple of ints, found "
+                            f"{type(v).__name__}")
+        out.append(v)
+    _sizes.check_int64(out, "set_", what)
+    return out
+
+
 def _view(storage, dtype, offset, size, stride, requires_grad, metadata):
+    if not isinstance(storage, CheckpointStorage):
+        raise TypeError(f"torch.load: a tensor's storage must be a checkpoint storage, got "
+                        f"{type(storage).__name__}")
+    if metadata is not None and not isinstance(metadata, dict):
+        raise TypeError(f"torch.load: tensor metadata must be a dict, got "
+                        f"{type(metadata).__name__}")
     if metadata and any(metadata.values()):
         raise NotProvidedError("torch.load of a tensor with conj/neg bits set")
+    if dtype not in _ITEMSIZE:
+        raise NotProvidedError(f"torch.{dtype} (torch.load)")
+    size, stride = _ints(size, "size"), _ints(stride, "stride")
+    if isinstance(offset, bool) or not isinstance(offset, int):
+        raise TypeError(f"torch.load: a tensor's storage offset must be an int, got "
+                        f"{type(offset).__name__}")
+    _sizes.check_int64([offset], "set_", "storage_offset")
+    # torch's checks (_rebuild_tensor -> set_): offset >= 0, overflow-checked size arithmetic
+    # in which a negative stride overflows, and the view inside the storage's bytes -- before
+    # Paddle is handed anything (its as_strided checks only the far end, forwards)
+    item = _ITEMSIZE[dtype]
+    _sizes.check_view(size, stride, offset, item, storage.nbytes() // item * item)
     flat = storage.flat(dtype)
-    size, stride = [int(s) for s in size], [int(s) for s in stride]
     numel = int(np.prod(size)) if size else 1
     n = flat.shape[0]
-    if numel and offset + 1 + sum((d - 1) * s for d, s in zip(size, stride)) > n:
-        raise RuntimeError(f"torch.load: a view (offset {offset}, size {size}, stride {stride}) "
-                           f"reaches past its storage of {n} elements")
     if numel == 0:
         t = _on_place(paddle.zeros(size, dtype=flat.dtype), storage._place)
     elif offset == 0 and numel == n and stride == _contiguous(size):
@@ -304,13 +337,31 @@ def _rebuild_parameter(data, requires_grad, backward_hooks):
 
 def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
     p = _rebuild_parameter(data, requires_grad, backward_hooks)
-    for k, v in (state or {}).items():
+    if state is None:
+        return p
+    if not isinstance(state, dict):
+        raise TypeError(f"torch.load: a parameter's state must be a dict, got "
+                        f"{type(state).__name__}")
+    for k, v in state.items():
+        # torch setattr()s the saved attributes on the new parameter; here only names that
+        # are no attribute of the class (Paddle's properties such as data/grad, dunders) are
+        # set, so a checkpoint reaches this instance's own __dict__ and nothing else
+        if not isinstance(k, str) or k.startswith("__") or hasattr(type(p), k):
+            raise pickle.UnpicklingError(f"torch.load: refusing to set attribute {k!r} of a "
+                                         f"parameter from a checkpoint")
         setattr(p, k, v)
     return p
 
 
 def _rebuild_from_type_v2(func, new_type, args, state):
     # tensor subclasses: the facade's tensors are paddle.Tensor; keep the tensor, drop the type
+    # (and its state). ``func`` comes from the pickle: only the rebuild functions are called.
+    if not any(func is f for f in _UTILS.values()):
+        raise pickle.UnpicklingError(f"torch.load: _rebuild_from_type_v2 of {func!r}: only "
+                                     f"torch._utils rebuild functions are provided")
+    if not isinstance(args, tuple):
+        raise TypeError(f"torch.load: _rebuild_from_type_v2 args must be a tuple, got "
+                        f"{type(args).__name__}")
     return func(*args)
 
 
@@ -372,8 +423,7 @@ _ALLOWED_TORCH = {"torch.nn.parameter.Parameter", "torch.serialization._get_layo
                   "torch.Tensor", "torch.device", "torch._tensor._rebuild_from_type_v2"}
 _ALLOWED_TORCH |= {f"torch._utils.{n}" for n in _UTILS}
 _ALLOWED_TORCH |= {f"torch.{n}" for n in _STORAGE_DTYPES} | {f"torch.{n}" for n in _QUANTIZED_STORAGES}
-_ALLOWED_TORCH |= {"torch.storage.UntypedStorage", "torch.storage.TypedStorage",
-                   "torch.UntypedStorage", "torch.TypedStorage"}
+_ALLOWED_TORCH |= {"torch.storage.UntypedStorage", "torch.storage.TypedStorage"}
 _ALLOWED_TORCH |= {f"torch.{n}" for n in (
     "float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8", "bool",
     "bfloat16", "complex128", "complex64", "qint8", "qint32", "quint8", "quint4x2", "quint2x4",
@@ -449,10 +499,18 @@ adapter("torch.serialization.default_restore_location")(default_restore_location
 class _Unpickler(pickle.Unpickler):
     def __init__(self, file, restore, archive, prefix, weights_only, **kwargs):
         super().__init__(file, **kwargs)
+        self._file, self._encoding = file, kwargs.get("encoding", "ASCII")
         self._restore, self._archive, self._prefix = restore, archive, prefix
         self._weights_only = weights_only
         self._byteswap = False
         self._loaded = {}
+
+    def load(self):
+        if self._weights_only:
+            # never pickle's own load: its BUILD setattr()s on whatever is on the stack
+            # (a class included), its REDUCE calls anything a GLOBAL pushed
+            return _WeightsOnlyUnpickler(self._file, self, self._encoding).load()
+        return super().load()
 
     def find_class(self, mod, name):
         # protocol 2 names Python 2 modules (__builtin__.set): Python's mapping, as torch's
@@ -517,6 +575,237 @@ class _Unpickler(pickle.Unpickler):
         return storage
 
 
+def _tensor_new(*args):
+    """``torch.Tensor(*args)`` as torch's legacy constructor reads it: sizes -> an uninitialised
+    tensor of the default dtype, one sequence -> its values; what a weights-only checkpoint's
+    REDUCE/NEWOBJ of ``torch.Tensor`` runs (never Paddle's Tensor constructor with pickled
+    arguments)."""
+    from . import creation
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        return creation.tensor(args[0], dtype=creation.default_float())
+    return creation.empty(*(args or (0,)))  # torch.Tensor(): an empty 1-D tensor
+
+
+class _WeightsOnlyUnpickler:
+    """torch/_weights_only_unpickler.py's ``Unpickler`` (torch 2.13), on the facade's objects.
+
+    A hand-written opcode loop instead of ``pickle.Unpickler``: the allow-list of globals says
+    which names a pickle may push, and this loop says what may be done with them -- only
+    torch's opcodes (protocol 2; anything else raises ``Unsupported operand``); REDUCE and
+    NEWOBJ only of objects a GLOBAL pushed (the allowed globals); BUILD only on an instance of
+    OrderedDict/Counter (its own ``__dict__``) or of a class the user allow-listed, never on a
+    class and never by ``setattr`` on Paddle/facade objects (torch also allows BUILD on
+    Tensor/Parameter instances: refused here, torch's own files never use it); APPEND(S) only
+    to lists, SETITEM(S) only into dict/OrderedDict/Counter; persistent ids only for storages.
+    """
+
+    def __init__(self, file, loader, encoding="utf-8"):
+        self.read, self.readline = file.read, file.readline
+        self.encoding = encoding
+        self.memo: dict = {}
+        self._loader = loader           # the _Unpickler: allow-list and storages
+        self._callable: dict = {}       # id -> object, for every global a GLOBAL pushed
+
+    def _is_global(self, obj) -> bool:
+        return self._callable.get(id(obj)) is obj
+
+    def load(self):
+        from .nn import Parameter
+        read, unpack = self.read, struct.unpack
+        self.metastack, self.stack = [], []
+        while True:
+            key = read(1)
+            if not key:
+                raise EOFError
+            op = key[0]
+            if op == pickle.GLOBAL[0]:
+                mod = self.readline()[:-1].decode("utf-8")
+                name = self.readline()[:-1].decode("utf-8")
+                obj = self._loader.find_class(mod, name)
+                self._callable[id(obj)] = obj
+                self.stack.append(obj)
+            elif op == pickle.NEWOBJ[0]:
+                args, cls = self.stack.pop(), self.stack.pop()
+                if not isinstance(args, tuple):
+                    raise pickle.UnpicklingError("NEWOBJ expected an argument tuple")
+                if not self._is_global(cls) or not isinstance(cls, type):
+                    raise pickle.UnpicklingError(
+                        "Can only create new object for nn.Parameter or classes allowlisted "
+                        f"via `add_safe_globals` but got {cls}")
+                if cls is Parameter:
+                    self.stack.append(Parameter(*args))
+                elif cls is paddle.Tensor:
+                    self.stack.append(_tensor_new(*args))
+                elif cls.__module__.startswith("torchproxy."):
+                    self.stack.append(cls(*args))  # facade classes: torch's __new__ builds
+                else:
+                    self.stack.append(cls.__new__(cls, *args))
+            elif op == pickle.REDUCE[0]:
+                args = self.stack.pop()
+                func = self.stack[-1]
+                if not self._is_global(func):
+                    msg = f"Trying to call reduce for unrecognized function {func}"
+                    if hasattr(func, "__self__"):
+                        msg += f" which belongs to {func.__self__}"
+                    raise pickle.UnpicklingError(msg)
+                if not isinstance(args, tuple):
+                    raise pickle.UnpicklingError("REDUCE expected an argument tuple")
+                if type(func) is _dt.DTYPE_TYPE or isinstance(func, _StorageType):
+                    raise TypeError(f"'{type(func).__name__}' object is not callable")
+                self.stack[-1] = _tensor_new(*args) if func is paddle.Tensor else func(*args)
+            elif op == pickle.BUILD[0]:
+                state = self.stack.pop()
+                self._build(self.stack[-1], state)
+            elif op == pickle.APPEND[0]:
+                item = self.stack.pop()
+                if type(self.stack[-1]) is not list:
+                    raise pickle.UnpicklingError(
+                        f"Can only append to lists, but got {type(self.stack[-1])}")
+                self.stack[-1].append(item)
+            elif op == pickle.APPENDS[0]:
+                items = self._pop_mark()
+                if type(self.stack[-1]) is not list:
+                    raise pickle.UnpicklingError(
+                        f"Can only extend lists, but got {type(self.stack[-1])}")
+                self.stack[-1].extend(items)
+            elif op == pickle.SETITEM[0]:
+                v, k = self.stack.pop(), self.stack.pop()
+                self._check_set_item_target("SETITEM")
+                self.stack[-1][k] = v
+            elif op == pickle.SETITEMS[0]:
+                items = self._pop_mark()
+                self._check_set_item_target("SETITEMS")
+                if len(items) % 2:
+                    raise pickle.UnpicklingError("SETITEMS expected key/value pairs")
+                target = self.stack[-1]
+                for i in range(0, len(items), 2):
+                    target[items[i]] = items[i + 1]
+            elif op == pickle.MARK[0]:
+                self.metastack.append(self.stack)
+                self.stack = []
+            elif op == pickle.TUPLE[0]:
+                items = tuple(self._pop_mark())  # (before self.stack is read again)
+                self.stack.append(items)
+            elif op == pickle.TUPLE1[0]:
+                self.stack[-1] = (self.stack[-1],)
+            elif op == pickle.TUPLE2[0]:
+                if len(self.stack) < 2:
+                    raise IndexError("pop from empty list")
+                self.stack[-2:] = [(self.stack[-2], self.stack[-1])]
+            elif op == pickle.TUPLE3[0]:
+                if len(self.stack) < 3:
+                    raise IndexError("pop from empty list")
+                self.stack[-3:] = [(self.stack[-3], self.stack[-2], self.stack[-1])]
+            elif op == pickle.NONE[0]:
+                self.stack.append(None)
+            elif op == pickle.NEWFALSE[0]:
+                self.stack.append(False)
+            elif op == pickle.NEWTRUE[0]:
+                self.stack.append(True)
+            elif op == pickle.EMPTY_TUPLE[0]:
+                self.stack.append(())
+            elif op == pickle.EMPTY_LIST[0]:
+                self.stack.append([])
+            elif op == pickle.EMPTY_DICT[0]:
+                self.stack.append({})
+            elif op == pickle.EMPTY_SET[0]:
+                self.stack.append(set())
+            elif op == pickle.BININT[0]:
+                self.stack.append(unpack("<i", read(4))[0])
+            elif op == pickle.BININT1[0]:
+                self.stack.append(self._byte())
+            elif op == pickle.BININT2[0]:
+                self.stack.append(unpack("<H", read(2))[0])
+            elif op == pickle.BINFLOAT[0]:
+                self.stack.append(unpack(">d", read(8))[0])
+            elif op == pickle.BINUNICODE[0]:
+                n = unpack("<I", read(4))[0]
+                self.stack.append(str(self._exactly(n), "utf-8", "surrogatepass"))
+            elif op == pickle.SHORT_BINSTRING[0]:
+                data = self._exactly(self._byte())
+                self.stack.append(data if self.encoding == "bytes"
+                                  else data.decode(self.encoding, "strict"))
+            elif op == pickle.BINPERSID[0]:
+                pid = self.stack.pop()
+                if type(pid) is not tuple and type(pid) is not int:
+                    raise pickle.UnpicklingError(
+                        f"persistent_load id must be tuple or int, but got {type(pid)}")
+                self.stack.append(self._loader.persistent_load(pid))
+            elif op in (pickle.BINGET[0], pickle.LONG_BINGET[0]):
+                i = self._byte() if op == pickle.BINGET[0] else unpack("<I", read(4))[0]
+                self.stack.append(self.memo[i])
+            elif op in (pickle.BINPUT[0], pickle.LONG_BINPUT[0]):
+                i = self._byte() if op == pickle.BINPUT[0] else unpack("<I", read(4))[0]
+                self.memo[i] = self.stack[-1]
+            elif op == pickle.LONG1[0]:
+                self.stack.append(pickle.decode_long(self._exactly(self._byte())))
+            elif op == pickle.PROTO[0]:
+                proto = self._byte()
+                if proto != 2:
+                    import warnings
+                    warnings.warn(
+                        f"Detected pickle protocol {proto} in the checkpoint, which was not "
+                        "the default pickle protocol used by `torch.load` (2). The "
+                        "weights_only Unpickler might not support all instructions "
+                        "implemented by this protocol, please file an issue for adding "
+                        "support if you encounter this.", stacklevel=2)
+            elif op == pickle.STOP[0]:
+                return self.stack.pop()
+            else:
+                raise pickle.UnpicklingError(f"Unsupported operand {op}")
+
+    def _byte(self) -> int:
+        b = self.read(1)
+        if not b:
+            raise EOFError
+        return b[0]
+
+    def _exactly(self, n: int) -> bytes:
+        data = self.read(n)
+        if len(data) != n:
+            raise pickle.UnpicklingError("pickle data was truncated")
+        return data
+
+    def _pop_mark(self):
+        items = self.stack
+        self.stack = self.metastack.pop()
+        return items
+
+    def _check_set_item_target(self, opcode):
+        if type(self.stack[-1]) not in (dict, collections.OrderedDict, collections.Counter):
+            raise pickle.UnpicklingError(
+                f"Can only {opcode} for dict, collections.OrderedDict, collections.Counter, "
+                f"but got {type(self.stack[-1])}")
+
+    def _build(self, inst, state):
+        kind = type(inst)
+        if kind in (collections.OrderedDict, collections.Counter):
+            # torch: inst.__dict__.update(state) -- the instance's own attributes (a
+            # state_dict's _metadata)
+            if state is not None and not isinstance(state, dict):
+                raise pickle.UnpicklingError(f"BUILD state of a {kind.__name__} must be a dict")
+            if state:
+                inst.__dict__.update(state)
+            return
+        user = list(_user_allowed().values())
+        if not isinstance(inst, type) and any(kind is u for u in user):
+            if hasattr(inst, "__setstate__"):
+                inst.__setstate__(state)
+                return
+            slotstate = None
+            if isinstance(state, tuple) and len(state) == 2:
+                state, slotstate = state
+            if state:
+                inst.__dict__.update(state)
+            if slotstate:
+                for k, v in slotstate.items():
+                    setattr(inst, k, v)
+            return
+        raise pickle.UnpicklingError(
+            "Can only build Tensor, Parameter, OrderedDict or types allowlisted via "
+            f"`add_safe_globals`, but got {kind}")
+
+
 def _open_read(f):
     if isinstance(f, (str, bytes, os.PathLike)):
         return open(f, "rb"), True
@@ -554,6 +843,15 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
                     raise NotProvidedError("torch.jit.load (this is a TorchScript archive)")
                 raise RuntimeError("torch.load: the archive has no <folder>/data.pkl record")
             prefix = pkl[0][: -len("data.pkl")]
+            # every record but the storages (read, CRC-checked, when the pickle names them):
+            # torch's reader refuses an archive whose directory disagrees with a record
+            for info in archive.infolist():
+                if info.volume != 0:  # multi-disk archives: torch's zip reader refuses them
+                    raise RuntimeError("PytorchStreamReader failed reading zip archive: invalid "
+                                       "header or archive is corrupted (a record on disk "
+                                       f"{info.volume})")
+                if not info.filename.startswith(prefix + "data/"):
+                    archive.read(info)
             byteorder = "little"
             if prefix + "byteorder" in names:
                 byteorder = archive.read(prefix + "byteorder").decode()
@@ -672,8 +970,14 @@ class _Pickler(pickle._Pickler):
         """The storage a tensor is saved in: one per Paddle allocation (views share it)."""
         from .storage import UntypedStorage
         location = _location_of(t.place)
+        shape, stride = list(t.shape), [int(s) for s in t.get_strides()]
+        numel = int(np.prod(shape)) if shape else 1
         try:
-            alloc = UntypedStorage.of_tensor(t) if int(np.prod(t.shape)) else None
+            # a view with a negative stride (Paddle's x[::-1], which torch cannot represent:
+            # its storage-extent formula gave 1 element of 6) is saved as its values, in a
+            # storage of its own
+            alloc = UntypedStorage.of_tensor(t) if numel and not any(
+                s < 0 and d > 1 for d, s in zip(shape, stride)) else None
         except Exception:
             alloc = None
         if alloc is None or alloc._flat is None:
@@ -686,7 +990,7 @@ class _Pickler(pickle._Pickler):
         base = alloc._flat  # 1-D over the allocation, in t's dtype
         size = _ITEMSIZE[dtype]
         offset = byte_offset(t) // size
-        shape, stride = list(t.shape), [int(s) for s in t.get_strides()]
+        stride = [0 if d == 1 else s for d, s in zip(shape, stride)]  # unused if length 1
         st = self._by_alloc.get(key)
         if st is None:
             st = _SavedStorage(str(len(self.storages)), dtype, base, location)
@@ -694,7 +998,12 @@ class _Pickler(pickle._Pickler):
             self._by_alloc[key] = st
         elif base.shape[0] > st.flat.shape[0]:
             st.flat = base
-        st.used = max(st.used, offset + 1 + sum((d - 1) * s for d, s in zip(shape, stride)))
+        # elements up to one past the furthest the view reaches (strides are >= 0 here)
+        st.used = max(st.used, _sizes.nbytes_strided(shape, stride, 1, offset))
+        if st.used > base.shape[0]:
+            raise RuntimeError(f"torch.save: a view (offset {offset}, size {shape}, stride "
+                               f"{stride}) reaches past its allocation of {base.shape[0]} "
+                               "elements")
         return st, offset, shape, stride, False
 
     def _save_tensor(self, t):

@@ -40,6 +40,7 @@ from sys import _getframe
 import paddle
 
 from ..paddle_shims import byte_offset, place_guard, share_buffer
+from . import _sizes
 from .registry import tensor_method, type_
 
 
@@ -240,12 +241,19 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
     size = [int(n) for n in (size if size is not None else [source.nbytes()
                                                             // _itemsize(self.dtype)])]
     stride = [int(s) for s in stride] if stride is not None else _contiguous_strides(size)
+    _sizes.check_int64(size, "set_", "size")
+    _sizes.check_int64(stride, "set_", "stride")
+    _sizes.check_int64([storage_offset], "set_", "storage_offset")
     if len(stride) != len(size):
         raise RuntimeError(f"mismatch in length of strides and shape: {len(stride)} vs "
                            f"{len(size)}")
     itemsize = _itemsize(self.dtype)
+    if int(storage_offset) < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {int(storage_offset)}")
     start = int(storage_offset) * itemsize
-    end = start + _extent_bytes(size, stride, itemsize)
+    # torch's overflow-checked arithmetic: a negative stride (which would reach before the
+    # allocation) or a size/offset past int64 raises before anything is viewed
+    end = _sizes.nbytes_strided(size, stride, itemsize, int(storage_offset))
     if any(n == 0 for n in size):  # no bytes to alias: an empty tensor of that shape
         share_buffer(_empty(size, self.dtype, source._place), self)
         return self
@@ -276,8 +284,12 @@ def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=
     ``arg.new_empty(0, device="cpu")``).  Allocation only: no kernel runs."""
     from .creation import parse_size
     from .device import to_place
+    from .creation import checked_alloc
+    from .dtypes import to_paddle
     shape = parse_size(size, fn="new_empty")
     place = self.place if device is None else to_place(device)
-    out = _empty(list(shape), self.dtype if dtype is None else dtype, place)
+    dt = self.dtype if dtype is None else to_paddle(dtype)
+    with checked_alloc(shape, dt, place):  # torch's overflow check before Paddle's allocation
+        out = _empty(list(shape), dt, place)
     out.stop_gradient = not requires_grad
     return out

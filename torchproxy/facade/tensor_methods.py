@@ -469,8 +469,11 @@ def _new_args(self, dtype, device):
 
 
 def _new_full(self, size, fill, dtype, device, requires_grad, fn):
+    from .creation import check_fill, checked_alloc  # torch's size and Scalar overflow checks
     dt, place = _new_args(self, dtype, device)
-    return _finish(kernel_full(parse_size(size, fn=fn), fill, dt, place), requires_grad)
+    shape = parse_size(size, fn=fn)
+    with checked_alloc(shape, dt, place):
+        return _finish(kernel_full(shape, check_fill(fill, dt), dt, place), requires_grad)
 
 
 @tensor_method("new_zeros")
@@ -554,7 +557,8 @@ def fill_(self, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.ndim} dimensions.")
         value = value.item()
-    paddle.Tensor.fill_(self, value)  # Paddle's (this module is never in scope)
+    from .creation import check_fill  # torch's Scalar overflow rules (Paddle: SystemError)
+    paddle.Tensor.fill_(self, check_fill(value, self.dtype))  # Paddle's (never in scope)
     return self
 
 
