@@ -104,6 +104,26 @@ def _opmath(fn, torch_name=None):
     return run
 
 
+def view_op(torch_name):
+    """For ops whose result is a view of an operand (transpose, narrow, as_strided...): no
+    half-precision round trip, which would hand back a float32 computation's copy instead of
+    the view (only Paddle 2.6's 0-size recovery, as in _opmath).  Put it under ``adapter``/
+    ``op``, which then leave the function as it is."""
+    def deco(fn):
+        def run(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except Exception as e:  # Paddle 2.6 refusing a 0-size operand (never on 3.x)
+                if not ZERO_SIZE_KERNELS_FAIL:
+                    raise
+                return _zero_size.recover(e, run, torch_name, args, kwargs)
+        run.__name__, run.__qualname__, run.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+        run.__wrapped__ = fn
+        run.zero_size_guarded = True
+        return run
+    return deco
+
+
 def _wrapped(fn):
     """Already wrapped by _opmath or with_out (registry.adapter's zero_size.guard alone does
     not count: such a function still gets the half-precision wrapper)."""
@@ -147,6 +167,7 @@ def make_inplace(name, fn):
     results that cannot be cast back (float into an int tensor) or that broadcast beyond
     self's shape, write through views with assign(), return self."""
     def method(self, *args, **kwargs):
+        _check_inplace_target(self)  # torch's leaf and overlapping-memory errors
         result = fn(self, *args, **kwargs)
         if result.dtype != self.dtype:
             check_cast(result.dtype, self.dtype)
@@ -160,6 +181,11 @@ def make_inplace(name, fn):
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"torch's in-place ``Tensor.{name}`` (see ``{fn.__name__}``)."
     return method
+
+
+def _check_inplace_target(self):
+    from .tensor_methods import check_inplace_target
+    check_inplace_target(self)
 
 
 write_out = _write_out  # torch's out= rules (creation.py: cast check, resize, write)

@@ -31,7 +31,7 @@ import paddle
 
 from ..paddle_shims import strided_view
 from . import dtypes as _dt
-from ._opbase import _legacy, _name, wrap_dim
+from ._opbase import _legacy, _name, view_op, wrap_dim
 from .registry import adapter, op, tensor_method
 from . import ops_shape as _shape
 
@@ -103,6 +103,7 @@ def _itemsize(x):
 
 
 @op("torch.as_strided", method=True)
+@view_op("torch.as_strided")
 def as_strided(input, size, stride, storage_offset=None):
     """torch.as_strided: a view of ``input``'s storage with the given geometry (storage_offset
     defaults to input's own, counted from the storage's start)."""
@@ -141,6 +142,12 @@ def strided_geometry_view(input, size, stride, offset):
 
 
 def _as_strided_grad(g, in_geom, out_geom):
+    name = _name(g.dtype)
+    if name.startswith("complex"):  # scatter_nd_add has no complex kernel: the parts apart
+        parts = [_as_strided_grad(p, in_geom, out_geom) for p in (paddle.real(g), paddle.imag(g))]
+        return paddle.complex(*parts)
+    if name in ("float16", "bfloat16"):  # nor half ones on the CPU: sums in float32
+        return _as_strided_grad(g.astype("float32"), in_geom, out_geom).astype(g.dtype)
     lo = min(in_geom[2], out_geom[2])
     n = max(geom[2] + _extent(geom[0], geom[1]) for geom in (in_geom, out_geom)) - lo
     out_idx = _strided_index(out_geom[0], out_geom[1], out_geom[2] - lo).reshape([-1, 1])

@@ -26,7 +26,7 @@ import paddle
 from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST, ZERO_SIZE_KERNELS_FAIL
 from . import dtypes as _dt
 from ._opbase import (_dims, _full, _name, _prod, _register_adapter, _write_out, adapter, op,
-                      builtins_sum, wrap_dim)
+                      builtins_sum, view_op, wrap_dim)
 
 
 # -- joining and shape ops ---------------------------------------------------------------------
@@ -78,6 +78,7 @@ def stack(tensors, dim=0, *, out=None):
 
 
 @adapter("torch.reshape")
+@view_op("torch.reshape")
 def reshape(input, shape):
     from .tensor_methods import _infer_shape  # torch's -1 inference and size check
     new = _infer_shape([int(d) for d in shape], _prod(input.shape))
@@ -89,6 +90,7 @@ def reshape(input, shape):
 
 
 @adapter("torch.transpose")
+@view_op("torch.transpose")
 def transpose(input, dim0, dim1):
     nd = input.ndim
     d0, d1 = wrap_dim(dim0, nd), wrap_dim(dim1, nd)
@@ -103,6 +105,7 @@ adapter("torch.swapaxes")(transpose)
 
 
 @adapter("torch.permute")
+@view_op("torch.permute")
 def permute(input, dims):
     nd = input.ndim
     perm = [wrap_dim(d, nd) for d in dims]
@@ -114,10 +117,12 @@ def permute(input, dims):
 
 
 @adapter("torch.flatten")
+@view_op("torch.flatten")
 def flatten(input, start_dim=0, end_dim=-1):
     nd = input.ndim
-    if nd == 0:
-        return input.reshape([1])
+    if nd == 0:  # torch: a (1,) view
+        from .tensor_methods import strided
+        return strided(input, [1], [1])
     s, e = wrap_dim(start_dim, nd), wrap_dim(end_dim, nd)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
@@ -128,6 +133,7 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 
 @adapter("torch.squeeze")
+@view_op("torch.squeeze")
 def squeeze(input, dim=None):
     nd = input.ndim
     if dim is None:
@@ -138,6 +144,7 @@ def squeeze(input, dim=None):
 
 
 @adapter("torch.unsqueeze")
+@view_op("torch.unsqueeze")
 def unsqueeze(input, dim):
     d = wrap_dim(dim, input.ndim + 1)
     shape = list(input.shape)
@@ -145,6 +152,7 @@ def unsqueeze(input, dim):
 
 
 @adapter("torch.split")
+@view_op("torch.split")
 def split(tensor, split_size_or_sections, dim=0):
     """torch: an int is the size of each chunk (the last may be smaller)."""
     d = wrap_dim(dim, tensor.ndim)
@@ -173,6 +181,7 @@ def _narrow(t, d, sizes):
 
 
 @op("torch.chunk", method=True)
+@view_op("torch.chunk")
 def chunk(input, chunks, dim=0):
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
@@ -185,12 +194,14 @@ def chunk(input, chunks, dim=0):
 
 
 @op("torch.unsafe_chunk", method=True)
+@view_op("torch.unsafe_chunk")
 def unsafe_chunk(input, chunks, dim=0):
     """torch.unsafe_chunk: torch.chunk's pieces (torch skips the autograd view checks)."""
     return chunk(input, chunks, dim)
 
 
 @op("torch.unbind", method=True)
+@view_op("torch.unbind")
 def unbind(input, dim=0):
     if input.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
@@ -199,6 +210,7 @@ def unbind(input, dim=0):
 
 
 @op("torch.narrow", method=True)
+@view_op("torch.narrow")
 def narrow(input, dim, start, length):
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
@@ -337,6 +349,7 @@ def roll(input, shifts, dims=None):
 
 
 @adapter("torch.broadcast_to")
+@view_op("torch.broadcast_to")
 def broadcast_to(input, size):
     """torch: ``input.expand(size)`` (a zero-stride view; Paddle's broadcast_to copies)."""
     from .tensor_methods import expand
@@ -418,19 +431,51 @@ def index_add(input, dim, index, source, *, alpha=1):
 
 
 @adapter("torch.view_as_real")
+@view_op("torch.view_as_real")
 def view_as_real(input):
-    """Values of torch's view (a copy in Paddle: writes do not reach the complex tensor)."""
+    """torch's view (Paddle's as_real aliases except over non-contiguous inputs on Paddle 2.6:
+    there a copy, into which in-place writes raise: tensor_methods.view_or_marked_copy)."""
     if not _name(input.dtype).startswith("complex"):
         raise RuntimeError("view_as_real is only supported for complex tensors")
-    return paddle.as_real(input)
+    from .storage import storage_offset
+    from .tensor_methods import stride, view_or_marked_copy
+    return view_or_marked_copy(paddle.as_real(input), input, "view_as_real",
+                               [2 * st for st in stride(input)] + [1], 2 * storage_offset(input))
 
 
 @adapter("torch.view_as_complex")
+@view_op("torch.view_as_complex")
 def view_as_complex(input):
-    return paddle.as_complex(input)
+    """torch's checks (RuntimeError), then Paddle's as_complex (a view where Paddle aliases;
+    else a copy refusing in-place writes, as view_as_real)."""
+    from .storage import storage_offset
+    from .tensor_methods import stride, view_or_marked_copy
+    if _name(input.dtype) not in ("float32", "float64", "float16"):
+        raise RuntimeError(f"view_as_complex is only supported for half, float and double "
+                           f"tensors, but got a tensor of scalar type: "
+                           f"{_legacy_scalar(input.dtype)}")
+    shape, strides = list(input.shape), list(stride(input))
+    if not shape or shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if strides[-1] != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(st % 2 for st in strides[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if storage_offset(input) % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    return view_or_marked_copy(paddle.as_complex(input), input, "view_as_complex",
+                               [st // 2 for st in strides[:-1]], storage_offset(input) // 2)
+
+
+def _legacy_scalar(dtype):
+    return {"float64": "Double", "float32": "Float", "float16": "Half", "bfloat16": "BFloat16",
+            "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+            "bool": "Bool", "complex64": "ComplexFloat",
+            "complex128": "ComplexDouble"}.get(_name(dtype), _name(dtype))
 
 
 @adapter("torch.movedim")
+@view_op("torch.movedim")
 def movedim(input, source, destination):
     nd = input.ndim
     src = [wrap_dim(d, nd) for d in (source if isinstance(source, (list, tuple)) else [source])]
@@ -457,6 +502,7 @@ adapter("torch.moveaxis")(movedim)
 
 
 @op("torch.diagonal", method=True)
+@view_op("torch.diagonal")
 def diagonal(input, offset=0, dim1=0, dim2=1):
     nd = input.ndim
     if wrap_dim(dim1, nd) == wrap_dim(dim2, nd):
@@ -483,6 +529,7 @@ def broadcast_shapes(*shapes):
 
 
 @adapter("torch.broadcast_tensors")
+@view_op("torch.broadcast_tensors")
 def broadcast_tensors(*tensors):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
