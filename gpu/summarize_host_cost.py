@@ -99,6 +99,12 @@ def main(paths):
             out.append(f"  {name[:68]:68s} {fmt(r):>26s}  {statistics.median(pa):6.2f} / "
                        f"{statistics.median(ta):6.2f}")
         out.append("")
+    out += ["", "-- setup and correctness (AFTER tree), as logged"]
+    for path in paths:
+        for line in open(path, encoding="utf-8", errors="replace"):
+            if re.match(r"^(slimmed Paddle|baseline tree:|triton_check rc=|facade_cuda_check rc=|"
+                        r"== ALL OK|== .*FAILED|PASS |FAIL )", line):
+                out.append(line.rstrip("\n")[:160])
     for tree in ("AFTER", "BASELINE"):
         for i, block in enumerate(blocks[tree]):
             out += ["", f"-- bench/host_cost.py, {tree} tree, lease {i + 1} of {len(blocks[tree])}"]
