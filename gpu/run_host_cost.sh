@@ -3,6 +3,7 @@
 #
 #   bash gpu/run_host_cost.sh stage    # copy the wheel pieces that came with this call to /tmp/dw
 #   bash gpu/run_host_cost.sh run      # stage, install, then before/after benchmarks -> $OUT
+#   bash gpu/run_host_cost.sh probe    # stage, install, bench/fresh_output.py only
 #
 # Wheels: .devwheels/p00..p02 (ignored, carried one per call; 64 MiB a transfer): the
 # paddlepaddle-gpu 2.6.2 wheel slimmed by gpu/slim_paddle_wheel.py (cubin payloads of fat
@@ -46,6 +47,10 @@ echo "== build the C dispatcher in both trees"
 python3 setup.py build_ext --inplace -q >/tmp/build_new.log 2>&1 || tail -5 /tmp/build_new.log
 (cd .hc_base && python3 setup.py build_ext --inplace -q >/tmp/build_base.log 2>&1) || tail -5 /tmp/build_base.log
 echo "baseline tree: $(cat .hc_base/BASELINE 2>/dev/null)"
+if [ "$mode" = probe ]; then  # the fresh-output probe alone (bench/fresh_output.py), twice
+  for i in 1 2; do echo "== probe $i: bench/fresh_output.py"; timeout 240 python3 bench/fresh_output.py; done
+  echo "== done $(date -u +%FT%TZ)"; exit 0
+fi
 
 for i in 1 2 3 4; do
   echo "== round $i: BASELINE (issue 26 changes reversed) bench/triton_launch.py"
