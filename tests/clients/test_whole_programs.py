@@ -18,7 +18,7 @@ def test_whole_program_matches_real_torch(program):
         wp.source_dir(program)
     except wp.cs.SourcesMissing as e:
         pytest.skip(str(e))
-    report = wp.compare(program)  # raises wp.ChildFailed (with signal and stderr) on a crash
+    report = wp.compare_cached(program)  # raises wp.ChildFailed (with signal and stderr) on a crash
     bad = wp.failures(report)
     assert not bad, (f"{program}: {'; '.join(bad)}\nreal torch {report['torch_losses']}\n"
                      f"facade     {report['facade_losses']}")

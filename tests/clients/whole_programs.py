@@ -378,40 +378,51 @@ def run_side(program, side, workdir, src, flags=None):
         return json.load(f)
 
 
-def traced_run(program, flags=None):
-    """Run both sides with the facade side under ``torchproxy.trace()``; returns
-    ({torch name: sites} used, {torch name: sites} missing), sites restricted to the program's
-    own files (the harness's driver code is left out)."""
-    src = source_dir(program)
-    base = os.path.realpath(SOURCES[program].fetch())
-    with tempfile.TemporaryDirectory(prefix=f"wp-{program}-") as workdir:
-        run_side(program, "torch", workdir, src)
-        run_side(program, "facade", workdir, src, {**(flags or {}), TRACE_ENV: "1"})
-        with open(os.path.join(workdir, "trace.json")) as f:
-            data = json.load(f)
+def _own_sites(table, base):
+    """{torch name: sites} restricted to sites in the program's own files (the harness's
+    driver code is left out), paths relative to the source directory."""
+    out = {}
+    for name, sites in table.items():
+        mine = [os.path.relpath(x, base) for x in sites
+                if os.path.realpath(x.rsplit(":", 1)[0]).startswith(base + os.sep)]
+        if mine:
+            out[name] = sorted(mine)
+    return out
 
-    def own(table):
-        out = {}
-        for name, sites in table.items():
-            mine = [os.path.relpath(s, base) for s in sites
-                    if os.path.realpath(s.rsplit(":", 1)[0]).startswith(base + os.sep)]
-            if mine:
-                out[name] = mine
-        return out
-    return own(data["used"]), own(data["missing"])
+
+_CACHE: dict = {}
+
+
+def compare_cached(program):
+    """compare(program) once per process (the whole-program and the scan tests share it)."""
+    if program not in _CACHE:
+        try:
+            _CACHE[program] = compare(program)
+        except ChildFailed as e:
+            _CACHE[program] = e
+    if isinstance(_CACHE[program], ChildFailed):
+        raise _CACHE[program]
+    return _CACHE[program]
 
 
 def compare(program, flags=None):
     """Run both sides; returns a report dict (raises ChildFailed on a crash or error)."""
     src = source_dir(program)
+    base = os.path.realpath(SOURCES[program].fetch())
     with tempfile.TemporaryDirectory(prefix=f"wp-{program}-") as workdir:
         real = run_side(program, "torch", workdir, src)
-        fac = run_side(program, "facade", workdir, src, flags)
+        # the facade side runs under torchproxy.trace() (the same implementations run traced
+        # or not): what it touches is checked against `torchproxy scan`'s static verdict
+        fac = run_side(program, "facade", workdir, src, {**(flags or {}), TRACE_ENV: "1"})
+        with open(os.path.join(workdir, "trace.json")) as f:
+            trace = json.load(f)
     lt, lf = real["losses"], fac["losses"]
     report = {"program": program, "steps": len(lt), "torch_losses": lt, "facade_losses": lf,
               "torch_version": real["version"], "paddle_version": fac["version"],
               "seconds": (real["seconds"], fac["seconds"]), "check": real["check"],
-              "flags": dict(flags or {})}
+              "flags": dict(flags or {}),
+              "trace_used": _own_sites(trace["used"], base),
+              "trace_missing": _own_sites(trace["missing"], base)}
     report["same_steps"] = len(lt) == len(lf)
     report["max_loss_diff"] = (max(abs(a - b) for a, b in zip(lt, lf))
                                if report["same_steps"] and lt else float("inf"))

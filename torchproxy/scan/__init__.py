@@ -6,7 +6,10 @@
 
 Static only: nothing of the package is imported or run (``torchproxy scan`` works before the
 package's dependencies are even installed).  Provided-ness comes from the facade's own table
-(see :mod:`torchproxy.scan.classify`).
+(see :mod:`torchproxy.scan.classify`).  Being static, "ready" means only that every torch name
+the source spells, and every attribute it uses that is named like a torch Tensor / nn.Module
+attribute, is provided; it cannot see crashes, numerical differences or names reached
+dynamically at run time (``torchproxy.trace()`` and running the program can).
 """
 from __future__ import annotations
 
@@ -17,8 +20,15 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from . import cppscan, pyscan
-from .classify import CAVEAT, MISSING, PROVIDED, Classifier
+from .classify import CAVEAT, MISSING, PROVIDED, STATIC_NOTE, Classifier
 from .methods import COMMON_TENSOR_METHODS
+from .torch_attrs import ATTRS as TORCH_CLASS_ATTRS
+
+# attribute names of builtin types: `.index()`, `.copy()`, `.split()` on such receivers are far
+# more common than on tensors, so they are never taken for torch-class attribute uses
+_BUILTIN_ATTRS = frozenset(a for t in (list, str, dict, set, tuple, bytes, int, float, object)
+                           for a in dir(t))
+ATTR_NAMES = frozenset(a for names in TORCH_CLASS_ATTRS.values() for a in names) - _BUILTIN_ATTRS
 
 SKIP_DIRS = {"__pycache__", ".git", ".hg", ".svn", "node_modules", ".tox", ".venv"}
 
@@ -49,6 +59,9 @@ class Report:
     errors: list[str]
     exclude: list[str] = field(default_factory=list)
     cpp_symbols: list[dict] = field(default_factory=list)   # see cppscan.symbol_table
+    # attributes used on receivers of unknown type, named like torch-class attributes the
+    # facade lacks: {"name": "torch.Tensor.relu", "uses": n, "sites": [...], "note": ...}
+    attributes: list[dict] = field(default_factory=list)
 
     @property
     def summary(self) -> dict:
@@ -71,8 +84,15 @@ class Report:
         if s[MISSING]:
             top = ", ".join(x.name for x in self.top_missing(3))
             parts.append(f"blocked: {s[MISSING]} of {s['used']} torch names missing (most used: {top})")
+        elif self.attributes:
+            top = ", ".join(f".{a['name'].rsplit('.', 1)[1]} ({a['name']})"
+                            for a in self.attributes[:3])
+            parts.append(f"not ready: all {s['used']} torch names provided, but "
+                         f"{len(self.attributes)} attribute names used on receivers of unknown "
+                         f"type are torch attributes the facade lacks ({top}): the program "
+                         "fails where those receivers are tensors or modules")
         else:
-            parts.append(f"ready: all {s['used']} torch names provided"
+            parts.append(f"ready (static check): all {s['used']} torch names provided"
                          + (f" ({s[CAVEAT]} with caveats)" if s[CAVEAT] else ""))
         if self.cpp_includes:
             parts.append(f"C++ includes torch headers in {s['cpp_header_files']} files "
@@ -89,6 +109,8 @@ class Report:
                 "registrations": self.registrations,
                 "tensor_methods": self.tensor_methods,
                 "cpp_symbols": self.cpp_symbols,
+                "attributes_missing": self.attributes,
+                "static": STATIC_NOTE,
                 "errors": self.errors}
 
 
@@ -139,7 +161,7 @@ def scan(target: str, classifier: Classifier | None = None, include_cpp: bool = 
     clf = classifier or Classifier()
     methods = frozenset(COMMON_TENSOR_METHODS) | {
         k.rsplit(".", 1)[1] for k in clf.tensor_table}
-    uses, regs, calls, errors = [], [], [], []
+    uses, regs, calls, errors, attr_uses = [], [], [], [], []
     includes: dict[str, list[str]] = defaultdict(list)
     symbols: list = []
     n_py = n_cpp = 0
@@ -147,10 +169,11 @@ def scan(target: str, classifier: Classifier | None = None, include_cpp: bool = 
         if full.endswith(".py"):
             n_py += 1
             with open(full, encoding="utf-8", errors="replace") as f:
-                fs = pyscan.scan_source(f.read(), rel, methods)
+                fs = pyscan.scan_source(f.read(), rel, methods, ATTR_NAMES)
             if fs.error:
                 errors.append(f"{rel}: {fs.error}")
             uses += fs.uses
+            attr_uses += fs.attr_uses
             regs += fs.registrations
             calls += fs.method_calls
         elif include_cpp and full.endswith(cppscan.SUFFIXES):
@@ -183,7 +206,22 @@ def scan(target: str, classifier: Classifier | None = None, include_cpp: bool = 
         tensor_methods=_methods(calls, clf),
         errors=errors,
         cpp_symbols=cppscan.symbol_table(symbols, includes) if (symbols or includes) else [],
+        attributes=_missing_attributes(attr_uses, clf),
     )
+
+
+def _missing_attributes(attr_uses, clf: Classifier) -> list[dict]:
+    sites: dict[str, list[str]] = defaultdict(list)
+    for attr, path, line in attr_uses:
+        sites[attr].append(f"{path}:{line}")
+    out = []
+    for attr, where in sites.items():
+        classes = [c for c, names in TORCH_CLASS_ATTRS.items() if attr in names]
+        v = clf.class_attr(attr, classes)
+        if v.status == MISSING:
+            out.append({"name": v.name, "uses": len(where), "note": v.note,
+                        "sites": sorted(set(where), key=_site_key)})
+    return sorted(out, key=lambda a: (-a["uses"], a["name"]))
 
 
 def _site_key(site: str):

@@ -15,6 +15,10 @@ import re
 from dataclasses import dataclass
 
 PROVIDED, CAVEAT, MISSING = "provided", "caveat", "missing"
+STATIC_NOTE = ("static check: nothing is imported or run, so crashes, numerical differences and "
+               "names reached dynamically (getattr with computed names, attributes of objects "
+               "that calls return) are not seen; torchproxy.trace() around a real run records "
+               "what the program touches")
 GAPS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "facade", "gaps.toml")
 
 
@@ -108,6 +112,40 @@ class Classifier:
             return Verdict(full, CAVEAT, self.gaps.get(full)
                            or f"Paddle's own Tensor.{attr} (torch semantics not checked)")
         return self._missing(full)
+
+    def class_attr(self, attr: str, classes) -> Verdict:
+        """An attribute used on a receiver of unknown type, named like an attribute of the torch
+        ``classes`` that have it (``torch.Tensor``, ``torch.nn.Module``): provided when the
+        facade has it on one of them, else MISSING (named after the first class)."""
+        first = None
+        for cls in classes:
+            if cls == "torch.Tensor":
+                v = self.tensor_attr(attr)
+            else:
+                v = self._type_attr(cls, attr)
+            if v.status != MISSING:
+                return v
+            first = first or v
+        return first
+
+    def _type_attr(self, cls: str, attr: str) -> Verdict:
+        full = f"{cls}.{attr}"
+        entry = self.table.get(cls)
+        if entry is None or entry.kind != "type":
+            return self._missing(full, f"{cls} is not provided")
+        if hasattr(entry.impl, attr) or hasattr(self._instance(cls, entry.impl), attr):
+            return self._from_entry(full, "")
+        return self._missing(full, f"not an attribute of the facade's {cls}")
+
+    def _instance(self, cls: str, impl):
+        # attributes a default instance sets in __init__ (nn.Module's `training`)
+        cache = self.__dict__.setdefault("_instances", {})
+        if cls not in cache:
+            try:
+                cache[cls] = impl()
+            except Exception:  # a class that needs arguments: its class attributes only
+                cache[cls] = None
+        return cache[cls]
 
     def classify(self, name: str, own_op_namespaces=frozenset()) -> Verdict:
         parts = name.split(".")

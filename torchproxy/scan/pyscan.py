@@ -14,7 +14,12 @@ records every use:
   ``impl``, ``Library("ns", ...)``, so ``torch.ops.<ns>.<op>`` uses of the package's own ops
   can be told apart from ``torch.ops.aten.*``,
 - candidate Tensor-method calls (``x.data_ptr()``): statically the receiver's type is unknown,
-  so these are reported separately, by name and count, never mixed with the torch names.
+  so these are reported separately, by name and count, never mixed with the torch names;
+- attribute uses (calls or reads) on receivers of unknown type whose name is an attribute of a
+  torch class (``x.relu()``, ``x.nbytes``, ``self.compile()``: see ``torch_attrs``), unless the
+  receiver is an imported module (``re.compile``) or the file itself defines or assigns that
+  attribute name (``self.relu = nn.ReLU()``, ``def index(...)``); the classifier keeps those
+  the facade lacks: they may fail at run time, so the verdict cannot say "ready".
 
 The alias map is per file, not per function scope: a local variable shadowing ``F`` would be
 misread.  That is rare in library code and the report says the scan is static.
@@ -54,6 +59,7 @@ class FileScan:
     uses: list[Use] = field(default_factory=list)
     registrations: list[Registration] = field(default_factory=list)
     method_calls: list[tuple[str, str, int]] = field(default_factory=list)  # (method, path, line)
+    attr_uses: list[tuple[str, str, int]] = field(default_factory=list)  # (attribute, path, line)
     error: str = ""  # a syntax error: the file could not be scanned
 
 
@@ -79,10 +85,31 @@ def _const_str(node) -> str | None:
     return None
 
 
+def _own_names(tree) -> tuple[set[str], set[str]]:
+    """(names bound by non-torch imports, attribute names the file defines or assigns)."""
+    modules, own = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            modules.update(a.asname or a.name for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            own.add(node.name)
+        elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+            own.add(node.attr)
+        elif isinstance(node, ast.keyword) and node.arg:
+            own.add(node.arg)  # SimpleNamespace(relu=...), dict(index=...)
+    return modules, own
+
+
 class _Visitor(ast.NodeVisitor):
-    def __init__(self, path: str, method_names: frozenset[str]):
+    def __init__(self, path: str, method_names: frozenset[str], attr_names=frozenset(),
+                 modules=frozenset(), own=frozenset()):
         self.path = path
         self.method_names = method_names
+        self.attr_names = attr_names        # torch classes' attribute names to look for
+        self.modules = modules              # local names of imported modules (non-torch too)
+        self.own = own                      # attribute names the file defines or assigns
         self.aliases: dict[str, str] = {}   # local name -> torch name
         self.out = FileScan()
         self._inner: set[int] = set()       # ids of Attribute nodes inside a longer chain
@@ -117,7 +144,19 @@ class _Visitor(ast.NodeVisitor):
             return None
         return ".".join([base, *parts[1:]])
 
+    def _attr_use(self, node: ast.Attribute):
+        if (node.attr not in self.attr_names or node.attr in self.own
+                or not isinstance(node.ctx, ast.Load)):
+            return
+        root = node.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and (root.id in self.aliases or root.id in self.modules):
+            return  # torch.x.relu is a torch name; np.linalg.norm, re.compile are not tensors'
+        self.out.attr_uses.append((node.attr, self.path, node.lineno))
+
     def visit_Attribute(self, node: ast.Attribute):
+        self._attr_use(node)
         if id(node) in self._inner:
             self.generic_visit(node)
             return
@@ -167,13 +206,15 @@ class _Visitor(ast.NodeVisitor):
                                                            node.lineno))
 
 
-def scan_source(source: str, path: str, method_names=frozenset()) -> FileScan:
+def scan_source(source: str, path: str, method_names=frozenset(),
+                attr_names=frozenset()) -> FileScan:
     try:
         tree = ast.parse(source, filename=path)
     except (SyntaxError, ValueError) as e:
         fs = FileScan()
         fs.error = f"{type(e).__name__}: {e}"
         return fs
-    v = _Visitor(path, frozenset(method_names))
+    modules, own = _own_names(tree) if attr_names else (frozenset(), frozenset())
+    v = _Visitor(path, frozenset(method_names), frozenset(attr_names), modules, own)
     v.visit(tree)
     return v.out

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .classify import CAVEAT, MISSING, PROVIDED
+from .classify import CAVEAT, MISSING, PROVIDED, STATIC_NOTE
 
 
 def _sites(sites, limit):
@@ -18,6 +18,7 @@ def render(report, site_limit: int | None = 3, method_limit: int = 20) -> str:
            f"  {report.python_files} Python files, {report.cpp_files} C/C++/CUDA files scanned "
            "(static: nothing imported)"
            + (f"; excluded: {', '.join(report.exclude)}" if report.exclude else ""),
+           f"  {STATIC_NOTE}",
            "",
            f"torch names used: {s['used']}   provided: {s[PROVIDED]}   "
            f"with caveats: {s[CAVEAT]}   missing: {s[MISSING]}"]
@@ -31,6 +32,13 @@ def render(report, site_limit: int | None = 3, method_limit: int = 20) -> str:
             out.append(f"      at {_sites(n.sites, site_limit)}")
             if n.written:
                 out.append(f"      written as {_sites(n.written, 6)}")
+    if report.attributes:
+        out += ["", f"ATTRIBUTES THE FACADE LACKS ({len(report.attributes)}), used on receivers "
+                    "of unknown type (fail where the receiver is a tensor / module):"]
+        for a in report.attributes:
+            out.append(f"  {a['name']}  [{a['uses']} use{'s' if a['uses'] != 1 else ''}]"
+                       + (f"  -- {a['note']}" if a["note"] else ""))
+            out.append(f"      at {_sites(a['sites'], site_limit)}")
     caveats = [n for n in report.names if n.status == CAVEAT]
     if caveats:
         out += ["", f"PROVIDED WITH CAVEATS ({len(caveats)}):"]
