@@ -424,3 +424,172 @@ def test_no_torch_process_reads_and_writes(torch_file, tmp_path):
     torch.testing.assert_close(back["w"], obj["model"]["fc1.weight"].detach() * 2)
     assert back["bf"].dtype == torch.bfloat16 and torch.equal(back["bf"], obj["model"]["scale"])
     assert torch.equal(back["row"], obj["row"])
+
+
+# -- issue 19: saves write exactly the values; loads cannot reach memory or classes -------------
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import checkpoint_fuzz  # noqa: E402  (same directory; heap-checked child runner and the fuzzer)
+
+NEGATIVE_STRIDE_SAVE = """
+import json, numpy as np
+out = sys.argv[1]
+base = paddle.arange(24, dtype="float32").reshape([4, 6])
+views = {
+    "rev": paddle.arange(6, dtype="float32")[::-1],        # stride (-1,), offset 5
+    "rev2": base[::-1, 1:],                                 # strides (-6, 1)
+    "both": base[::-2, ::-3],                               # strides (-12, -3)
+    "row": base[2],                                         # offset 12, stride 1
+    "one": base[3:, ::-1][:, :1],                           # a length-1 dim with stride -1
+}
+strides = {k: [int(s) for s in v.get_strides()] for k, v in views.items()}
+torch.save(views, out)
+back = torch.load(out)
+print(json.dumps({"strides": strides,
+                  "values": {k: v.numpy().tolist() for k, v in views.items()},
+                  "reloaded": {k: v.numpy().tolist() for k, v in back.items()}}))
+"""
+
+
+def test_save_of_negative_stride_views_writes_every_value(tmp_path):
+    """Paddle's own slicing makes views with negative strides (torch cannot): torch.save wrote
+    1 of 6 values of x[::-1] and a load read heap garbage.  Saved by the facade in a
+    heap-checked child, loaded back there and by real torch here: the same values."""
+    path = tmp_path / "neg.pt"
+    r = checkpoint_fuzz.run_child(NEGATIVE_STRIDE_SAVE, [path])
+    assert r.returncode == 0, r.stderr[-3000:]
+    import json
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got["strides"]["rev"] == [-1] and got["strides"]["both"] == [-12, -3]
+    base = np.arange(24, dtype=np.float32).reshape(4, 6)
+    want = {"rev": np.arange(6, dtype=np.float32)[::-1], "rev2": base[::-1, 1:],
+            "both": base[::-2, ::-3], "row": base[2], "one": base[3:, ::-1][:, :1]}
+    real = torch.load(path)
+    for k, v in want.items():
+        assert got["values"][k] == v.tolist()
+        assert got["reloaded"][k] == v.tolist(), k
+        np.testing.assert_array_equal(real[k].numpy(), v)
+        assert real[k].dtype == torch.float32
+
+
+def _archive(tmp_path, pkl, records, name="crafted.pt"):
+    """A torch zip archive around a hand-written pickle (records: data/<key> -> bytes)."""
+    buf = io.BytesIO()
+    torch.save(torch.ones(1), buf)
+    entries = [(n, d) for n, d in checkpoint_fuzz.read_entries(io.BytesIO(buf.getvalue()))
+               if "/data/" not in n]
+    prefix = entries[0][0].split("/")[0]
+    entries = [(n, pkl if n.endswith("data.pkl") else d) for n, d in entries]
+    entries += [(f"{prefix}/data/{k}", v) for k, v in records.items()]
+    path = tmp_path / name
+    path.write_bytes(checkpoint_fuzz.zip_bytes(entries))
+    return path
+
+
+FLOATS4 = {"0": np.arange(1, 5, dtype="<f4").tobytes()}
+
+LOAD_CHILD = """
+import json, pickle
+out = []
+for path in sys.argv[1:]:
+    try:
+        t = torch.load(path)
+        out.append(["ok", t.numpy().tolist()])
+    except Exception as e:
+        out.append(["raise", type(e).__name__, str(e)])
+print(json.dumps(out))
+"""
+
+
+VIEWS = [
+    (3, (64,), (-1,)),        # the issue's file: 60 values from before the allocation
+    (3, (4,), (-1,)),         # inside the storage, but torch refuses every negative stride
+    (0, (2 ** 62,), (1,)), (0, (2,), (2 ** 62,)), (2 ** 62, (1,), (1,)),
+    (-1, (1,), (1,)), (1, (4,), (1,)),
+    (1, (3,), (1,)), (0, (2, 2), (1, 2)), (3, (1,), (-1,)),   # valid: loaded as torch does
+]
+
+
+def test_load_checks_views_against_their_storage(tmp_path):
+    """Crafted views of a storage of 4 floats: real torch's result (values, or its exception
+    type and message) against the facade's, loaded in one heap-checked child."""
+    g = checkpoint_fuzz
+    paths, wants = [], []
+    for i, (offset, size, stride) in enumerate(VIEWS):
+        path = _archive(tmp_path, g.PKL(g.V2(offset, list(size), list(stride))), FLOATS4,
+                        f"view{i}.pt")
+        try:
+            wants.append(["ok", torch.load(path).tolist()])
+        except Exception as e:
+            wants.append(["raise", type(e).__name__, str(e)])
+        paths.append(path)
+    r = g.run_child(LOAD_CHILD, paths)
+    assert r.returncode == 0, r.stderr[-3000:]
+    import json
+    for view, want, got in zip(VIEWS, wants, json.loads(r.stdout.strip().splitlines()[-1])):
+        assert got == want, view
+
+
+BUILD_CHILD = """
+import collections, json, builtins
+from torchproxy.facade import modules
+from torchproxy.paddle_shims import EagerParamBase
+facade = modules.build()["torch"]
+owners = [paddle.Tensor, EagerParamBase, facade.device, facade.Size, facade.FloatTensor,
+          collections.OrderedDict, builtins]
+before = [dict(vars(o)) for o in owners]
+out = []
+for path in sys.argv[1:]:
+    try:
+        torch.load(path)
+        out.append("loaded")
+    except Exception as e:
+        out.append(type(e).__name__)
+after = [dict(vars(o)) for o in owners]
+changed = [f"{getattr(o, '__name__', o)}.{k}" for o, b, a in zip(owners, before, after)
+           for k in set(b) | set(a) if b.get(k, json) is not a.get(k, json)]
+print(json.dumps({"results": out, "changed": changed,
+                  "numel": paddle.ones([2, 3]).numel().item() if hasattr(
+                      paddle.ones([2, 3]).numel(), "item") else paddle.ones([2, 3]).numel()}))
+"""
+
+
+def test_weights_only_build_cannot_change_a_class(tmp_path):
+    """The issue's 60-byte file (GLOBAL torch.Tensor; BUILD with state (None, {"numel":
+    OrderedDict})) replaced paddle.Tensor.numel for the whole process; the same trick with
+    torch.device.__repr__ and friends.  torch refuses each; so does the facade, and no class
+    (nor builtins) changes."""
+    g = checkpoint_fuzz
+    files = []
+    targets = [("torch", "Tensor", "numel"), ("torch", "device", "__repr__"),
+               ("torch", "Size", "numel"), ("torch", "FloatTensor", "__new__"),
+               ("collections", "OrderedDict", "__setitem__"), ("builtins", "set", "add")]
+    for i, (mod, name, attr) in enumerate(targets):
+        files.append(_archive(tmp_path, g._build_attack(g.G(mod, name), attr), FLOATS4,
+                              f"build{i}.pt"))
+        # SETITEMS into the class, NEWOBJ/REDUCE of a function: refused too
+        files.append(_archive(tmp_path, g.PKL(g.G(mod, name) + b"(" + g.U(attr) + b"Nu"),
+                              FLOATS4, f"setitems{i}.pt"))
+    assert len(files[0].read_bytes()) < 1000
+    for f in files:
+        with pytest.raises(pickle.UnpicklingError):
+            torch.load(f)
+    r = g.run_child(BUILD_CHILD, files)
+    assert r.returncode == 0, r.stderr[-3000:]
+    import json
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got["results"] == ["UnpicklingError"] * len(files)
+    assert got["changed"] == []
+    assert got["numel"] == 6   # unscoped Paddle numel still Paddle's
+
+
+def test_fuzzed_checkpoints_sample():
+    """A fixed-seed sample of checkpoint_fuzz (mutated real-torch and facade files plus the
+    hand-built pickles): every facade load equals real torch's or raises, no class changes, no
+    crash under glibc's heap checks.  Longer runs: python -m tests.facade_runtime.checkpoint_fuzz
+    --files N."""
+    rep = checkpoint_fuzz.run(files=100, seed=0)
+    assert rep["crash"] is None, rep["crash"]
+    assert rep["mismatches"] == [], rep["mismatches"][:5]
+    assert rep["class_changes"] == [], rep["class_changes"][:5]
+    # the sample exercises both outcomes: valid files load, crafted ones are refused
+    assert rep["loaded"] >= 10 and rep["both_refused"] >= 100, rep

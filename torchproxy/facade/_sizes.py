@@ -114,10 +114,13 @@ def nbytes_strided(sizes, strides, itemsize: int, offset: int = 0) -> int:
     return size
 
 
-def check_view(sizes, strides, offset: int, itemsize: int, storage_nbytes: int) -> int:
+def check_view(sizes, strides, offset: int, itemsize: int, storage_nbytes: int,
+               past_end: str | None = None) -> int:
     """A strided view of a storage of ``storage_nbytes`` bytes: torch's checks (offset >= 0,
     ``nbytes_strided``, ``checkInBoundsForStorage``) with torch's messages; returns the bytes
-    the view reaches (0 for an empty view, which fits any storage)."""
+    the view reaches (0 for an empty view, which fits any storage).  ``past_end``: the message
+    when the view reaches past the storage, where torch's caller says something else than
+    as_strided's (set_ on a storage that cannot grow)."""
     sizes, strides, offset = [int(n) for n in sizes], [int(s) for s in strides], int(offset)
     if len(sizes) != len(strides):
         raise RuntimeError(f"mismatch in length of strides and shape")
@@ -128,6 +131,8 @@ def check_view(sizes, strides, offset: int, itemsize: int, storage_nbytes: int) 
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
     need = nbytes_strided(sizes, strides, itemsize, offset)
     if need and need > int(storage_nbytes):
+        if past_end:
+            raise RuntimeError(past_end)
         raise RuntimeError(f"setStorage: sizes {_fmt(sizes)}, strides {_fmt(strides)}, storage "
                            f"offset {offset}, and itemsize {itemsize} requiring a storage size "
                            f"of {need} are out of bounds for storage of size {storage_nbytes}")

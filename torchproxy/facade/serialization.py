@@ -300,7 +300,10 @@ def _view(storage, dtype, offset, size, stride, requires_grad, metadata):
     # in which a negative stride overflows, and the view inside the storage's bytes -- before
     # Paddle is handed anything (its as_strided checks only the far end, forwards)
     item = _ITEMSIZE[dtype]
-    _sizes.check_view(size, stride, offset, item, storage.nbytes() // item * item)
+    # past the storage's end: torch's set_() tries to grow the checkpoint's storage, which is
+    # not resizable
+    _sizes.check_view(size, stride, offset, item, storage.nbytes() // item * item,
+                      "Trying to resize storage that is not resizable")
     flat = storage.flat(dtype)
     numel = int(np.prod(size)) if size else 1
     n = flat.shape[0]
@@ -846,10 +849,12 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             # every record but the storages (read, CRC-checked, when the pickle names them):
             # torch's reader refuses an archive whose directory disagrees with a record
             for info in archive.infolist():
-                if info.volume != 0:  # multi-disk archives: torch's zip reader refuses them
+                # what torch's zip reader (miniz) refuses and Python's zipfile lets pass: a
+                # record on another disk, a stored record whose two sizes differ
+                if info.volume != 0 or (info.compress_type == zipfile.ZIP_STORED
+                                        and info.compress_size != info.file_size):
                     raise RuntimeError("PytorchStreamReader failed reading zip archive: invalid "
-                                       "header or archive is corrupted (a record on disk "
-                                       f"{info.volume})")
+                                       f"header or archive is corrupted (record {info.filename})")
                 if not info.filename.startswith(prefix + "data/"):
                     archive.read(info)
             byteorder = "little"
