@@ -86,7 +86,9 @@ def main() -> int:
     import chainrun  # noqa: F401 - imported before forking
     from torchproxy import paddle_shims
     flags = {name: bool(getattr(paddle_shims, name))
-             for name in ("AS_STRIDED_NEEDS_CONTIGUOUS", "HAS_VIEW_DTYPE")}
+             for name in ("AS_STRIDED_NEEDS_CONTIGUOUS", "HAS_VIEW_DTYPE")
+             if hasattr(paddle_shims, name)}
+    flags["paddle_major"] = int(paddle.__version__.split(".")[0])
     header = ("paddle", paddle.__version__, flags)
     print(json.dumps({"ready": paddle.__version__}), flush=True)
     for line in sys.stdin:
