@@ -99,7 +99,7 @@ def call_on_paddle_stream(index: int, fn, *args, **kwargs):
     Paddle's raw stream handle comes straight from its binding and tvm-ffi's setter is called
     directly (no Paddle ``Stream`` object, no tvm-ffi ``Device`` object, no context-manager
     frames).  Around a tvm-ffi no-op taking one Paddle GPU tensor, on an H100 host: 10.6-13.6 us
-    per call with the context managers, 3.5-4.8 us this way, torch's tensor alone 0.4
+    per call with the context managers, 3.5-4.8 us this way; the no-op called directly 0.11-0.14
     (docs/results/gpu-host-cost-h100.txt)."""
     setter = _setter()
     if setter is False:  # a tvm-ffi without the setter: its public context manager
