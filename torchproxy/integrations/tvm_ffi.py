@@ -98,8 +98,8 @@ def call_on_paddle_stream(index: int, fn, *args, **kwargs):
     Paddle's current stream there, restored after: the per-call path of TileLang launches.
     Paddle's raw stream handle comes straight from its binding and tvm-ffi's setter is called
     directly (no Paddle ``Stream`` object, no tvm-ffi ``Device`` object, no context-manager
-    frames).  Around a tvm-ffi no-op taking one Paddle GPU tensor, on an H100 host: 10.6-13.6 us
-    per call with the context managers, 3.5-4.8 us this way; the no-op called directly 0.11-0.14
+    frames).  Around a tvm-ffi no-op taking one Paddle GPU tensor, on an H100 host: 13.6 us
+    per call with the context managers, 4.8 us this way; the no-op called directly 0.14
     (docs/results/gpu-host-cost-h100.txt)."""
     setter = _setter()
     if setter is False:  # a tvm-ffi without the setter: its public context manager
