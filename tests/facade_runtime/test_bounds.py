@@ -57,6 +57,10 @@ SIZE_CASES = [
     "result = torch.zeros(1).resize_(2**31, 2**31)",
     "result = torch.zeros(1).resize_(2**40)",
     "result = torch.zeros(1).resize_(3)[:1]",
+    "result = torch.arange(2**62)", "result = torch.arange(0, 2**62, 1.0)",
+    "result = torch.arange(2**40)", "result = torch.linspace(0, 1, 2**62)",
+    "result = torch.linspace(0, 1, 2**40)", "result = torch.eye(2**31)",
+    "result = torch.eye(2**20)", "result = torch.eye(3, 2)",
 ]
 
 # -- item 5: set_ and as_strided over a storage of 4 floats --

@@ -389,11 +389,12 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     else:
         n = math.ceil((float(end) - float(start)) / float(step))
     n = max(0, n)
-    if isinstance(xs, int):
-        vals = xs + np.arange(n, dtype=np.int64) * xst
-    else:
-        vals = xs + np.arange(n, dtype=np.float64) * xst
-    return _write_out(_finish(_from_numpy_as(vals, dt, device), requires_grad), out)
+    with checked_alloc([n], dt, to_place(device)):  # torch's size checks first
+        if isinstance(xs, int):
+            vals = xs + np.arange(n, dtype=np.int64) * xst
+        else:
+            vals = xs + np.arange(n, dtype=np.float64) * xst
+        return _write_out(_finish(_from_numpy_as(vals, dt, device), requires_grad), out)
 
 
 def _two_product_sum(a, b, c):
@@ -421,6 +422,11 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = default_float() if dtype is None else _to_dtype(dtype)
+    with checked_alloc([steps], dt, to_place(device)):  # torch's size checks first
+        return _linspace_values(start, end, steps, dt, out, device, requires_grad)
+
+
+def _linspace_values(start, end, steps, dt, out, device, requires_grad):
     if _dt.torch_name(dt) in _FLOAT_NAMES or steps == 0:
         vals = np.linspace(start, end, steps, dtype=np.float64)
     elif steps == 1:
@@ -475,7 +481,8 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
     if n < 0 or m < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n if n < 0 else m}")
     dt = _dtype_or_default(dtype)
-    return _write_out(_finish(_from_numpy_as(np.eye(n, m), dt, device), requires_grad), out)
+    with checked_alloc([n, m], dt, to_place(device)):  # torch's size checks first
+        return _write_out(_finish(_from_numpy_as(np.eye(n, m), dt, device), requires_grad), out)
 
 
 def _from_numpy_as(arr, dt, device):

@@ -1004,8 +1004,9 @@ class _Pickler(pickle._Pickler):
         elif base.shape[0] > st.flat.shape[0]:
             st.flat = base
         # elements up to one past the furthest the view reaches (strides are >= 0 here)
-        st.used = max(st.used, _sizes.nbytes_strided(shape, stride, 1, offset))
-        if st.used > base.shape[0]:
+        reach = _sizes.nbytes_strided(shape, stride, 1, offset)
+        st.used = max(st.used, reach)
+        if reach > base.shape[0]:  # (base: this view's knowledge of its allocation)
             raise RuntimeError(f"torch.save: a view (offset {offset}, size {shape}, stride "
                                f"{stride}) reaches past its allocation of {base.shape[0]} "
                                "elements")
