@@ -101,13 +101,30 @@ def run_setting(name: str, args) -> dict:
             cmd += [f"--{opt}", str(getattr(args, opt))]
     t = time.perf_counter()
     p = subprocess.run(cmd, env=dict(os.environ, **env), cwd=ROOT, capture_output=True, text=True)
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
-    os.unlink(path)
-    stale = [ln for ln in p.stdout.splitlines() if ln.startswith(("FAILS", "PASSES", "LISTED"))]
-    return {"name": name, "env": env, "results": {r["id"]: r for r in data["results"]},
-            "stale": stale, "seconds": time.perf_counter() - t, "probe": probe(env),
-            "paddle": data["paddle"]}
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except ValueError:
+        raise SystemExit(f"setting {name}: the run wrote no results (exit {p.returncode}):\n"
+                         f"{p.stdout[-2000:]}\n{p.stderr[-3000:]}") from None
+    finally:
+        os.unlink(path)
+    run = {"name": name, "env": env, "results": {r["id"]: r for r in data["results"]},
+           "seconds": time.perf_counter() - t, "probe": probe(env), "paddle": data["paddle"],
+           "facade": args.facade, "selection": {k: getattr(args, k) for k in ("match", "kinds", "limit")}}
+    if args.save:  # each setting as soon as it is done: a later one's failure keeps it
+        os.makedirs(args.save, exist_ok=True)
+        with open(os.path.join(args.save, f"{name}.json"), "w", encoding="utf-8") as f:
+            json.dump(run, f)
+    return run
+
+
+def check_ledger(run: dict) -> list[str]:
+    """The ledger lines this setting's results contradict (the ledger files as they are now)."""
+    from . import ledger
+    sel = run["selection"]
+    return ledger.check(list(run["results"].values()), partial=bool(sel["match"] or sel["kinds"]),
+                        sampled=sel["limit"] is not None)
 
 
 def verdict(r: dict | None) -> str:
@@ -215,26 +232,42 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="settings run at the same time")
     ap.add_argument("--write", action="store_true", help="write docs/results/opinfo-isa-<paddle>.md")
     ap.add_argument("--save", help="also keep each setting's results here (<setting>.json)")
+    ap.add_argument("--load", help="no run: the settings' results saved with --save in this folder, "
+                    "checked against the ledger as it is now")
     args = ap.parse_args(argv)
     names = args.settings.split(",")
     for n in names:
         if n not in SETTINGS:
             ap.error(f"unknown setting {n!r}")
-    from . import report
-    args.facade = report.facade_label()  # at the start: other work may change the facade meanwhile
-    with ThreadPoolExecutor(max(1, args.jobs)) as ex:
-        runs = list(ex.map(lambda n: run_setting(n, args), names))
-    if args.save:
-        os.makedirs(args.save, exist_ok=True)
-        for r in runs:
-            with open(os.path.join(args.save, f"{r['name']}.json"), "w", encoding="utf-8") as f:
-                json.dump(r, f)
+    if args.load:
+        runs = []
+        for n in names:
+            with open(os.path.join(args.load, f"{n}.json"), encoding="utf-8") as f:
+                runs.append(json.load(f))
+        for r in runs:  # saved by an earlier version of this file: the selection as given now
+            r.setdefault("selection", {k: getattr(args, k) for k in ("match", "kinds", "limit")})
+            r.setdefault("facade", "not recorded")
+        sel = runs[0]["selection"]
+        if any(r["selection"] != sel or r["paddle"] != runs[0]["paddle"] for r in runs):
+            raise SystemExit("the saved settings were not run on the same selection and Paddle")
+        args.match, args.kinds, args.limit = sel["match"], sel["kinds"], sel["limit"]
+        args.facade = runs[0]["facade"]
+    else:
+        from . import report
+        args.facade = report.facade_label()  # at the start: other work may change the facade meanwhile
+        with ThreadPoolExecutor(max(1, args.jobs)) as ex:
+            runs = list(ex.map(lambda n: run_setting(n, args), names))
+    for r in runs:
+        r["stale"] = check_ledger(r)
     an = analyse(runs)
     argv_ = list(argv if argv is not None else sys.argv[1:])
-    for opt in ("--jobs", "--save"):  # how, not what: left out of the command that reproduces the file
+    for opt in ("--jobs", "--save", "--load"):  # how, not what: left out of the command that reproduces the file
         if opt in argv_:
             j = argv_.index(opt)
             del argv_[j:j + 2]
+    if args.load:  # the command that measured these runs
+        argv_ = [a for a in argv_ if a != "--write"] + [f"--{k} {v}" for k, v in runs[0]["selection"].items()
+                                                        if v is not None]
     cmdline = " ".join(["python -m tests.opinfo.isa"] + [a for a in argv_ if a != "--write"] + ["--write"])
     md = markdown(runs, an, args, cmdline)
     print(md)

@@ -227,10 +227,15 @@ def write(results, seconds, facade) -> None:
     ver = ledger.paddle_version()
     os.makedirs(RESULTS, exist_ok=True)
     keep = ("id", "suite", "op", "kind", "label", "area", "status", "category", "detail", "where",
-            "samples", "skipped", "random", "forward_ok")
+            "samples", "skipped", "random", "forward_ok", "margin", "margin_untabled")
     rows = []
     for r in results:
         row = {k: r.get(k) for k in keep if r.get(k) not in (None, "", False, 0) or k in ("id", "status")}
+        for k in ("margin", "margin_untabled"):  # 2 digits: how close to the edge, not rounding noise
+            if k in row:
+                row[k] = float(f"{row[k]:.2g}")
+        if row.get("margin_untabled") == row.get("margin"):
+            row.pop("margin_untabled", None)  # no tolerances.txt entry changed anything
         if "detail" in row and len(row["detail"]) > 200:
             row["detail"] = row["detail"][:197] + "..."
         rows.append(json.dumps(row, separators=(",", ":")))

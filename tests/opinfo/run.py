@@ -83,6 +83,9 @@ def worker(args) -> int:
     return 0
 
 
+STARTUP_TIMEOUT = 1800
+
+
 def run_isolated(args) -> tuple[list[dict], float]:
     results: list[dict] = []
     start, total = 0, None
@@ -105,10 +108,15 @@ def run_isolated(args) -> tuple[list[dict], float]:
         current = None
         while True:
             try:
-                line = q.get(timeout=args.timeout)
+                # --timeout is per variant; a worker's start (importing torch, Paddle and op_db)
+                # can take minutes on a loaded machine and is no variant's fault
+                line = q.get(timeout=args.timeout if current is not None else STARTUP_TIMEOUT)
             except queue.Empty:
                 p.kill()
                 p.wait()
+                if current is None:
+                    raise SystemExit(f"opinfo worker printed nothing in {STARTUP_TIMEOUT}s after its start; "
+                                     "run with --verbose") from None
                 results.append({"id": current["id"], "status": "fail", "category": "timeout",
                                 "detail": f"no result after {args.timeout}s", "where": "-",
                                 **_meta(current["id"], args)})
