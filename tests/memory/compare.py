@@ -27,7 +27,11 @@ ZERO_SIZE_STRIDE = "torch.Tensor.stride (transposed 0-size)"
 # not a gaps.toml entry: torch's own rule (writes through self-overlapping views that torch
 # accepts happen in an unspecified order), so the write part has no reference result
 OVERLAP_ORDER = "torch: write order through a self-overlapping view is unspecified"
-DOCUMENTED = (EXPAND_COPIES, VIEW_NONCONTIG_26, VIEW_DTYPE_26, ZERO_SIZE_STRIDE)
+# view_as_real / .real / .imag of a non-contiguous complex tensor on Paddle 2.6: a copy with
+# torch's values and contiguous strides; in-place writes into it raise RuntimeError
+AS_REAL_COPIES_26 = "torch.view_as_real (non-contiguous, Paddle 2.6)"
+DOCUMENTED = (EXPAND_COPIES, VIEW_NONCONTIG_26, VIEW_DTYPE_26, ZERO_SIZE_STRIDE, AS_REAL_COPIES_26)
+_AS_REAL_OP = re.compile(r"view_as_real\(|\.real$|\.imag$")
 
 # ops that the expand gap covers (Tensor.expand, Tensor.expand_as: the same facade function)
 _EXPAND_OP = re.compile(r"\.expand(_as)?\(")
@@ -113,6 +117,12 @@ def _same_data(e, a, tol=None):
 GRAD_TOL = {"float16": (1e-3, 1e-3), "bfloat16": (1e-2, 1e-2)}
 
 
+def _dense(t) -> bool:
+    """Row-major strides exactly, size-1 dims included (Paddle's contiguity; torch's
+    is_contiguous() ignores the stride of a size-1 dim)."""
+    return tuple(t.stride()) == _contiguous_strides(tuple(t.shape))
+
+
 def _contiguous_strides(shape):
     strides, acc = [], 1
     for s in reversed(shape):
@@ -133,7 +143,7 @@ def compare(torch, chain, oracle, facade, flags, gaps=None) -> Outcome:
         copies += [(i, EXPAND_COPIES) for i, (op, _) in enumerate(steps) if _EXPAND_OP.search(op)]
     if AS_REAL_COPIES_26 in gaps and flags.get("paddle_major") == 2:
         copies += [(i, AS_REAL_COPIES_26) for i, (op, before) in enumerate(steps)
-                   if _AS_REAL_OP.search(op) and before.is_complex() and not before.is_contiguous()]
+                   if _AS_REAL_OP.search(op) and before.is_complex() and not _dense(before)]
     copy_at, copy_key = min(copies) if copies else (None, None)
     layout_after_copy = copy_at is not None and any(
         _LAYOUT_READING.search(op) for op, _ in steps[copy_at + 1:])

@@ -16,6 +16,7 @@ import json
 import os
 import pickle
 import queue
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -144,6 +145,7 @@ def run_facade(python, chains, jobs=2, batch=250, workdir=None) -> FacadeRun:
     indices = list(range(len(chains)))
     for k in range(0, len(indices), batch):
         work.put(indices[k:k + batch])
+    own_workdir = workdir is None
     workdir = workdir or tempfile.mkdtemp(prefix="viewfuzz-")
     errors = []
 
@@ -191,7 +193,9 @@ def run_facade(python, chains, jobs=2, batch=250, workdir=None) -> FacadeRun:
     for t in threads:
         t.join()
     if errors:
-        raise errors[0]
+        raise errors[0]  # the work directory (server logs) stays for the post-mortem
+    if own_workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
     return result
 
 
@@ -269,7 +273,8 @@ def recheck_alone(results, python=sys.executable):
     if not todo:
         return
     torch = real_torch()
-    server = Server(python, tempfile.mkdtemp(prefix="viewfuzz-alone-"))
+    workdir = tempfile.mkdtemp(prefix="viewfuzz-alone-")
+    server = Server(python, workdir)
     try:
         for r in todo:
             header, records, status, _, _ = server.run([r.chain])
@@ -280,6 +285,7 @@ def recheck_alone(results, python=sys.executable):
                 r.alone_passes = True
     finally:
         server.close()
+    shutil.rmtree(workdir, ignore_errors=True)
 
 
 def summary(results):
