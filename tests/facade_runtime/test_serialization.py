@@ -509,14 +509,28 @@ VIEWS = [
 ]
 
 
+def _alloc_pickle(cls, sizes):
+    g = checkpoint_fuzz
+    return g.PKL(g.G("torch", cls) + g.INTS(sizes) + b"R")
+
+
+# weights_only allows torch.FloatTensor / torch.Tensor: a 30-byte file asked for 2**62 floats
+# (a tensor over a tiny allocation before the fix)
+ALLOCS = [("FloatTensor", [2 ** 62]), ("FloatTensor", [2 ** 31, 2 ** 31]), ("Tensor", [2 ** 62]),
+          ("LongTensor", [2 ** 61]), ("ByteTensor", [2 ** 60]), ("FloatTensor", [0])]
+
+
 def test_load_checks_views_against_their_storage(tmp_path):
-    """Crafted views of a storage of 4 floats: real torch's result (values, or its exception
-    type and message) against the facade's, loaded in one heap-checked child."""
+    """Crafted views of a storage of 4 floats, and allow-listed tensor constructors asked for
+    sizes past int64 arithmetic or memory: real torch's result (values, or its exception type
+    and message) against the facade's, loaded in one heap-checked child."""
     g = checkpoint_fuzz
     paths, wants = [], []
-    for i, (offset, size, stride) in enumerate(VIEWS):
-        path = _archive(tmp_path, g.PKL(g.V2(offset, list(size), list(stride))), FLOATS4,
-                        f"view{i}.pt")
+    pickles = [g.PKL(g.V2(offset, list(size), list(stride))) for offset, size, stride in VIEWS]
+    pickles += [_alloc_pickle(cls, sizes) for cls, sizes in ALLOCS]
+    assert len(pickles[len(VIEWS)]) <= 40
+    for i, pkl in enumerate(pickles):
+        path = _archive(tmp_path, pkl, FLOATS4, f"view{i}.pt")
         try:
             wants.append(["ok", torch.load(path).tolist()])
         except Exception as e:
@@ -525,8 +539,9 @@ def test_load_checks_views_against_their_storage(tmp_path):
     r = g.run_child(LOAD_CHILD, paths)
     assert r.returncode == 0, r.stderr[-3000:]
     import json
-    for view, want, got in zip(VIEWS, wants, json.loads(r.stdout.strip().splitlines()[-1])):
-        assert got == want, view
+    for case, want, got in zip(VIEWS + ALLOCS, wants,
+                               json.loads(r.stdout.strip().splitlines()[-1])):
+        assert got == want, case
 
 
 BUILD_CHILD = """

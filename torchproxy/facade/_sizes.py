@@ -2,10 +2,10 @@
 
 Paddle computes an allocation's byte count in int64 without overflow checks: ``paddle.empty
 ([2**62])`` (float32) multiplies to 0 mod 2**64 and returns a tensor over a tiny allocation;
-reading it segfaults.  torch checks the same arithmetic first (c10/core/... ``computeStorageNbytes``
-and ``computeStorageNbytesContiguous``: every product and sum in uint64, a negative stride wraps
-to a huge unsigned value, and the total must fit in int64) and raises ``RuntimeError("Storage
-size calculation overflowed with sizes=[...]")``.  Everything that allocates or re-views memory
+reading it segfaults.  torch checks the same arithmetic first (aten/src/ATen/EmptyTensor.cpp
+``computeStorageNbytes`` and ``computeStorageNbytesContiguous``: every product and sum in uint64,
+a negative stride wraps to a huge unsigned value, and the total must fit in int64) and raises
+``RuntimeError("Storage size calculation overflowed with sizes=[...]")``.  Everything that allocates or re-views memory
 (creation, ``new_*``, ``resize_``, ``set_``, ``as_strided``, ``torch.load``) calls these functions
 before Paddle sees the numbers.  They take plain Python ints and do exact arithmetic, so the
 overflow test is exact, not a float heuristic.
