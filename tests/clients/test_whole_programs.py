@@ -13,11 +13,16 @@ pytest.importorskip("paddle")
 
 
 @pytest.mark.parametrize("program", wp.PROGRAMS)
-def test_whole_program_matches_real_torch(program):
+def test_whole_program_matches_real_torch(program, request):
+    import paddle
     try:
         wp.source_dir(program)
     except wp.cs.SourcesMissing as e:
         pytest.skip(str(e))
+    known = wp.KNOWN_FAILURES.get((program, paddle.__version__.split(".")[0]))
+    if known:
+        request.applymarker(pytest.mark.xfail(reason=known, strict=True,
+                                              raises=(wp.ChildFailed, AssertionError)))
     report = wp.compare_cached(program)  # raises wp.ChildFailed (with signal and stderr) on a crash
     bad = wp.failures(report)
     assert not bad, (f"{program}: {'; '.join(bad)}\nreal torch {report['torch_losses']}\n"

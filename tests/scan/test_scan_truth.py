@@ -123,11 +123,16 @@ def test_torch_attrs_file_matches_installed_torch():
 
 # -- whole programs: the static verdict against what the run touched -------------------------
 @pytest.mark.parametrize("program", wp.PROGRAMS)
-def test_scan_verdict_matches_the_traced_run(program, clf):
+def test_scan_verdict_matches_the_traced_run(program, clf, request):
+    import paddle
     try:
         src = wp.source_dir(program)
     except wp.cs.SourcesMissing as e:
         pytest.skip(str(e))
+    known = wp.KNOWN_FAILURES.get((program, paddle.__version__.split(".")[0]))
+    if known:  # the run itself fails there (a runtime bug a static scan cannot see)
+        request.applymarker(pytest.mark.xfail(reason=known, strict=True,
+                                              raises=wp.ChildFailed))
     target = os.path.join(src, "model.py") if program == "nanogpt" else src
     r = scan(target, clf)
     report = wp.compare_cached(program)  # both sides, the facade under torchproxy.trace()
