@@ -119,8 +119,12 @@ class Server:
         return header, records, status, started, err
 
     def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=60)
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=120)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()  # our own server: a stuck shutdown must not hide the real result
+            self.proc.wait()
         self.log.close()
 
 
@@ -136,6 +140,7 @@ class FacadeRun:
     header: tuple = None
     records: dict = field(default_factory=dict)   # global index -> record
     crashes: dict = field(default_factory=dict)   # global index -> (text, alone: bool, stderr)
+    anomalies: list = field(default_factory=list)  # forks that died outside a chain
 
 
 def run_facade(python, chains, jobs=2, batch=250, workdir=None) -> FacadeRun:
@@ -169,7 +174,18 @@ def run_facade(python, chains, jobs=2, batch=250, workdir=None) -> FacadeRun:
                 if status == "exit 0":
                     continue
                 if started is None:
-                    raise RuntimeError(f"fuzz batch failed outside a chain ({status}):\n{err[-3000:]}")
+                    # the fork died between chains (or was stopped before the first one): the
+                    # chains it did not finish go back to the queue, the event is reported
+                    with lock:
+                        result.anomalies.append(f"batch of {len(idx)} ended with {status} between "
+                                                f"chains: {err[-500:]!r}")
+                    rest = [g for k, g in enumerate(idx) if k not in records]
+                    if rest and len(result.anomalies) < 20:
+                        work.put(rest)
+                    elif rest:
+                        raise RuntimeError("fuzz batches keep failing outside chains: "
+                                           + "; ".join(result.anomalies[-3:]))
+                    continue
                 # rerun the chain that was running alone: does it crash by itself?
                 suspect = idx[started]
                 _, solo, solo_status, _, solo_err = server.run([chains[suspect]])
@@ -183,6 +199,8 @@ def run_facade(python, chains, jobs=2, batch=250, workdir=None) -> FacadeRun:
                 if rest:
                     work.put(rest)
         except Exception as exc:  # noqa: BLE001
+            import traceback
+            traceback.print_exc()
             errors.append(exc)
         finally:
             server.close()
@@ -264,6 +282,8 @@ def fuzz(chains, python=sys.executable, jobs=2, batch=250):
                                                          flags, gaps)))
         else:
             raise RuntimeError(f"chain {i} has no facade result")
+    if run.anomalies:
+        print("fuzz: " + "\n".join(run.anomalies), file=sys.stderr)
     return (run.header[1] if run.header else "?"), results
 
 
