@@ -128,23 +128,31 @@ def main():
             return facade_nn if form == "from_nn" else facade
         return real.nn if form == "from_nn" else real
 
+    def check(who, mod, form):
+        """One import, judged: True when no switch overlapped it (the answer is known exactly);
+        otherwise either side's answer is allowed, nothing else."""
+        g1, on = gen[0], enabled[0]
+        try:
+            got = getattr(mod, form)()
+        except BaseException as e:  # noqa: BLE001 - counted
+            note("exceptions", f"{who}.{form}: {e!r}")
+            return True
+        exact = g1 == gen[0] and g1 % 2 == 0
+        allowed = [expected(who, form, on)] if exact else \
+            [expected(who, form, True), expected(who, form, False)]
+        if not any(got is a for a in allowed):
+            note("wrong", f"{who}.{form}: {got!r} (exact={exact})")
+        return exact
+
     def worker(who, mod):
         for _ in range(ITERATIONS):
             for form in ("lazy", "from_nn", "via_importlib"):
-                g1, on = gen[0], enabled[0]
-                try:
-                    got = getattr(mod, form)()
-                except BaseException as e:  # noqa: BLE001 - counted
-                    note("exceptions", f"{who}.{form}: {e!r}")
-                    continue
-                exact = g1 == gen[0] and g1 % 2 == 0
-                allowed = [expected(who, form, on)] if exact else \
-                    [expected(who, form, True), expected(who, form, False)]
+                # overlapping a switch proves little: tried again (up to 20 times, each one
+                # judged) until one import ran between switches
+                exact = any(check(who, mod, form) for _ in range(20))
                 with lock:
                     counts["checks"] += 1
                     counts["exact_checks"] += exact
-                if not any(got is a for a in allowed):
-                    note("wrong", f"{who}.{form}: {got!r} (exact={exact})")
 
     stop = threading.Event()
 
@@ -168,7 +176,7 @@ def main():
                     stop.wait(0.01)
                 idle.clear()
                 switch(on)
-                stop.wait(0.003)
+                stop.wait(0.02)  # rules stable for a while: most imports are judged exactly
 
     def guards():
         while not stop.is_set():

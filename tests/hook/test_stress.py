@@ -47,7 +47,8 @@ def test_stress_fork_spawn_and_foreign_hooks_under_load(tmp_path):
     assert got["problems"] == []
     failures = ("wrong", "exceptions", "fork_failed", "fork_hung", "spawn_wrong")
     assert {k: counts[k] for k in failures} == dict.fromkeys(failures, 0)
-    # 3 workers x 60 iterations x 3 forms; every fork and spawn ran and was checked
-    assert counts["checks"] == 540 and counts["exact_checks"] > 50
+    # 3 workers x 60 iterations x 3 forms, each retried until judged exactly (or 20 tries);
+    # every fork and spawn ran and was checked
+    assert counts["checks"] == 540 and counts["exact_checks"] >= 500
     assert (counts["forks"], counts["spawns"], counts["spawn_exact"]) == (6, 2, 2)
     assert counts["foreign_rounds"] == 12 and counts["real_restored"] is True
