@@ -12,7 +12,7 @@ overflow test is exact, not a float heuristic.
 """
 from __future__ import annotations
 
-import contextlib
+from .dtypes import torch_name as _torch_name
 
 _U64 = 1 << 64
 INT64_MIN, INT64_MAX = _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -33,8 +33,7 @@ INT_RANGES = {"int8": (-(1 << 7), (1 << 7) - 1), "int16": (-(1 << 15), (1 << 15)
 
 def itemsize(dtype) -> int:
     """Bytes per element of a Paddle (or facade) dtype."""
-    from .dtypes import torch_name
-    return _ITEMSIZE[torch_name(dtype)]
+    return _ITEMSIZE[_torch_name(dtype)]
 
 
 def int_overflows(v: int, name: str) -> bool:
@@ -143,18 +142,47 @@ def _is_cpu(place) -> bool:
     return place is None or "cpu" in str(place).lower()
 
 
-@contextlib.contextmanager
-def allocating(nbytes: int, place=None):
-    """Paddle's allocator failing (``MemoryError``, Paddle's ResourceExhausted) becomes torch's
-    out-of-memory error: a ``RuntimeError`` with the CPU allocator's message, or
-    ``torch.OutOfMemoryError``'s text on a GPU (a RuntimeError subclass in torch)."""
-    try:
-        yield
-    except MemoryError:
-        if _is_cpu(place):
+# below this many elements no itemsize (<= 16 bytes) can take a contiguous size past int64:
+# the hot creation path skips the exact arithmetic (and the slow hash of a Paddle dtype)
+_SAFE_ELEMS = 1 << 59
+
+
+def check_new(shape, dtype, place=None) -> "allocating":
+    """torch's checks for a new contiguous tensor of ``shape`` and Paddle ``dtype`` (raises its
+    "Storage size calculation overflowed"); returns the context manager that wraps the
+    allocation (torch's out-of-memory error, with the byte count worked out only then)."""
+    prod = 1
+    for n in shape:
+        prod *= n
+        if prod >= _SAFE_ELEMS:  # an intermediate product counts, as in torch (sticky)
+            nbytes_contiguous(shape, itemsize(dtype))
+            break
+    return allocating(None, place, shape, dtype)
+
+
+class allocating:
+    """``with allocating(nbytes, place):`` -- Paddle's allocator failing (``MemoryError``,
+    Paddle's ResourceExhausted) becomes torch's out-of-memory error: a ``RuntimeError`` with the
+    CPU allocator's message, or ``torch.OutOfMemoryError``'s text on a GPU (a RuntimeError
+    subclass in torch).  A class, not a generator context manager: it wraps every creation."""
+
+    __slots__ = ("nbytes", "place", "shape", "dtype")
+
+    def __init__(self, nbytes, place=None, shape=None, dtype=None):
+        self.nbytes, self.place, self.shape, self.dtype = nbytes, place, shape, dtype
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if kind is None or not issubclass(kind, MemoryError):
+            return False
+        if self.nbytes is None:
+            self.nbytes = nbytes_contiguous(self.shape, itemsize(self.dtype))
+        if _is_cpu(self.place):
             msg = (f"[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't "
-                   f"allocate memory: you tried to allocate {nbytes} bytes. Error code 12 "
+                   f"allocate memory: you tried to allocate {self.nbytes} bytes. Error code 12 "
                    f"(Cannot allocate memory)")
         else:
-            msg = f"CUDA out of memory. Tried to allocate {nbytes} bytes."
+            msg = f"CUDA out of memory. Tried to allocate {self.nbytes} bytes."
         raise RuntimeError(msg) from None

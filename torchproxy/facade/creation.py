@@ -107,8 +107,7 @@ def checked_alloc(shape, dtype, place=None):
     overflow-checked arithmetic (Paddle's own wraps: 2**62 float32 elements became a 0-byte
     allocation); a context manager that turns Paddle's allocation failure into torch's
     out-of-memory RuntimeError wraps the allocation: ``with checked_alloc(...): kernel(...)``."""
-    nbytes = _sizes.nbytes_contiguous(shape, _sizes.itemsize(dtype))
-    return _sizes.allocating(nbytes, place)
+    return _sizes.check_new(shape, dtype, place)
 
 
 def _finish(t, requires_grad):

@@ -296,6 +296,13 @@ def _view(storage, dtype, offset, size, stride, requires_grad, metadata):
         raise TypeError(f"torch.load: a tensor's storage offset must be an int, got "
                         f"{type(offset).__name__}")
     _sizes.check_int64([offset], "set_", "storage_offset")
+    # torch's tensor.requires_grad = requires_grad in _rebuild_tensor_v2
+    if not isinstance(requires_grad, bool):
+        raise RuntimeError("requires_grad must be a bool")
+    if requires_grad and not (dtype.startswith("float") or dtype.startswith("complex")
+                              or dtype == "bfloat16"):
+        raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                           "gradients")
     # torch's checks (_rebuild_tensor -> set_): offset >= 0, overflow-checked size arithmetic
     # in which a negative stride overflows, and the view inside the storage's bytes -- before
     # Paddle is handed anything (its as_strided checks only the far end, forwards)
@@ -809,6 +816,65 @@ class _WeightsOnlyUnpickler:
             f"`add_safe_globals`, but got {kind}")
 
 
+_CORRUPT = ("PytorchStreamReader failed reading zip archive: invalid header or archive is "
+            "corrupted")
+
+
+def _check_zip_directory(fh, start: int) -> None:
+    """What torch's zip reader (miniz) checks before reading and Python's zipfile lets pass: the
+    end record's counts, every central-directory entry where the previous one ends (a comment
+    or name length flipped in one hides the entries after it from zipfile), ending exactly
+    where the directory does, on disk 0, a stored record's two sizes equal, and each local
+    header naming the same record.  Zip64 archives (torch writes them past 4 GiB) are left to
+    zipfile."""
+    fh.seek(0, os.SEEK_END)
+    end = fh.tell()
+    fh.seek(max(start, end - 22 - 65535))
+    tail = fh.read()
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < 22:
+        raise RuntimeError(_CORRUPT)
+    disk, cd_disk, n_disk, n_total, cd_size, cd_offset, _ = struct.unpack(
+        "<4H2LH", tail[at + 4:at + 22])
+    eocd = end - len(tail) + at
+    if at >= 76 and tail[at - 20:at - 16] == b"PK\x06\x07":
+        # torch's writer always adds the zip64 end record (56 bytes) and its locator (20):
+        # the directory ends where that record starts
+        rec = tail[at - 76:at - 20]
+        if rec[:4] != b"PK\x06\x06":
+            raise RuntimeError(_CORRUPT)
+        disk, cd_disk, n_disk, n_total, cd_size, cd_offset = struct.unpack("<2L4Q", rec[16:56])
+        eocd -= 76
+    if n_total > 65535 or cd_size > 0xFFFFFFFF:
+        return  # a real zip64 archive: left to zipfile
+    concat = eocd - cd_size - cd_offset  # bytes before the archive (zipfile's rule)
+    if disk or cd_disk or n_disk != n_total or concat < start:
+        raise RuntimeError(_CORRUPT)
+    fh.seek(concat + cd_offset)
+    directory = fh.read(cd_size)
+    pos, entries = 0, []
+    for _ in range(n_total):
+        head = directory[pos:pos + 46]
+        if len(head) < 46 or head[:4] != b"PK\x01\x02":
+            raise RuntimeError(_CORRUPT)
+        (method, csize, usize, nlen, xlen, clen, disk_start, rel) = (
+            struct.unpack("<H", head[10:12])[0], *struct.unpack("<2L", head[20:28]),
+            *struct.unpack("<4H", head[28:36]), struct.unpack("<L", head[42:46])[0])
+        name = directory[pos + 46:pos + 46 + nlen]
+        pos += 46 + nlen + xlen + clen
+        if pos > cd_size or disk_start or (method == 0 and csize != usize):
+            raise RuntimeError(_CORRUPT)
+        entries.append((rel, name))
+    if pos != cd_size:
+        raise RuntimeError(_CORRUPT)
+    for rel, name in entries:
+        fh.seek(concat + rel)
+        local = fh.read(30 + len(name))
+        if local[:4] != b"PK\x03\x04" or local[30:] != name or \
+                struct.unpack("<H", local[26:28])[0] != len(name):
+            raise RuntimeError(_CORRUPT)
+
+
 def _open_read(f):
     if isinstance(f, (str, bytes, os.PathLike)):
         return open(f, "rb"), True
@@ -837,6 +903,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         if not zipfile.is_zipfile(fh):
             raise RuntimeError("torch.load: this file is not in torch's zip format (torch >= 1.6 "
                                "default); the legacy tar/pickle format is not provided")
+        _check_zip_directory(fh, start)
         fh.seek(start)
         with zipfile.ZipFile(fh) as archive:
             names = archive.namelist()
@@ -853,8 +920,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
                 # record on another disk, a stored record whose two sizes differ
                 if info.volume != 0 or (info.compress_type == zipfile.ZIP_STORED
                                         and info.compress_size != info.file_size):
-                    raise RuntimeError("PytorchStreamReader failed reading zip archive: invalid "
-                                       f"header or archive is corrupted (record {info.filename})")
+                    raise RuntimeError(f"{_CORRUPT} (record {info.filename})")
                 if not info.filename.startswith(prefix + "data/"):
                     archive.read(info)
             byteorder = "little"
