@@ -22,7 +22,11 @@ writes the same records with a pickler that emits torch's global names for Paddl
 dtypes, devices and sizes.  ``weights_only=True`` (torch's default since 2.6) uses torch's
 allow-list: only the globals torch's ``_weights_only_unpickler`` allows, plus those added with
 ``torch.serialization.add_safe_globals``; anything else raises ``pickle.UnpicklingError`` as torch
-does.
+does.  The allow-list alone does not make a load safe (pickle's own BUILD ``setattr()``s on a
+class): weights-only loads run ``_WeightsOnlyUnpickler``, a port of torch's opcode loop, and
+every view is checked against its storage with torch's arithmetic (``_sizes``) before Paddle
+sees it.  Saving writes exactly the values of every view (a Paddle view with a negative stride
+is written as its values, in a storage of its own: torch has no negative strides).
 """
 from __future__ import annotations
 
