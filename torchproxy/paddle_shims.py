@@ -541,6 +541,40 @@ def broadcast_tensors(tensors):
     return [t if list(t.shape) == out else paddle.broadcast_to(t, out) for t in tensors]
 
 
+# Views in the autograd graph.  Paddle's in-place kernels, and the facade's in-place ops, write
+# into a view without carrying the write into its base's gradient (torch's CopySlices; Paddle
+# 2.6.2 and 3.3.1, docs/memory-model.md bug 5), so the facade refuses in-place methods on views
+# that require grad rather than compute a wrong gradient.  ``Tensor.grad_fn`` is public, the
+# node names are Paddle's internals: these are the ops whose output aliases their input while
+# stride kernels are on (the default on 2.6 and 3.x; read once here).  Re-check the names on
+# each Paddle release; remove when Paddle rebases a view's base on an in-place write.
+_VIEW_GRAD_NODES = frozenset((
+    "SliceGradNode", "StridedSliceGradNode", "TransposeGradNode", "DiagonalGradNode",
+    "UnbindGradNode", "SplitGradNode", "SplitWithNumGradNode", "SqueezeGradNode",
+    "UnsqueezeGradNode", "AsRealGradNode", "AsComplexGradNode", "AsStridedGradNode",
+    "IndexSelectStridedGradNode"))
+_STRIDED_VIEW_NODE = "GradNodePyLayer_" + _StridedView.__name__
+STRIDE_KERNELS: bool = bool(paddle.get_flags(["FLAGS_use_stride_kernel"])
+                            .get("FLAGS_use_stride_kernel", False))
+
+
+def _is_view_node(node) -> bool:
+    name = node.name()
+    return name in _VIEW_GRAD_NODES or name.startswith(_STRIDED_VIEW_NODE)
+
+
+def autograd_view_root(t):
+    """None when ``t`` is not an aliasing view in the autograd graph; else "leaf" when the chain
+    of views starts at a leaf, "graph" when it starts at a computed tensor."""
+    node = t.grad_fn
+    if node is None or not STRIDE_KERNELS or not _is_view_node(node):
+        return None
+    while node is not None and _is_view_node(node):
+        nxt = node.next_functions
+        node = nxt[0] if nxt else None
+    return "leaf" if node is not None and node.name() == "GradNodeAccumulation" else "graph"
+
+
 # Tensor.view(dtype) (a reinterpreting view) exists from Paddle 3.0.  Remove when 2.6 support
 # is dropped.
 HAS_VIEW_DTYPE: bool = hasattr(paddle.Tensor, "view") and not IS_PADDLE_2

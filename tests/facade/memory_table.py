@@ -218,8 +218,9 @@ def render():
             if any("crash" in e or e["verdicts"]["aliases"] is not True
                    or e["verdicts"]["writes reach base"] is not True for e in per_base.values()):
                 copies.append(f"`{op}`")
-        lines += ["", "Not torch's view on this Paddle (a copy, a refusal or another geometry; "
-                  "gaps.toml says why): " + (", ".join(copies) or "none") + ".", ""]
+        lines += ["", "Not aliasing as torch's view on this Paddle (a copy whose writes are "
+                  "refused, or an error; gaps.toml says why): " + (", ".join(copies) or "none")
+                  + ".", ""]
     with open(os.path.join(HERE, "memory_model_bugs.md")) as f:
         lines.append(f.read().rstrip() + "\n")
     with open(DOC, "w") as f:

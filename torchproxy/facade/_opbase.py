@@ -118,6 +118,7 @@ def view_op(torch_name):
                     raise
                 return _zero_size.recover(e, run, torch_name, args, kwargs)
         run.__name__, run.__qualname__, run.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+        run.__module__ = fn.__module__
         run.__wrapped__ = fn
         run.zero_size_guarded = True
         return run
@@ -166,9 +167,15 @@ def make_inplace(name, fn):
     """Tensor.<name>_ from the out-of-place ``fn``: compute with torch's promotion, refuse
     results that cannot be cast back (float into an int tensor) or that broadcast beyond
     self's shape, write through views with assign(), return self."""
+    operator = name.startswith("__")  # x += y: see check_inplace_target's ``views``
+
     def method(self, *args, **kwargs):
-        _check_inplace_target(self)  # torch's leaf and overlapping-memory errors
-        result = fn(self, *args, **kwargs)
+        _check_inplace_target(self, not operator)  # torch's leaf, view and overlap errors
+        # under autograd the op reads a copy of self: Paddle saves its inputs for backward, and
+        # the write below would change a saved self ("modified by an inplace operation",
+        # where torch's x.mul_(3) saves only the 3)
+        src = self.clone() if not self.stop_gradient and paddle.is_grad_enabled() else self
+        result = fn(src, *args, **kwargs)
         if result.dtype != self.dtype:
             check_cast(result.dtype, self.dtype)
             result = result.astype(self.dtype)
@@ -183,9 +190,9 @@ def make_inplace(name, fn):
     return method
 
 
-def _check_inplace_target(self):
+def _check_inplace_target(self, views):
     from .tensor_methods import check_inplace_target
-    check_inplace_target(self)
+    check_inplace_target(self, views=views)
 
 
 write_out = _write_out  # torch's out= rules (creation.py: cast check, resize, write)

@@ -52,8 +52,8 @@ CONDITIONAL = ("torch.Tensor.data_ptr",)
 
 import paddle
 
-from ..paddle_shims import (DATA_PTR_NONE_FOR_EMPTY, HAS_VIEW_DTYPE, byte_offset, copy_to,
-                            same_place, strided_view)
+from ..paddle_shims import (DATA_PTR_NONE_FOR_EMPTY, HAS_VIEW_DTYPE, autograd_view_root,
+                            byte_offset, copy_to, same_place, strided_view)
 from ..paddle_shims import VERSION as PADDLE_VERSION
 from . import dtypes as _dt
 from . import ops
@@ -609,20 +609,35 @@ def view_or_marked_copy(result, base, op, strides=None, offset=None):
     return result
 
 
-def check_inplace_target(self, overlap=True):
-    """torch's refusals before an in-place write into ``self``: a leaf that requires grad
-    (while grad mode is on), and, with ``overlap``, a tensor whose elements share memory
-    through a zero stride (an expanded view: torch's assert_no_internal_overlap).  Also a
-    copy standing in for a view (view_or_marked_copy): the write would not reach the base."""
+def check_inplace_target(self, overlap=True, views=True):
+    """torch's refusals before an in-place write into ``self``: a leaf that requires grad, or
+    a view of one (while grad mode is on), and, with ``overlap``, a tensor whose elements share
+    memory through a zero stride (an expanded view: torch's assert_no_internal_overlap).  Also
+    a copy standing in for a view (view_or_marked_copy): the write would not reach the base.
+    With ``views``, a view of a computed tensor that requires grad is refused too: Paddle would
+    not carry the write into the base's gradient (gaps.toml).  The in-place operators pass
+    False: ``a[i] *= 2`` is ``a.__setitem__(i, a[i].__imul__(2))``, whose set_value on the base
+    has the right gradient."""
     copied = _COPIED_VIEWS.get(id(self))
     if copied is not None and copied[0]() is self:
         raise RuntimeError(f"torchproxy: this tensor is a copy where torch's {copied[1]} returns "
                            f"a view (Paddle {PADDLE_VERSION} cannot alias it here), so an "
                            "in-place write would not reach its base; write into the base, or "
                            "clone() first if a separate tensor is meant")
-    if not self.stop_gradient and self.is_leaf and paddle.is_grad_enabled():
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
-                           "operation.")
+    if not self.stop_gradient and paddle.is_grad_enabled():
+        if self.is_leaf:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+        root = autograd_view_root(self)
+        if root == "leaf":
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
+        if root == "graph" and views:
+            raise RuntimeError("torchproxy: in-place operation on a view of a tensor that "
+                               "requires grad: Paddle cannot carry the write into the base's "
+                               "gradient (gaps.toml 'torch.Tensor (in-place through a view under "
+                               "autograd)'); assign through indexing (base[index] = value) or "
+                               "compute out of place")
     if overlap and 0 in self.strides:
         if any(n > 1 and st == 0 for n, st in zip(_shape(self), self.strides)):
             raise RuntimeError("unsupported operation: more than one element of the written-to "
