@@ -328,13 +328,14 @@ def _paddle_version() -> str:
 def _fork_locks() -> list:
     """Every lock the package holds, in the order its code nests them: Triton's driver binding
     (its imports reach the hook), the rules, the hook, tracing, the Tensor methods, the facade
-    build, libcuda.  Modules not loaded yet hold none."""
+    build, libcuda, spawn propagation.  Modules not loaded yet hold none."""
     locks = []
     for module, attr in (("torchproxy.integrations.triton", "_lock"),
                          ("torchproxy.scope", "STATE"), ("torchproxy.hook", "_lock"),
                          ("torchproxy.tracing", "_lock"), ("torchproxy.facade.tensor", "_lock"),
                          ("torchproxy.facade.modules", "_build_lock"),
-                         ("torchproxy.paddle_shims", "_lib_lock")):
+                         ("torchproxy.paddle_shims", "_lib_lock"),
+                         ("torchproxy.children", "_lock")):
         lock = getattr(sys.modules.get(module), attr, None)
         if attr == "STATE" and lock is not None:
             lock = lock.lock
