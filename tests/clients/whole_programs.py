@@ -51,9 +51,10 @@ EVAL_TOL = 1e-5  # eval outputs after training (values of order 1)
 # program -> (loss bound, why it is not LOSS_TOL)
 LOSS_TOL_FOR = {
     "efficientnet": (1e-4, "training-mode BatchNorm over the last stages' 1x1 and 2x2 maps (8 to "
-                     "32 values per channel) amplifies float32 rounding of the two sides' conv "
-                     "kernels into the loss: measured 1.3e-5 at step 6 on Paddle 3.3.1 while the "
-                     "trained weights' eval logits agree to 3e-8"),
+                     "32 values per channel) amplifies float32 rounding into the loss: real torch "
+                     "against itself, 1 vs 2 threads, differs by 9.8e-6 at step 6; the facade "
+                     "against real torch by 1.35e-5, while the trained weights' eval logits "
+                     "agree to 3e-8"),
 }
 CHILD_TIMEOUT = 600
 TRACE_ENV = "TORCHPROXY_WP_TRACE"  # set in the facade child: also record torchproxy.trace()

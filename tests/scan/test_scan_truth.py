@@ -109,6 +109,9 @@ def test_output_says_it_is_static(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "static check: nothing is imported or run, so crashes" in out
     assert "verdict: ready (static check)" in out
+    # a CI gate on the verdict: missing attributes fail it like missing names
+    assert main(["scan", _write(tmp_path, "m.py", USES_MISSING_ATTRS), "--fail-on-missing"]) == 1
+    assert main(["scan", _write(tmp_path, "n.py", NOT_TENSOR_ATTRS), "--fail-on-missing"]) == 0
 
 
 def test_torch_attrs_file_matches_installed_torch():
