@@ -662,6 +662,13 @@ def main(argv=None) -> int:
     for key in ("mismatches", "class_changes"):
         for item in rep[key][:20]:
             print(key, json.dumps(item)[:600])
+    # stricter than torch (allowed: the facade raised), grouped by the facade's reason
+    groups: dict = {}
+    for item in rep["facade_refused_torch_loaded"]:
+        key = f"{item['facade'][0]}: {item['facade'][1][:70]}"
+        groups[key] = groups.get(key, 0) + 1
+    for key, n in sorted(groups.items(), key=lambda kv: -kv[1]):
+        print(f"facade refused, torch loaded: {n} x {key}")
     if rep["crash"]:
         print("CRASH", json.dumps(rep["crash"])[:5000])
     return 1 if rep["crash"] or rep["mismatches"] or rep["class_changes"] else 0
