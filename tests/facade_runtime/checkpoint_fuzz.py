@@ -119,12 +119,14 @@ def torch_tensor_info(t):
     import torch
     d = t.detach()
     name = str(d.dtype).split(".")[-1]
-    if d.dtype.is_floating_point and d.element_size() < 4:
-        d = d.float()
     n = d.numel()
     if n > BIG:
+        d = d.float() if d.dtype.is_floating_point and d.element_size() < 4 else d
         vals = ["big", d[(0,) * d.ndim].item(), d[(-1,) * d.ndim].item()] if d.ndim else []
+    elif name in ("float16", "bfloat16"):  # the bits: a converted NaN may change its payload
+        vals = _values_digest(d.contiguous().view(torch.int16).numpy())
     else:
+        d = d.float() if d.dtype.is_floating_point and d.element_size() < 4 else d
         vals = _values_digest(d.contiguous().numpy())
     return [name, list(t.shape), vals, bool(t.requires_grad),
             isinstance(t, torch.nn.Parameter)]
@@ -216,10 +218,14 @@ def changed(before):
 def info(t):
     name = _dt.torch_name(t.dtype)
     is_param = isinstance(t, EagerParamBase)
-    if name in ("bfloat16", "float16", "float8_e4m3fn", "float8_e5m2"):
-        t = t.astype("float32")
     shape = list(t.shape)
     n = int(np.prod(shape)) if shape else 1
+    if n <= cf.BIG and name in ("float16", "bfloat16"):
+        # the bits (Paddle hands bfloat16 out as its uint16 bits, float16 as numpy's)
+        vals = cf._values_digest(np.ascontiguousarray(t.numpy()).view(np.uint16))
+        return [name, shape, vals, not t.stop_gradient, is_param]
+    if name in ("bfloat16", "float16", "float8_e4m3fn", "float8_e5m2"):
+        t = t.astype("float32")
     if n > cf.BIG:
         vals = ["big", t[(0,) * len(shape)].item(), t[(-1,) * len(shape)].item()] if shape else []
     else:
