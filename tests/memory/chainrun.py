@@ -5,7 +5,7 @@ Three parts, each on a fresh ``base`` (so an error in one does not hide the othe
   write - v.copy_(pattern): v and base afterwards (does the write reach the base through the chain?)
   grad  - base.requires_grad_(); a reduction of v; backward; every leaf's .grad
 Each part's record is ("ok", data) or ("err", [exception type names, MRO], message).  Records are
-plain Python/numpy data, compared by tests/memory/compare.py.
+plain Python/numpy data, compared by tests/memory/viewcompare.py.
 
 The snippets are compiled in a namespace whose ``__name__`` is ``viewchain``: in the facade child
 (global mode) every module except paddle/torchproxy is in scope, so Tensor methods called from

@@ -3,7 +3,7 @@
     .venv/bin/python -m tests.memory.fuzz --chains 100000 --seed 1
     .venv/bin/python -m tests.memory.fuzz --replay tests/memory/regressions.json
 
-The oracle (real torch) runs in this process; the facade runs in fork servers (child.py) started
+The oracle (real torch) runs in this process; the facade runs in fork servers (viewchild.py) started
 with glibc's heap checks on, several chains per fork.  A fork that dies is retried chain by chain
 from the chain it was running, which names the crashing chain (and whether it crashes alone).
 Exit status 1 when any chain fails (crash, error/values/layout/write/grad mismatch).
@@ -30,7 +30,7 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 from chainrun import run_chain  # noqa: E402
-from compare import CLASSES, Outcome, compare, documented_relaxations  # noqa: E402
+from viewcompare import CLASSES, Outcome, compare, documented_relaxations  # noqa: E402
 from viewchains import draw_chains, one_line  # noqa: E402
 
 # a chain that fails in its batch but passes alone: an earlier chain of the batch left the
@@ -66,12 +66,12 @@ def child_env(perturb: int) -> dict:
 
 
 class Server:
-    """One fork server (child.py) with the facade imported."""
+    """One fork server (viewchild.py) with the facade imported."""
 
     def __init__(self, python: str, workdir: str, perturb: int = 165):
         self.workdir = workdir
         self.log = open(os.path.join(workdir, f"server-{id(self)}.log"), "wb")
-        self.proc = subprocess.Popen([python, os.path.join(HERE, "child.py")],
+        self.proc = subprocess.Popen([python, os.path.join(HERE, "viewchild.py")],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self.log, env=child_env(perturb), text=True,
                                      cwd=REPO)
@@ -391,7 +391,7 @@ def main(argv=None) -> int:
     failing = [r for r in results if r.classes]
     explained_by = Counter()
     if args.ledger:
-        from ledger import explain, open_findings
+        from viewledger import explain, open_findings
         findings = open_findings(paddle_version.split(".")[0])
         unexplained = []
         for r in failing:

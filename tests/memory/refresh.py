@@ -20,7 +20,7 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 import fuzz  # noqa: E402
-from ledger import REGRESSIONS, explain, load_ledger, load_regressions  # noqa: E402
+from viewledger import REGRESSIONS, explain, load_ledger, load_regressions  # noqa: E402
 
 
 def main(argv=None) -> int:

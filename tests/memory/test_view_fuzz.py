@@ -21,7 +21,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import fuzz  # noqa: E402
-from ledger import explain, load_ledger, load_regressions, open_findings  # noqa: E402
+from viewledger import explain, load_ledger, load_regressions, open_findings  # noqa: E402
 from viewchains import draw_chains, one_line  # noqa: E402
 
 SEED = 20261126
@@ -97,7 +97,7 @@ def test_every_open_finding_is_still_seen(run):
 
 
 def test_ledger_entries_are_well_formed():
-    from compare import CLASSES
+    from viewcompare import CLASSES
     known = set(CLASSES) | {fuzz.CONTEXT}
     ids = [f["id"] for f in load_ledger()]
     assert len(ids) == len(set(ids))

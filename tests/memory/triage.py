@@ -21,7 +21,7 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 from chainrun import run_chain  # noqa: E402
-from compare import compare  # noqa: E402
+from viewcompare import compare  # noqa: E402
 from fuzz import Server, _crash_text, real_torch  # noqa: E402
 from viewchains import one_line  # noqa: E402
 

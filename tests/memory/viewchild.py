@@ -1,4 +1,4 @@
-"""Facade side of the view-chain fuzzer: a fork server (``python child.py``).
+"""Facade side of the view-chain fuzzer: a fork server (``python viewchild.py``).
 
 The process imports Paddle and enables the facade once (global mode: ``import torch`` is the
 facade), then reads one JSON request per line on stdin: {"chains": PATH, "out": PATH, "err": PATH}.

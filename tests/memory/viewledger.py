@@ -4,7 +4,7 @@
 ledger.json: {"findings": [{"id": "F4", "title": ..., "paddle": ["3", "2"],
                             "classes": ["facade raises"], "match": REGEX}, ...]}
   - ``paddle``: the Paddle series (major version) on which the finding is open;
-  - ``classes``: the failure classes it explains (tests/memory/compare.py CLASSES, plus
+  - ``classes``: the failure classes it explains (tests/memory/viewcompare.py CLASSES, plus
     "fails only after earlier chains" for a chain that fails in its batch but not alone);
   - ``match``: a regular expression searched in the chain's one-line snippet plus its reduction
     (``ledger_text``), and the optional
