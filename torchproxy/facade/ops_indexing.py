@@ -94,6 +94,10 @@ def _extent(size, stride):
 
 def _storage_numel(x, itemsize):
     from .storage import UntypedStorage
+    if x.data_ptr() is None:  # Paddle 2.6: a 0-size tensor (even a view) owns no allocation
+        raise RuntimeError("torchproxy: as_strided of a 0-element tensor needs its storage, and "
+                           "Paddle 2.6 gives 0-element tensors (views included) none; take the "
+                           "view from a tensor with elements")
     return UntypedStorage.of_tensor(x).nbytes() // itemsize
 
 
