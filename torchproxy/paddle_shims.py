@@ -541,6 +541,26 @@ def broadcast_tensors(tensors):
     return [t if list(t.shape) == out else paddle.broadcast_to(t, out) for t in tensors]
 
 
+# paddle.as_real's backward calls as_complex on the incoming gradient, which refuses a
+# non-contiguous one ("cannot be as_complex directly": a view_as_real followed by movedim or
+# expand; Paddle 3.3.1).  as_real_view gives the aliasing as_real its own backward.  Keep while
+# a supported Paddle's as_real backward needs a contiguous gradient.
+class _AsReal(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, x):
+        return paddle.as_real(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return paddle.as_complex(grad.clone())  # (contiguous() would change grad itself)
+
+
+def as_real_view(x):
+    if x.stop_gradient or not paddle.is_grad_enabled():
+        return paddle.as_real(x)
+    return _AsReal.apply(x)
+
+
 # Views in the autograd graph.  Paddle's in-place kernels, and the facade's in-place ops, write
 # into a view without carrying the write into its base's gradient (torch's CopySlices; Paddle
 # 2.6.2 and 3.3.1, docs/memory-model.md bug 5), so the facade refuses in-place methods on views
@@ -553,14 +573,15 @@ _VIEW_GRAD_NODES = frozenset((
     "UnbindGradNode", "SplitGradNode", "SplitWithNumGradNode", "SqueezeGradNode",
     "UnsqueezeGradNode", "AsRealGradNode", "AsComplexGradNode", "AsStridedGradNode",
     "IndexSelectStridedGradNode"))
-_STRIDED_VIEW_NODE = "GradNodePyLayer_" + _StridedView.__name__
+# the facade's own aliasing PyLayers (Paddle 2.6 appends "_backward" to the node name)
+_VIEW_PYLAYER_NODES = tuple("GradNodePyLayer_" + c.__name__ for c in (_StridedView, _AsReal))
 STRIDE_KERNELS: bool = bool(paddle.get_flags(["FLAGS_use_stride_kernel"])
                             .get("FLAGS_use_stride_kernel", False))
 
 
 def _is_view_node(node) -> bool:
     name = node.name()
-    return name in _VIEW_GRAD_NODES or name.startswith(_STRIDED_VIEW_NODE)
+    return name in _VIEW_GRAD_NODES or name.startswith(_VIEW_PYLAYER_NODES)
 
 
 def autograd_view_root(t):

@@ -193,6 +193,42 @@ def f(x):
     return v0, a._version
 """, (X,))
 
+# complex views followed by other views, with gradients (fuzzer F23: Paddle's as_real backward
+# refused a non-contiguous gradient; F26: Paddle 2.6's as_real of a strided input read the
+# wrong elements)
+for _n, _pre, _expr in (
+        ("view_as_real_movedim_expand_backward", "x = base[:, 2:]",
+         "torch.movedim(torch.view_as_real(x), (1, 0), (1, 2)).expand(3, 2, -1, -1)"),
+        ("real_of_strided_select", "x = base.permute(0, 1)",
+         "x.select(-1, 1).real.view_as(x.select(-1, 1).real)"),
+        ("imag_of_transposed", "x = base.t()", "x.imag")):
+    CASES[_n] = (f"""
+import torch
+def f(b):
+    base = b * 1
+    {_pre}
+    v = {_expr}
+    vals = v.detach().clone()
+    base = b.requires_grad_() * 1
+    {_pre}
+    v = {_expr}
+    (v * torch.arange(v.numel(), dtype=v.dtype).reshape(v.shape)).sum().backward()
+    return vals, b.grad
+""", ((np.arange(12) - 1j * (np.arange(12) + 0.5)).reshape(3, 4),))
+
+# contiguous() of a view returns a copy and leaves the view a view (Paddle's own contiguous()
+# turns the tensor itself into a contiguous copy, on 2.6.2 and 3.3.1)
+CASES["contiguous_leaves_the_view_alone"] = ("""
+import torch
+def f(x):
+    t = x * 1
+    v = t.t()
+    c = v.contiguous()
+    v[0].fill_(5)
+    c[1].fill_(-5)
+    return t, c, v.stride(), c.stride(), v.is_contiguous()
+""", (X,))
+
 # the issue's minimal program (nanoGPT's attention split + view)
 CASES["issue18_split_view_backward"] = ("""
 import torch

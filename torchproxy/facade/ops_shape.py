@@ -437,10 +437,16 @@ def view_as_real(input):
     there a copy, into which in-place writes raise: tensor_methods.view_or_marked_copy)."""
     if not _name(input.dtype).startswith("complex"):
         raise RuntimeError("view_as_real is only supported for complex tensors")
+    from ..paddle_shims import as_real_view
     from .storage import storage_offset
-    from .tensor_methods import stride, view_or_marked_copy
-    return view_or_marked_copy(paddle.as_real(input), input, "view_as_real",
-                               [2 * st for st in stride(input)] + [1], 2 * storage_offset(input))
+    from .tensor_methods import same_storage, stride, view_or_marked_copy
+    strides, offset = [2 * st for st in stride(input)] + [1], 2 * storage_offset(input)
+    r = as_real_view(input)
+    if same_storage(r, input) and list(stride(r)) != strides:
+        # Paddle 2.6 over a non-contiguous input: the allocation with contiguous strides, which
+        # reads the wrong elements; the values come from a contiguous copy instead
+        r = as_real_view(input.clone())  # (Paddle's contiguous() would change input itself)
+    return view_or_marked_copy(r, input, "view_as_real", strides, offset)
 
 
 @adapter("torch.view_as_complex")

@@ -169,7 +169,6 @@ def stride(self, dim=None):
 
 
 _paddle_is_contiguous = _original("is_contiguous")
-_paddle_contiguous = _original("contiguous")
 
 
 def _torch_contiguous(self) -> bool:
@@ -201,10 +200,13 @@ def is_contiguous(self, memory_format=None) -> bool:
 
 @tensor_method("contiguous")
 def contiguous(self, memory_format=None):
-    """torch: self when already contiguous by torch's rule (no copy), else a contiguous copy."""
+    """torch: self when already contiguous by torch's rule (no copy), else a contiguous copy.
+    (Paddle's Tensor.contiguous() makes the tensor ITSELF contiguous and returns it, on 2.6.2
+    and 3.3.1: a view would silently stop sharing its base's memory.  clone() copies into new
+    contiguous memory and keeps the autograd graph.)"""
     if _torch_contiguous(self):
         return self
-    return _paddle_contiguous(self)
+    return self.clone()
 
 
 @tensor_method("view")
