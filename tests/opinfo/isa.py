@@ -231,6 +231,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=180)
     ap.add_argument("--jobs", type=int, default=1, help="settings run at the same time")
     ap.add_argument("--write", action="store_true", help="write docs/results/opinfo-isa-<paddle>.md")
+    ap.add_argument("--name", help="write docs/results/opinfo-isa-<paddle>-<name>.md instead (a second selection)")
     ap.add_argument("--save", help="also keep each setting's results here (<setting>.json)")
     ap.add_argument("--load", help="no run: the settings' results saved with --save in this folder, "
                     "checked against the ledger as it is now")
@@ -273,7 +274,7 @@ def main(argv=None) -> int:
     print(md)
     if args.write:
         os.makedirs(RESULTS, exist_ok=True)
-        p = os.path.join(RESULTS, f"opinfo-isa-{runs[0]['paddle']}.md")
+        p = os.path.join(RESULTS, f"opinfo-isa-{runs[0]['paddle']}{'-' + args.name if args.name else ''}.md")
         with open(p, "w", encoding="utf-8") as f:
             f.write(md)
         print(f"[opinfo-isa] wrote {os.path.relpath(p, ROOT)}")
