@@ -443,9 +443,12 @@ views = {
 }
 strides = {k: [int(s) for s in v.get_strides()] for k, v in views.items()}
 torch.save(views, out)
+after = {k: [int(s) for s in v.get_strides()] for k, v in views.items()}
+values = {k: v.numpy().tolist() for k, v in views.items()}
+base[0, 1] = 100.0  # rev2's last row: the saved views are still views of base
 back = torch.load(out)
-print(json.dumps({"strides": strides,
-                  "values": {k: v.numpy().tolist() for k, v in views.items()},
+print(json.dumps({"strides": strides, "after": after, "shared": float(views["rev2"][-1, 0]),
+                  "values": values,
                   "reloaded": {k: v.numpy().tolist() for k, v in back.items()}}))
 """
 
@@ -460,6 +463,8 @@ def test_save_of_negative_stride_views_writes_every_value(tmp_path):
     import json
     got = json.loads(r.stdout.strip().splitlines()[-1])
     assert got["strides"]["rev"] == [-1] and got["strides"]["both"] == [-12, -3]
+    # saving left the user's views alone (Paddle's contiguous() would rewrite them in place)
+    assert got["after"] == got["strides"] and got["shared"] == 100.0
     base = np.arange(24, dtype=np.float32).reshape(4, 6)
     want = {"rev": np.arange(6, dtype=np.float32)[::-1], "rev2": base[::-1, 1:],
             "both": base[::-2, ::-3], "row": base[2], "one": base[3:, ::-1][:, :1]}

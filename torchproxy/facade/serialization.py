@@ -1056,7 +1056,9 @@ class _Pickler(pickle._Pickler):
         except Exception:
             alloc = None
         if alloc is None or alloc._flat is None:
-            flat = t.contiguous().reshape([-1]) if t.ndim else t.reshape([1])
+            # clone, not Paddle's contiguous(): that one rewrites t ITSELF into contiguous
+            # memory, so saving a view would cut it off from its base
+            flat = t.detach().clone().reshape([-1]) if t.ndim else t.reshape([1])
             st = _SavedStorage(str(len(self.storages)), dtype, flat, location)
             st.used = int(flat.shape[0]) if int(np.prod(t.shape)) else 0
             self.storages[st.key] = st
