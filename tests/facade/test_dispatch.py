@@ -159,6 +159,8 @@ SAMPLES.update({  # ops_indexing / ops_shape (tests/facade/test_shape_breadth.py
     "swapdims_": (X, lambda: (0, 1), {}), "transpose_": (X, lambda: (0, 1), {}),
     "view_as": (X, lambda: (paddle.ones([4, 3]),), {}),
     "unsafe_chunk": (X, lambda: (2,), {}), "diagonal": (X, lambda: (1,), {}),
+    "expand_as": (X, lambda: (paddle.ones([2, 3, 4]),), {}),
+    "unfold": (X, lambda: (1, 2, 1), {}),
 })
 SAMPLES.update({  # fft.py, special.py (tests/facade/test_special_masked_breadth.py)
     **{n: (X, lambda: (Y(),), {}) for n in ("igamma", "igamma_", "igammac", "igammac_")},
