@@ -17,7 +17,14 @@ import torchproxy
 from torchproxy.facade import modules as facade_modules
 from helpers import unique
 
-_ORIGINALS = (builtins.__import__, importlib.import_module, importlib.util.find_spec)
+# the interpreter's own hooks, read in clean() after torchproxy.disable(): read at import, they
+# were torchproxy's own wrappers whenever an earlier test module had enabled it at collection
+# (the whole suite in one process), and clean() then re-installed those after every test
+_ORIGINALS = None
+
+
+def _tops():
+    return builtins.__import__, importlib.import_module, importlib.util.find_spec
 
 
 def facade(name="torch"):
@@ -75,7 +82,10 @@ class ForeignFinder:
 
 @pytest.fixture
 def clean():
+    global _ORIGINALS
     torchproxy.disable()
+    if _ORIGINALS is None:
+        _ORIGINALS = _tops()
     yield
     torchproxy.disable()
     builtins.__import__, importlib.import_module, importlib.util.find_spec = _ORIGINALS
