@@ -1058,7 +1058,9 @@ class _Pickler(pickle._Pickler):
         if alloc is None or alloc._flat is None:
             # clone, not Paddle's contiguous(): that one rewrites t ITSELF into contiguous
             # memory, so saving a view would cut it off from its base
-            flat = t.detach().clone().reshape([-1]) if t.ndim else t.reshape([1])
+            # (a 0-element tensor: nothing to copy, and Paddle 2.6 cannot clone an empty one)
+            flat = (t.reshape([1]) if not t.ndim else t.reshape([0]) if not numel
+                    else t.detach().clone().reshape([-1]))
             st = _SavedStorage(str(len(self.storages)), dtype, flat, location)
             st.used = int(flat.shape[0]) if int(np.prod(t.shape)) else 0
             self.storages[st.key] = st
