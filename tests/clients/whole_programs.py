@@ -248,21 +248,27 @@ def run_efficientnet(torch, side, workdir, src, steps=8, batch=8, size=32, class
     model = _same_weights(torch, side, workdir, build)
     opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     xs, ys = _images(steps * batch, classes, size, seed=7)
-    losses = []
-    model.train()
-    for i in range(steps):
-        x = torch.from_numpy(xs[i * batch:(i + 1) * batch])
-        y = torch.from_numpy(ys[i * batch:(i + 1) * batch])
-        loss = F.cross_entropy(model(x), y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
+    losses = _train(torch, model, opt, F.cross_entropy, xs, ys, steps, batch)
     model.eval()
     xe, _ = _images(4, classes, size, seed=8)
     with torch.no_grad():
         out = model(torch.from_numpy(xe))
     return {"losses": losses, "check": "eval", "values": out.flatten().tolist()}
+
+
+def _train(torch, model, opt, loss_fn, xs, ys, steps, batch):
+    """``steps`` optimizer steps over consecutive numpy batches; the loss of each step."""
+    losses = []
+    model.train()
+    for i in range(steps):
+        x = torch.from_numpy(xs[i * batch:(i + 1) * batch])
+        y = torch.from_numpy(ys[i * batch:(i + 1) * batch])
+        loss = loss_fn(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
 
 
 def run_tcn(torch, side, workdir, src, steps=20, batch=8, length=32, channels=3):
@@ -277,16 +283,7 @@ def run_tcn(torch, side, workdir, src, steps=20, batch=8, length=32, channels=3)
     model = _same_weights(torch, side, workdir, build)
     opt = torch.optim.Adam(model.parameters(), lr=1e-2)
     xs, ys = _sequences(steps * batch, channels, length, seed=3)
-    losses = []
-    model.train()
-    for i in range(steps):
-        x = torch.from_numpy(xs[i * batch:(i + 1) * batch])
-        y = torch.from_numpy(ys[i * batch:(i + 1) * batch])
-        loss = F.mse_loss(model(x), y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
+    losses = _train(torch, model, opt, F.mse_loss, xs, ys, steps, batch)
     model.eval()
     xe, _ = _sequences(2, channels, length, seed=4)
     xe = torch.from_numpy(xe)
