@@ -33,7 +33,11 @@ def facade_label() -> str:
                               text=True, check=True).stdout.strip()
         dirty = subprocess.run(["git", "-C", pkg, "status", "--porcelain", "--", "."],
                                capture_output=True, text=True, check=True).stdout.strip()
-        return f"{head}{' + uncommitted changes' if dirty else ''} ({pkg})"
+        top = subprocess.run(["git", "-C", pkg, "rev-parse", "--show-toplevel"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        # the package's path inside its checkout: results files name no machine's directories
+        where = os.path.relpath(pkg, top)
+        return f"{head}{' + uncommitted changes' if dirty else ''} ({where})"
     except (OSError, subprocess.CalledProcessError):
         return f"unknown commit ({pkg})"
 
