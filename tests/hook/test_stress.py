@@ -28,9 +28,11 @@ def test_stress_threads_guards_toggles_and_c_imports(tmp_path, mode):
     assert got["problems"] == []
     assert {k: counts[k] for k in ("wrong", "exceptions", "facade_seen", "real_replaced")} == \
         {"wrong": 0, "exceptions": 0, "facade_seen": 0, "real_replaced": 0}
-    # 5 workers x 150 iterations x 4 import forms, a good share checked exactly
+    # 5 workers x 150 iterations x 4 import forms; each check is retried (up to 200 times)
+    # until one attempt ran with no enable()/disable() in between, so nearly all are exact
+    # on any machine load, and the watcher saw sys.modules throughout
     assert counts["checks"] == 3000
-    assert counts["exact_checks"] > 300 and counts["polls"] > 1000
+    assert counts["exact_checks"] >= 2990 and counts["polls"] > 100
 
 
 def test_stress_fork_spawn_and_foreign_hooks_under_load(tmp_path):
@@ -47,8 +49,8 @@ def test_stress_fork_spawn_and_foreign_hooks_under_load(tmp_path):
     assert got["problems"] == []
     failures = ("wrong", "exceptions", "fork_failed", "fork_hung", "spawn_wrong")
     assert {k: counts[k] for k in failures} == dict.fromkeys(failures, 0)
-    # 3 workers x 60 iterations x 3 forms, each retried until judged exactly (or 20 tries);
+    # 3 workers x 60 iterations x 3 forms, each retried until judged exactly (or 200 tries);
     # every fork and spawn ran and was checked
-    assert counts["checks"] == 540 and counts["exact_checks"] >= 500
+    assert counts["checks"] == 540 and counts["exact_checks"] >= 535
     assert (counts["forks"], counts["spawns"], counts["spawn_exact"]) == (6, 2, 2)
     assert counts["foreign_rounds"] == 12 and counts["real_restored"] is True
