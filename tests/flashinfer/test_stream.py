@@ -18,7 +18,8 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HAVE_TVM = importlib.util.find_spec("tvm_ffi") is not None
-HAVE_FI = importlib.util.find_spec("flashinfer") is not None
+# a real package, not this tests/flashinfer folder seen as a namespace package (origin None)
+HAVE_FI = getattr(importlib.util.find_spec("flashinfer"), "origin", None) is not None
 needs_tvm = pytest.mark.skipif(not HAVE_TVM, reason="apache-tvm-ffi not installed")
 
 KDL_CUDA = 2

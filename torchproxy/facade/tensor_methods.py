@@ -321,9 +321,11 @@ def expand(self, *sizes):
     sizes = _shape_args(sizes, "expand")
     nd = self.ndim
     if len(sizes) < nd:
+        # one f-string: the old str.format over the f-string's output read "{[3, 4]}" as a
+        # replacement field and raised TypeError instead of torch's RuntimeError
         raise RuntimeError(f"expand(torch.FloatTensor{{{list(self.shape)}}}, size={sizes}): "
-                           "the number of sizes provided ({}) must be greater or equal to the "
-                           "number of dimensions in the tensor ({})".format(len(sizes), nd))
+                           f"the number of sizes provided ({len(sizes)}) must be greater or "
+                           f"equal to the number of dimensions in the tensor ({nd})")
     shape = list(self.shape)
     lead = len(sizes) - nd
     target = []
