@@ -53,8 +53,8 @@ def install_stream_wrapping() -> bool:
     """Wrap ``flashinfer.jit.core.JitSpec.load`` (once): the modules it returns run their
     functions on Paddle's current stream.  False when FlashInfer's JIT core is not loaded yet
     (nothing is imported here) or has no ``JitSpec.load``."""
-    core = sys.modules.get("flashinfer.jit.core")
-    spec = getattr(core, "JitSpec", None) if core is not None else None
+    jit_core = sys.modules.get("flashinfer.jit.core")  # FlashInfer's, not Paddle's
+    spec = getattr(jit_core, "JitSpec", None) if jit_core is not None else None
     original = getattr(spec, "load", None) if spec is not None else None
     if original is None:
         return False

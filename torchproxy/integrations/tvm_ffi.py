@@ -28,7 +28,9 @@ import contextlib
 import paddle
 
 from ..paddle_shims import IS_PADDLE_2
-from ..paddle_shims import current_stream_handle as _stream_handle
+# Paddle's current stream, read from Paddle once per stream switch (paddle_shims.STREAMS:
+# every switch through paddle.base.core._set_current_stream invalidates it)
+from ..paddle_shims import cached_stream_handle as _stream_handle
 from ..paddle_shims import dlpack_capsule as _dlpack_capsule
 
 _PT = paddle.Tensor
