@@ -170,9 +170,10 @@ def main(argv=None):
                 "Paddle: from_dlpack(x) (x.__dlpack__; the facade's on 2.6)":
                     ("F(x)", {**env, "x": xp}),
                 "Paddle: integrations.tvm_ffi.to_tvm_ffi(x) (new)": ("new(x)", {**env, "x": xp}),
-                "tvm-ffi no-op(x), Paddle x": ("nop(x)", {"nop": nop, "x": xp}),
-                "on_paddle_stream(no-op)(x), Paddle x (a CPU x: no stream set)":
-                    ("w(x)", {"w": tp_tvm.on_paddle_stream(nop), "x": xp})}
+                "tvm-ffi no-op(x), Paddle x": ("nop(x)", {"nop": nop, "x": xp})}
+        if hasattr(tp_tvm, "on_paddle_stream"):  # absent in trees before issue 26's fix
+            rows["on_paddle_stream(no-op)(x), Paddle x (a CPU x: no stream set)"] = \
+                ("w(x)", {"w": tp_tvm.on_paddle_stream(nop), "x": xp})
         out.append(table("tvm-ffi: one tensor handed over (proxy enabled)",
                          measure(rows, N // 4), "from_dlpack(torch tensor)"))
         if gpu:
@@ -286,7 +287,10 @@ def _gpu_stream_rows(tvm_ffi, tp_tvm, xp, xt, N):
         with old_paddle_stream(x):
             return nop(*args)
 
-    _first_gpu_index = tp_tvm.first_gpu_index  # what TileLang's launch wrapper calls
+    # what TileLang's launch wrapper calls (tilelang's own copy in older trees)
+    _first_gpu_index = getattr(tp_tvm, "first_gpu_index", None)
+    if _first_gpu_index is None:
+        from torchproxy.integrations.tilelang import _first_gpu_index
     PT = paddle.Tensor
     on_stream = tp_tvm.call_on_paddle_stream
 
@@ -303,13 +307,16 @@ def _gpu_stream_rows(tvm_ffi, tp_tvm, xp, xt, N):
                                                  "pl": paddle.CUDAPlace(0)}),
             "Paddle: paddle_shims.current_stream_handle(0)":
                 ("h(0)", {"h": paddle_shims.current_stream_handle}),
-            "Paddle: paddle_shims.cached_stream_handle(0) (per switch)":
-                ("h(0)", {"h": paddle_shims.cached_stream_handle}),
             "tvm-ffi no-op call, no wrapper (reference)": ("nop()", {"nop": nop}),
             "TileLang launch wrapper around it, old": ("w(x)", {"w": old_launch, "x": xp}),
-            "TileLang launch wrapper around it, new": ("w(x)", {"w": new_launch, "x": xp}),
-            "FlashInfer module function (on_paddle_stream) around it":
-                ("w(x)", {"w": tp_tvm.on_paddle_stream(nop), "x": xp})}
+            "TileLang launch wrapper around it, new": ("w(x)", {"w": new_launch, "x": xp})}
+    # issue 26's pieces, absent in trees before it (a baseline run leaves them out)
+    if hasattr(paddle_shims, "cached_stream_handle"):
+        rows["Paddle: paddle_shims.cached_stream_handle(0) (per switch)"] = \
+            ("h(0)", {"h": paddle_shims.cached_stream_handle})
+    if hasattr(tp_tvm, "on_paddle_stream"):
+        rows["FlashInfer module function (on_paddle_stream) around it"] = \
+            ("w(x)", {"w": tp_tvm.on_paddle_stream(nop), "x": xp})
     return table("GPU: stream lookup and the TileLang launch wrapper", measure(rows, N // 4),
                  "torch: _cuda_getCurrentRawStream(0)")
 

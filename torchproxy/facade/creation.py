@@ -195,8 +195,8 @@ def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
     if len(sizes) == 1 and size is None and out is None and not requires_grad \
             and memory_format is None:
         # the kernel wrappers' call, torch.empty((n, m), device=x.device, dtype=x.dtype): the
-        # same checks as below, without the general parser and the context manager (issue 26:
-        # 5.7 -> 3.3 us on CPU, Paddle's empty kernel being 2.1 of it)
+        # same checks as below, without the general parser and the context manager (issue 26;
+        # bench/host_cost.py's torch.empty rows)
         shape = _plain_shape(sizes[0])
         if shape is not None:
             dt, place = _dtype_or_default(dtype), to_place(device)
