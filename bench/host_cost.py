@@ -212,7 +212,9 @@ def _wrapper_rows(xt, gpu, N):
             ("x.dim()", "x.dim()", "x.ndim"),
             ("n_rows, n_cols = x.shape", "a, b = x.shape", "a, b = x.shape"),
             ("x.size()", "x.size()", "x.shape"),
-            ("x.numel()", "x.numel()", "x.size"),
+            # Paddle's x.size / x.numel() build a tensor or go through Python: its cheapest
+            # element count is the shape's product
+            ("x.numel()", "x.numel()", "a, b = x.shape; n = a * b"),
             ("x.dtype", "x.dtype", "x.dtype"),
             ("x.device", "x.device", "x.place"),
             ("x.stride(0)", "x.stride(0)", "x.strides[0]"),
@@ -232,7 +234,7 @@ def _wrapper_rows(xt, gpu, N):
              "s = (x.strides[0], x.strides[1], o.strides[0])"),
             ("add wrapper's host part: empty_like + numel()",
              "o = torch.empty_like(x); n = o.numel()",
-             "o = paddle.empty_like(x); n = o.size"),
+             "o = paddle.empty_like(x); a, b = o.shape; n = a * b"),
         ]
         rows = {}
         for label, tstmt, pstmt in cases:
