@@ -46,12 +46,11 @@ IS_PADDLE_2: bool = SERIES[0] == 2
 kernel_empty = _C_ops.empty
 kernel_empty_like = _C_ops.empty_like
 # The dtype argument that makes empty_like take x's own dtype (phi's
-# ParseDataTypeWithInputOrder: an undefined dtype defers to the input), on Paddle 2.6 only:
-# there torch.empty_like's hot path then reads no x.dtype (a new pybind enum object per read,
-# 0.6 us on an H100 host), since 2.6 has no float8 dtypes to exclude.  On 3.x the hot path must
-# read the dtype anyway (Paddle's CPU empty_like has no float8 kernel), so None.  Checked per
-# dtype in tests/facade/test_creation_fast_paths.py.  Goes with 2.6 support.
-EMPTY_LIKE_OWN_DTYPE = _core.VarDesc.VarType.RAW if IS_PADDLE_2 else None
+# ParseDataTypeWithInputOrder: an undefined dtype defers to the input): torch.empty_like's hot
+# path then neither reads x.dtype (a new pybind enum object per read, 0.6 us on an H100 host
+# with 2.6) nor hashes it (the float8 check).  2.6 takes a VarType (RAW is its undefined), 3.x
+# a DataType.  Checked per dtype in tests/facade/test_host_fast_paths.py.
+EMPTY_LIKE_OWN_DTYPE = _core.VarDesc.VarType.RAW if IS_PADDLE_2 else _core.DataType.UNDEFINED
 _full_kernel = _C_ops.full
 # Paddle 3.x has uint32/uint64 tensors (cast and view kernels) but no CPU `full` kernel for them
 # ("kernel `full` is not registered ... uint32"): such a fill is made in int64 (the value's bits

@@ -87,3 +87,13 @@ DEVICE = [
 @pytest.mark.parametrize("expr", DEVICE)
 def test_device_forms(expr):
     check(_value(expr), X)
+
+
+@pytest.mark.parametrize("dtype", ["float8_e4m3fn", "float8_e5m2"])
+def test_empty_like_float8(dtype):
+    """Paddle 3.x's CPU empty_like has no float8 kernel: the hot path's failure sends float8
+    inputs to the general path (Paddle 2.6 has no float8: torch.float8_* is absent there)."""
+    import paddle
+    if not hasattr(paddle, dtype):
+        pytest.skip(f"Paddle {paddle.__version__} has no {dtype}")
+    check(_meta(f"torch.empty_like(x.to(torch.{dtype}))"), X)

@@ -222,12 +222,17 @@ def _like(x, dtype, device):
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
     if dtype is None and device is None and not requires_grad and memory_format is None:
-        # the hot path (kernel wrappers' torch.empty_like(x))
-        if _OWN_DTYPE is not None:  # Paddle 2.6: Paddle takes input's dtype itself
+        # the hot path (kernel wrappers' torch.empty_like(x)): Paddle takes input's dtype
+        # itself, no dtype object is read or hashed here
+        if not _FLOAT8:  # Paddle 2.6: no float8 dtypes
             return kernel_empty_like(input, _OWN_DTYPE, input.place)
-        dt = input.dtype  # one read: each is a new Paddle dtype object
-        if dt not in _FLOAT8:
-            return kernel_empty_like(input, dt, input.place)
+        try:
+            return kernel_empty_like(input, _OWN_DTYPE, input.place)
+        except Exception:
+            # Paddle's CPU empty_like has no float8 kernel ("kernel ... is not registered"):
+            # float8 inputs take the general path below; any other failure is Paddle's error
+            if input.dtype not in _FLOAT8:
+                raise
     _check_memory_format(memory_format)
     dt, place = _like(input, dtype, device)
     if dt in _FLOAT8 or input.dtype in _FLOAT8:
