@@ -249,7 +249,7 @@ def p_stream():
 
     seen = []
     get = tvm_ffi.core._env_get_current_stream
-    probe = tp.on_paddle_stream(tvm_ffi.convert(lambda *a: seen.append(get(2, 0))))
+    probe = tp.on_paddle_stream(tvm_ffi.convert(lambda *a: seen.append(get(2, 0)) or 0))
     rng = np.random.default_rng(4)
     shape = (256, 4096)
     w = (rng.standard_normal(shape[-1:]) * 0.5 + 1).astype(np.float16)
