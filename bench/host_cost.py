@@ -13,8 +13,12 @@ Rows (us per call, best of R interleaved rounds of N calls, empty loop subtracte
   torch dtype (the floor);
 - ``tvm-ffi from_dlpack``: one tensor into tvm-ffi, torch vs Paddle's ``to_dlpack`` (old) vs
   ``integrations.tvm_ffi.to_tvm_ffi`` (new); Paddle 2.6 only differs;
-- GPU: the stream lookups, and the TileLang-style launch wrapper (old context managers vs
-  ``call_on_paddle_stream``) around a do-nothing tvm-ffi function.
+- GPU: the stream lookups (Paddle's per call, and the per-switch cache the tvm-ffi launches
+  use), and the TileLang-style launch wrapper (old context managers vs
+  ``call_on_paddle_stream``) and FlashInfer's (``on_paddle_stream``) around a do-nothing
+  tvm-ffi function;
+- the softmax / add wrappers' host calls one by one, facade vs the same work in Paddle vs
+  torch (``empty`` / ``empty_like`` / ``stride`` / ``device`` ... fast paths).
 Ratios are to torch's row in the same run.  Nothing here is a kernel launch: see
 bench/triton_launch.py for those.
 """
@@ -158,13 +162,18 @@ def main(argv=None):
         from torchproxy.integrations import tvm_ffi as tp_tvm
         to_dl = paddle.utils.dlpack.to_dlpack
         env = {"F": tvm_ffi.from_dlpack, "to_dl": to_dl, "new": tp_tvm.to_tvm_ffi}
+        nop = tvm_ffi.get_global_func("testing.nop")  # takes any arguments, does nothing
         torchproxy.enable(scope={"bench_host_cost_scoped"})
         rows = {"from_dlpack(torch tensor)": ("F(x)", {**env, "x": xt}),
                 "Paddle: from_dlpack(paddle.utils.dlpack.to_dlpack(x)) (old)":
                     ("F(to_dl(x))", {**env, "x": xp}),
                 "Paddle: from_dlpack(x) (x.__dlpack__; the facade's on 2.6)":
                     ("F(x)", {**env, "x": xp}),
-                "Paddle: integrations.tvm_ffi.to_tvm_ffi(x) (new)": ("new(x)", {**env, "x": xp})}
+                "Paddle: integrations.tvm_ffi.to_tvm_ffi(x) (new)": ("new(x)", {**env, "x": xp}),
+                "tvm-ffi no-op(x), Paddle x": ("nop(x)", {"nop": nop, "x": xp})}
+        if hasattr(tp_tvm, "on_paddle_stream"):  # absent in trees before issue 26's fix
+            rows["on_paddle_stream(no-op)(x), Paddle x (a CPU x: no stream set)"] = \
+                ("w(x)", {"w": tp_tvm.on_paddle_stream(nop), "x": xp})
         out.append(table("tvm-ffi: one tensor handed over (proxy enabled)",
                          measure(rows, N // 4), "from_dlpack(torch tensor)"))
         if gpu:
@@ -202,16 +211,30 @@ def _wrapper_rows(xt, gpu, N):
         cases = [  # label, torch-style statement, the same in Paddle
             ("x.dim()", "x.dim()", "x.ndim"),
             ("n_rows, n_cols = x.shape", "a, b = x.shape", "a, b = x.shape"),
+            ("x.size()", "x.size()", "x.shape"),
+            # Paddle's x.size / x.numel() build a tensor or go through Python: its cheapest
+            # element count is the shape's product
+            ("x.numel()", "x.numel()", "a, b = x.shape; n = a * b"),
+            ("x.dtype", "x.dtype", "x.dtype"),
             ("x.device", "x.device", "x.place"),
             ("x.stride(0)", "x.stride(0)", "x.strides[0]"),
+            ("x.stride(-1)", "x.stride(-1)", "x.strides[-1]"),
+            ("x.stride()", "x.stride()", "x.strides"),
+            ("x.is_contiguous()", "x.is_contiguous()", "x.is_contiguous()"),
+            ("x.data_ptr()", "x.data_ptr()", "x.data_ptr()"),
             ("torch.empty((256, 1000), device=x.device, dtype=x.dtype)",
              "torch.empty((256, 1000), device=d, dtype=dt)", "paddle.empty([256, 1000], dt)"),
+            ("torch.empty(x.shape, device=x.device, dtype=x.dtype)",
+             "torch.empty(x.shape, device=d, dtype=dt)", "paddle.empty(x.shape, dt)"),
             ("torch.empty_like(x)", "torch.empty_like(x)", "paddle.empty_like(x)"),
-            ("whole host part (no launch)",
-             "a, b = x.shape; o = torch.empty((a, b), device=x.device, dtype=x.dtype); "
-             "s = (x.stride(0), x.stride(1), o.stride(0))",
-             "a, b = x.shape; o = paddle.empty([a, b], x.dtype); "
+            ("softmax wrapper's host part (no launch)",
+             "x.dim(); a, b = x.shape; o = torch.empty((a, b), device=x.device, "
+             "dtype=x.dtype); s = (x.stride(0), x.stride(1), o.stride(0))",
+             "x.ndim; a, b = x.shape; o = paddle.empty([a, b], x.dtype); "
              "s = (x.strides[0], x.strides[1], o.strides[0])"),
+            ("add wrapper's host part: empty_like + numel()",
+             "o = torch.empty_like(x); n = o.numel()",
+             "o = paddle.empty_like(x); a, b = o.shape; n = a * b"),
         ]
         rows = {}
         for label, tstmt, pstmt in cases:
@@ -266,7 +289,10 @@ def _gpu_stream_rows(tvm_ffi, tp_tvm, xp, xt, N):
         with old_paddle_stream(x):
             return nop(*args)
 
-    from torchproxy.integrations.tilelang import _first_gpu_index
+    # what TileLang's launch wrapper calls (tilelang's own copy in older trees)
+    _first_gpu_index = getattr(tp_tvm, "first_gpu_index", None)
+    if _first_gpu_index is None:
+        from torchproxy.integrations.tilelang import _first_gpu_index
     PT = paddle.Tensor
     on_stream = tp_tvm.call_on_paddle_stream
 
@@ -286,6 +312,13 @@ def _gpu_stream_rows(tvm_ffi, tp_tvm, xp, xt, N):
             "tvm-ffi no-op call, no wrapper (reference)": ("nop()", {"nop": nop}),
             "TileLang launch wrapper around it, old": ("w(x)", {"w": old_launch, "x": xp}),
             "TileLang launch wrapper around it, new": ("w(x)", {"w": new_launch, "x": xp})}
+    # issue 26's pieces, absent in trees before it (a baseline run leaves them out)
+    if hasattr(paddle_shims, "cached_stream_handle"):
+        rows["Paddle: paddle_shims.cached_stream_handle(0) (per switch)"] = \
+            ("h(0)", {"h": paddle_shims.cached_stream_handle})
+    if hasattr(tp_tvm, "on_paddle_stream"):
+        rows["FlashInfer module function (on_paddle_stream) around it"] = \
+            ("w(x)", {"w": tp_tvm.on_paddle_stream(nop), "x": xp})
     return table("GPU: stream lookup and the TileLang launch wrapper", measure(rows, N // 4),
                  "torch: _cuda_getCurrentRawStream(0)")
 

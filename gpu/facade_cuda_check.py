@@ -118,6 +118,56 @@ result = (x.device, x.is_cuda, x.numel(), x.stride(), y.cpu().numpy(), x.data_pt
     return {"device": str(dev)}
 
 
+@check("issue 26 fast paths on cuda: empty / empty_like / device / stride")
+def _():
+    out = in_scope("""
+x = torch.empty((3, 4), device="cuda", dtype=torch.float16)
+e = torch.empty(x.shape, device=x.device, dtype=x.dtype)
+l = torch.empty_like(x)
+l2 = torch.empty_like(x[:, 1:])
+b = torch.empty_like(torch.empty((2,), device="cuda", dtype=torch.bfloat16))
+result = [(str(t.device), t.dtype, tuple(t.shape), t.stride(), t.is_cuda) for t in (x, e, l, l2, b)]
+result.append((x.device is x.device, x.stride(0), x.stride(-1), x.device == torch.device("cuda:0")))
+""")
+    want = [("cuda:0", T.float16, (3, 4), (4, 1), True), ("cuda:0", T.float16, (3, 4), (4, 1), True),
+            ("cuda:0", T.float16, (3, 4), (4, 1), True), ("cuda:0", T.float16, (3, 3), (3, 1), True),
+            ("cuda:0", T.bfloat16, (2,), (1,), True), (True, 4, 1, True)]
+    assert out == want, out
+    return {"rows": repr(out)}
+
+
+@check("issue 26 stream cache follows every switch (paddle and facade paths)")
+def _():
+    from torchproxy import paddle_shims
+    from torchproxy.integrations import tvm_ffi as tp
+    get = tp._stream_handle          # the cached getter the tvm-ffi launches use
+    truth = paddle_shims.current_stream_handle
+    seen = [(get(0), truth(0))]
+    s1, s2 = paddle.device.cuda.Stream(), paddle.device.Stream()
+    with paddle.device.cuda.stream_guard(s1):
+        seen.append((get(0), truth(0)))
+        with paddle.device.stream_guard(s2):
+            seen.append((get(0), truth(0)))
+        seen.append((get(0), truth(0)))
+    seen.append((get(0), truth(0)))
+    ts = T.cuda.Stream()
+    with T.cuda.stream(ts):
+        seen.append((get(0), truth(0), int(ts.cuda_stream)))
+    seen.append((get(0), truth(0)))
+    prev = T.cuda.current_stream()
+    T.cuda.set_stream(ts)
+    seen.append((get(0), truth(0)))
+    T.cuda.set_stream(prev)
+    seen.append((get(0), truth(0)))
+    paddle.device.set_stream(s2)
+    seen.append((get(0), truth(0)))
+    paddle.device.set_stream(prev._paddle)
+    seen.append((get(0), truth(0)))
+    assert all(r[0] == r[1] for r in seen), [tuple(hex(v) for v in r) for r in seen]
+    assert len({r[1] for r in seen}) >= 3, "the switches did not change Paddle's stream"
+    return {"seen": [tuple(hex(v) for v in r) for r in seen]}
+
+
 @check("memory stats move with allocations")
 def _():
     before = T.cuda.memory_allocated()

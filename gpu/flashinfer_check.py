@@ -17,6 +17,16 @@ Parts (each isolated: a failure is recorded and the next part runs):
             shapes incl. 99 x 1024 and a 3-D (QK-norm) one, vs a numpy reference
   fused_add_rmsnorm  in place on two Paddle tensors (input and residual both mutated)
   silu_and_mul       another JIT module; output shape computed by the wrapper (torch.Size math)
+  stream    issue 26: FlashInfer's kernels on Paddle's current stream.  Under
+            paddle.device.cuda.stream_guard(s) (a new Paddle stream): a tvm-ffi probe function
+            called through the wrapper sees s as tvm-ffi's environment stream; then, on s, a
+            300 ms host sleep (cuLaunchHostFunc with libc usleep: no Python, no GIL) followed
+            by cuMemsetD16Async setting the input to 1.0, then flashinfer.norm.rmsnorm(x, w):
+            on s the kernel reads the 1.0s (output == w); on another stream it would run
+            before the memset and read the random input.  The unwrapped module function is
+            run the same way and reported (it is the defect: tvm-ffi's stream stays 0; when s
+            is a blocking stream the legacy stream 0 waits for it, so only a non-blocking s
+            tells them apart: the flags are reported)
   timing    per-call host time: flashinfer.norm.rmsnorm on Paddle tensors (the proxy path) vs
             the same compiled kernel called with real torch tensors (out-of-scope code keeps
             real torch), plus the bare kernel call on Paddle tensors
@@ -213,6 +223,80 @@ def p_silu():
     return {"_ok": all(c["ok"] for c in checks), "checks": checks}
 
 
+@part("stream")
+def p_stream():
+    import ctypes
+
+    import paddle
+    import tvm_ffi
+
+    from torchproxy import paddle_shims
+    from torchproxy.integrations import tvm_ffi as tp
+    fi, mod = STATE["flashinfer"], STATE["norm_mod"]
+    raw = getattr(mod, "module", mod)  # the tvm-ffi module under torchproxy's wrapper
+    lib, libc = paddle_shims._driver(), ctypes.CDLL(None)
+    lib.cuLaunchHostFunc.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+    lib.cuMemsetD16Async.argtypes = [ctypes.c_uint64, ctypes.c_ushort, ctypes.c_size_t,
+                                     ctypes.c_void_p]
+    usleep = ctypes.cast(libc.usleep, ctypes.c_void_p)
+    s = paddle.device.cuda.Stream()
+    handle = int(s.cuda_stream)
+    flags = ctypes.c_uint()
+    paddle_shims._check(lib, lib.cuStreamGetFlags(ctypes.c_void_p(handle), ctypes.byref(flags)),
+                        "cuStreamGetFlags")
+    res = {"wrapped_module": type(mod).__name__, "paddle_stream": hex(handle),
+           "stream_non_blocking": bool(flags.value & 1)}
+
+    seen = []
+    get = tvm_ffi.core._env_get_current_stream
+    probe = tp.on_paddle_stream(tvm_ffi.convert(lambda *a: seen.append(get(2, 0)) or 0))
+    rng = np.random.default_rng(4)
+    shape = (256, 4096)
+    w = (rng.standard_normal(shape[-1:]) * 0.5 + 1).astype(np.float16)
+    wp = to_pd(w)
+    with paddle.device.cuda.stream_guard(s):
+        probe(wp)
+        res["paddle_current_in_guard"] = hex(paddle_shims.current_stream_handle(0))
+    res["probe_saw"] = [hex(v) for v in seen]
+    res["env_stream_after"] = hex(get(2, 0))
+    probe_ok = seen == [handle] and res["paddle_current_in_guard"] == hex(handle)
+
+    def busy_then_ones(xp):
+        # on s: sleep 300 ms, then x = 1.0 (fp16 0x3C00) everywhere
+        paddle_shims._check(lib, lib.cuLaunchHostFunc(ctypes.c_void_p(handle), usleep,
+                                                      ctypes.c_void_p(300000)),
+                            "cuLaunchHostFunc")
+        paddle_shims._check(lib, lib.cuMemsetD16Async(xp.data_ptr(), 0x3C00, int(np.prod(shape)),
+                                                      ctypes.c_void_p(handle)),
+                            "cuMemsetD16Async")
+
+    ones_ref = rms_ref(np.ones(shape, np.float16), w)
+    runs = {}
+    for name in ("flashinfer.norm.rmsnorm (wrapped)", "module function unwrapped (defect)"):
+        x = rng.standard_normal(shape).astype(np.float16)
+        xp = to_pd(x)
+        sync()
+        with paddle.device.cuda.stream_guard(s):
+            busy_then_ones(xp)
+            if name.startswith("flashinfer"):
+                y = fi.norm.rmsnorm(xp, wp, enable_pdl=False)
+            else:
+                y = paddle.empty(list(shape), dtype=paddle.float16)
+                raw.rmsnorm(y, xp, wp, 1e-6, False)
+        paddle_shims._check(lib, lib.cuCtxSynchronize(), "cuCtxSynchronize")
+        sync()
+        info = compare(f"stream: {name}", y.numpy(), ones_ref)
+        info["read_the_random_input"] = bool(np.allclose(
+            y.numpy().astype(np.float32), rms_ref(x, w).astype(np.float32), atol=1e-2))
+        runs[name] = info
+    res["runs"] = runs
+    res["_ok"] = probe_ok and runs["flashinfer.norm.rmsnorm (wrapped)"]["ok"]
+    res["discriminating"] = (res["stream_non_blocking"]
+                             and not runs["module function unwrapped (defect)"]["ok"])
+    log("   stream", json.dumps(res, default=str))
+    return res
+
+
 def _time(fn, sync_fn, iters=200, warmup=20):
     for _ in range(warmup):
         fn()
@@ -228,6 +312,7 @@ def _time(fn, sync_fn, iters=200, warmup=20):
 def p_timing():
     import torch
     fi, mod = STATE["flashinfer"], STATE["norm_mod"]
+    tmod = getattr(mod, "module", mod)  # torch rows: the tvm-ffi module itself, no wrapper
     rng = np.random.default_rng(3)
     rows = []
     ok = True
@@ -239,7 +324,7 @@ def p_timing():
         xt = torch.from_numpy(x).cuda()
         wt = torch.from_numpy(w).cuda()
         outt = torch.empty_like(xt)
-        mod.rmsnorm(outt, xt, wt, 1e-6, False)
+        tmod.rmsnorm(outt, xt, wt, 1e-6, False)
         torch.cuda.synchronize()
         ok &= compare("torch-tensor kernel", outt.cpu().numpy(), rms_ref(x, w))["ok"]
 
@@ -249,7 +334,7 @@ def p_timing():
 
         def torch_e2e():
             o = torch.empty_like(xt)
-            mod.rmsnorm(o, xt, wt, 1e-6, False)
+            tmod.rmsnorm(o, xt, wt, 1e-6, False)
             return o
 
         row = {
@@ -257,7 +342,7 @@ def p_timing():
             "proxy_flashinfer_rmsnorm_us": _time(lambda: fi.norm.rmsnorm(xp, wp, enable_pdl=False), both_sync),
             "proxy_kernel_only_us": _time(lambda: mod.rmsnorm(outp, xp, wp, 1e-6, False), both_sync),
             "torch_empty_like_plus_kernel_us": _time(torch_e2e, both_sync),
-            "torch_kernel_only_us": _time(lambda: mod.rmsnorm(outt, xt, wt, 1e-6, False), both_sync),
+            "torch_kernel_only_us": _time(lambda: tmod.rmsnorm(outt, xt, wt, 1e-6, False), both_sync),
         }
         row["ratio_proxy_vs_torch"] = row["proxy_flashinfer_rmsnorm_us"] / row["torch_empty_like_plus_kernel_us"]
         log("   timing", json.dumps({k: (round(v, 2) if isinstance(v, float) else v)
@@ -283,9 +368,11 @@ def main() -> int:
         p_fused_add()
         p_silu()
         if "norm_mod" in STATE:
+            p_stream()
             p_timing()
     RESULTS["seconds"] = round(time.time() - t0, 1)
-    expected = ["import", "build", "rmsnorm", "fused_add_rmsnorm", "silu_and_mul", "timing"]
+    expected = ["import", "build", "rmsnorm", "fused_add_rmsnorm", "silu_and_mul", "stream",
+                "timing"]
     RESULTS["ok"] = all(RESULTS["parts"].get(p, {}).get("ok") for p in expected)
     write_json()
     log(f"== overall: {'OK' if RESULTS['ok'] else 'FAILED'} in {RESULTS['seconds']}s; "

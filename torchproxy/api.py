@@ -123,6 +123,14 @@ def _publish(new) -> None:
         hook._maybe_settle_triton()  # Triton's C import of torch, when Triton is loaded in scope
 
 
+def _untrack_streams() -> None:
+    """Paddle's stream setter back as it was (paddle_shims.track_stream_changes: the tvm-ffi
+    launches' stream cache), when paddle_shims was loaded at all (nothing is imported here)."""
+    shims = sys.modules.get("torchproxy.paddle_shims")
+    if shims is not None:
+        shims.untrack_stream_changes()
+
+
 def _teardown() -> None:
     """(with _lock held) Remove every physical piece; finishes the job if interrupted."""
     try:
@@ -130,11 +138,13 @@ def _teardown() -> None:
         _tensor.uninstall()
         hook.uninstall()
         _triton_messages.unwatch_driver()
+        _untrack_streams()
     except BaseException:
         hook.sync_global_mode()
         _tensor.uninstall()
         hook.uninstall()
         _triton_messages.unwatch_driver()
+        _untrack_streams()
         raise
 
 

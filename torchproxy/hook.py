@@ -122,6 +122,15 @@ def _note_user(importer) -> None:
         importer = str.__str__(importer)
     if importer not in _users and len(_users) < _MAX_USERS:
         _users.add(importer)
+        top = importer.partition(".")[0]
+        if top in _ON_USER:
+            _original_import_module(f"torchproxy.integrations.{top}").on_user(importer)
+
+
+# Packages whose integration (torchproxy/integrations/<package>.py) has ``on_user(module)``,
+# told of each of the package's modules handed the facade: FlashInfer's wraps its JIT loader
+# once it is loaded (kernels on Paddle's stream).  Called once per module (_users remembers it).
+_ON_USER = frozenset({"flashinfer"})
 
 
 def _importer_of(globals):

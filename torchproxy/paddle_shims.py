@@ -45,6 +45,12 @@ IS_PADDLE_2: bool = SERIES[0] == 2
 # ================================================================================================
 kernel_empty = _C_ops.empty
 kernel_empty_like = _C_ops.empty_like
+# The dtype argument that makes empty_like take x's own dtype (phi's
+# ParseDataTypeWithInputOrder: an undefined dtype defers to the input): torch.empty_like's hot
+# path then neither reads x.dtype (a new pybind enum object per read, 0.6 us on an H100 host
+# with 2.6) nor hashes it (the float8 check).  2.6 takes a VarType (RAW is its undefined), 3.x
+# a DataType.  Checked per dtype in tests/facade/test_host_fast_paths.py.
+EMPTY_LIKE_OWN_DTYPE = _core.VarDesc.VarType.RAW if IS_PADDLE_2 else _core.DataType.UNDEFINED
 _full_kernel = _C_ops.full
 # Paddle 3.x has uint32/uint64 tensors (cast and view kernels) but no CPU `full` kernel for them
 # ("kernel `full` is not registered ... uint32"): such a fill is made in int64 (the value's bits
@@ -354,6 +360,100 @@ def set_device(index: int) -> None:
 def current_stream_handle(device: int) -> int:
     """The raw ``cudaStream_t`` (an int) Paddle launches its own kernels on, for ``device``."""
     return _core._get_current_stream(device).cuda_stream
+
+
+class StreamHandleCache:
+    """Paddle's current raw stream handle per device, read from Paddle once per stream change
+    instead of once per launch (``core._get_current_stream`` builds a Python stream object:
+    0.77 us on an H100 host, torch's getter 0.07; issue 26).
+
+    Correct only while every change of Paddle's current stream calls :meth:`invalidate`
+    *after* it took effect.  :func:`track_stream_changes` arranges that: Paddle's current stream
+    is process-wide (the device context's, not per thread), and every Python path that changes
+    it calls ``paddle.base.core._set_current_stream`` at call time (``paddle.device.set_stream``,
+    ``paddle.device.stream_guard``, ``paddle.device.cuda.stream_guard``, and so the facade's
+    ``torch.cuda.set_stream`` / ``torch.cuda.stream``; Paddle 2.6.2 and 3.3.1,
+    tests/facade_runtime/test_stream_cache.py reads their source).  A switch made by C++ code
+    without that Python call, or by code holding ``libpaddle._set_current_stream`` itself, is
+    not seen: for such code, :meth:`invalidate` (``paddle_shims.STREAMS.invalidate()``).
+
+    Thread safety: a read stores its handle only if no invalidation happened since it began
+    (the generation check under the lock), so a reader racing a switch never caches the old
+    stream after the switch's invalidation.  Bounded: at most ``MAX_DEVICES`` entries."""
+
+    MAX_DEVICES = 64
+
+    def __init__(self, read):
+        self._read = read
+        self._handles: dict = {}
+        self._generation = 0
+        self._lock = threading.Lock()
+
+    def get(self, device: int) -> int:
+        h = self._handles.get(device)
+        if h is not None:
+            return h
+        generation = self._generation
+        h = self._read(device)
+        with self._lock:
+            if generation == self._generation and len(self._handles) < self.MAX_DEVICES:
+                self._handles[device] = h
+        return h
+
+    def invalidate(self) -> None:
+        with self._lock:
+            self._generation += 1
+            self._handles = {}  # a new dict: a get() already past its lookup keeps the old one
+
+
+STREAMS = StreamHandleCache(current_stream_handle)
+_stream_setter_saved: list = []  # [(module, original)] while tracking is installed
+_stream_setter_lock = threading.Lock()
+
+
+def track_stream_changes(core=None, cache=None) -> bool:
+    """Wrap ``core._set_current_stream`` (Paddle's ``paddle.base.core`` by default) so each
+    call invalidates ``cache`` (:data:`STREAMS`) after the switch; idempotent; undone by
+    :func:`untrack_stream_changes`.  False where Paddle has no such function (no CUDA): then
+    there is no stream to cache either."""
+    core = _core if core is None else core
+    cache = STREAMS if cache is None else cache
+    with _stream_setter_lock:
+        if any(m is core for m, _ in _stream_setter_saved):
+            return True
+        original = getattr(core, "_set_current_stream", None)
+        if original is None:
+            return False
+
+        def _set_current_stream(*args, **kwargs):
+            try:
+                return original(*args, **kwargs)
+            finally:
+                cache.invalidate()  # after the switch (also if it failed half-way)
+        _set_current_stream.__wrapped__ = original
+        _set_current_stream.__torchproxy__ = True
+        cache.invalidate()  # switches made before tracking began
+        core._set_current_stream = _set_current_stream
+        _stream_setter_saved.append((core, original))
+        return True
+
+
+def untrack_stream_changes() -> None:
+    """Restore every ``_set_current_stream`` :func:`track_stream_changes` wrapped; the caches
+    are emptied (nothing tracks switches any more)."""
+    with _stream_setter_lock:
+        while _stream_setter_saved:
+            core, original = _stream_setter_saved.pop()
+            core._set_current_stream = original
+        STREAMS.invalidate()
+
+
+def cached_stream_handle(device: int) -> int:
+    """:func:`current_stream_handle` through :data:`STREAMS` once switches are tracked
+    (tracking starts on the first call); Paddle's own read where they cannot be."""
+    if _stream_setter_saved or track_stream_changes():
+        return STREAMS.get(device)
+    return current_stream_handle(device)
 
 
 def capability(device: int) -> tuple:

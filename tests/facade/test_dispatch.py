@@ -101,6 +101,7 @@ SAMPLES.update({
     "index_add_": (X, lambda: (0, IDX1(), Y()[:2]), {}),
     "transpose": (X, lambda: (0, 1), {}), "permute": (X, lambda: (1, 0), {}),
     "expand": (X, lambda: (2, 3, 4), {}), "unsqueeze": (X, lambda: (0,), {}),
+    "broadcast_to": (X, lambda: ((2, 3, 4),), {}),
     "view": (X, lambda: (4, 3), {}), "reshape": (X, lambda: (4, 3), {}),
     "new_zeros": (X, lambda: (2,), {}), "new_ones": (X, lambda: (2,), {}),
     "new_empty": (X, lambda: (2,), {}), "new_full": (X, lambda: ((2,), 1.5), {}),

@@ -52,6 +52,9 @@ def fake_paddle_gpu(monkeypatch):
     monkeypatch.setattr(paddle_shims, "expected_place", lambda: FakeGpuPlace(1))
     monkeypatch.setattr(paddle_shims, "_last_place", [None, 0])
     monkeypatch.setattr(paddle_shims._core, "_get_current_stream", get_stream, raising=False)
+    # the stream cache must not answer from another test's stand-in (a fake getter is a switch
+    # no _set_current_stream call announced)
+    paddle_shims.STREAMS.invalidate()
     monkeypatch.setattr(paddle.device.cuda, "get_device_properties", props)
     monkeypatch.setattr(paddle_shims, "_capability", {})
     return calls

@@ -147,17 +147,30 @@ def _is_cpu(place) -> bool:
 _SAFE_ELEMS = 1 << 59
 
 
-def check_new(shape, dtype, place=None) -> "allocating":
-    """torch's checks for a new contiguous tensor of ``shape`` and Paddle ``dtype`` (raises its
-    "Storage size calculation overflowed"); returns the context manager that wraps the
-    allocation (torch's out-of-memory error, with the byte count worked out only then)."""
+def check_overflow(shape, dtype) -> None:
+    """torch's "Storage size calculation overflowed" check for a new contiguous tensor of
+    ``shape`` (plain ints) and Paddle ``dtype``; the exact arithmetic runs only for sizes near
+    the limit."""
     prod = 1
     for n in shape:
         prod *= n
         if prod >= _SAFE_ELEMS:  # an intermediate product counts, as in torch (sticky)
             nbytes_contiguous(shape, itemsize(dtype))
             break
+
+
+def check_new(shape, dtype, place=None) -> "allocating":
+    """:func:`check_overflow`, then the context manager that wraps the allocation (torch's
+    out-of-memory error, with the byte count worked out only then)."""
+    check_overflow(shape, dtype)
     return allocating(None, place, shape, dtype)
+
+
+def raise_out_of_memory(place, shape, dtype, nbytes=None):
+    """Raise torch's out-of-memory RuntimeError for a failed allocation (from the
+    ``MemoryError`` being handled: Paddle's allocator failing)."""
+    allocating(nbytes, place, shape, dtype).__exit__(MemoryError, None, None)
+    raise AssertionError("unreachable: allocating.__exit__ raises for MemoryError")
 
 
 class allocating:

@@ -27,11 +27,13 @@ import math
 import numpy as np
 import paddle
 
+from ..paddle_shims import EMPTY_LIKE_OWN_DTYPE as _OWN_DTYPE
 from ..paddle_shims import (copy_to, default_cpu_generator, expected_place, kernel_empty,
                             kernel_empty_like, kernel_full, new_generator, same_place,
                             set_expected_place, tensor_from_numpy_zero_copy)
 from . import _sizes
 from . import dtypes as _dt
+from .core import Size as _Size
 from .device import to_place
 from .registry import adapter, type_, value
 
@@ -72,8 +74,29 @@ def _check_memory_format(fmt):
                                   "preserve) is not provided")
 
 
+_INT64_MAX = (1 << 63) - 1
+
+
+def _plain_shape(a):
+    """``a`` as a list when it is a tuple, list or torch.Size of plain ints in [0, 2**63) --
+    the form kernel wrappers pass (``(n_rows, n_cols)``, ``x.shape``) -- else None, and
+    :func:`parse_size`'s general path decides (and raises torch's errors).  Exact classes
+    only: a bool, a NumPy integer or an int subclass takes the general path."""
+    cls = a.__class__
+    if cls is not tuple and cls is not list and cls is not _Size:
+        return None
+    for d in a:
+        if d.__class__ is not int or d < 0 or d > _INT64_MAX:
+            return None
+    return list(a)
+
+
 def parse_size(args, kw_size=None, fn="empty"):
     """torch's size forms: f(2, 3), f((2, 3)), f([2, 3]), f(torch.Size), f(size=(2, 3))."""
+    if kw_size is None and len(args) == 1:
+        shape = _plain_shape(args[0])
+        if shape is not None:
+            return shape
     if kw_size is not None:
         if args:
             raise TypeError(f"{fn}() got multiple values for argument 'size'")
@@ -169,6 +192,19 @@ def _dtype_or_default(dtype):
 @adapter("torch.empty")
 def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False, memory_format=None):
+    if len(sizes) == 1 and size is None and out is None and not requires_grad \
+            and memory_format is None:
+        # the kernel wrappers' call, torch.empty((n, m), device=x.device, dtype=x.dtype): the
+        # same checks as below, without the general parser and the context manager (issue 26;
+        # bench/host_cost.py's torch.empty rows)
+        shape = _plain_shape(sizes[0])
+        if shape is not None:
+            dt, place = _dtype_or_default(dtype), to_place(device)
+            _sizes.check_overflow(shape, dt)
+            try:
+                return kernel_empty(shape, dt, place)
+            except MemoryError:
+                _sizes.raise_out_of_memory(place, shape, dt)
     _check_memory_format(memory_format)
     shape = parse_size(sizes, size, fn="empty")
     dt, place = _dtype_or_default(dtype), to_place(device)
@@ -185,8 +221,18 @@ def _like(x, dtype, device):
 @adapter("torch.empty_like")
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
-    if dtype is None and device is None and not requires_grad and input.dtype not in _FLOAT8:
-        return kernel_empty_like(input, input.dtype, input.place)  # the hot path
+    if dtype is None and device is None and not requires_grad and memory_format is None:
+        # the hot path (kernel wrappers' torch.empty_like(x)): Paddle takes input's dtype
+        # itself, no dtype object is read or hashed here
+        if not _FLOAT8:  # Paddle 2.6: no float8 dtypes
+            return kernel_empty_like(input, _OWN_DTYPE, input.place)
+        try:
+            return kernel_empty_like(input, _OWN_DTYPE, input.place)
+        except Exception:
+            # Paddle's CPU empty_like has no float8 kernel ("kernel ... is not registered"):
+            # float8 inputs take the general path below; any other failure is Paddle's error
+            if input.dtype not in _FLOAT8:
+                raise
     _check_memory_format(memory_format)
     dt, place = _like(input, dtype, device)
     if dt in _FLOAT8 or input.dtype in _FLOAT8:

@@ -187,8 +187,16 @@ def to_place(dev):
 def device_(self):
     """torch: a torch.device (Paddle 3.3: a string; Paddle 2.6 and 3.0 to 3.2: absent)."""
     place = self.place
-    if _KIND_OF_TYPE.get(place._type()) == "cpu":  # device_of_place's fast path, inline
+    kind = _KIND_OF_TYPE.get(place._type())  # device_of_place's fast path, inline
+    if kind == "cpu":
         return CPU
+    if kind == "cuda":
+        # one torch.device per GPU index (immutable; _CUDA only grows by device count):
+        # no second _type() call, no hasattr, no function frame (issue 26: x.device on GPU
+        # was 1.40 us against 0.66 on CPU)
+        d = _CUDA.get(place.gpu_device_id())
+        if d is not None:
+            return d
     return device_of_place(place)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
 NAMES = (
-    "torch.Tensor.chunk", "torch.Tensor.diagonal", "torch.Tensor.flip", "torch.Tensor.gather", "torch.Tensor.index_add",
+    "torch.Tensor.broadcast_to", "torch.Tensor.chunk", "torch.Tensor.diagonal", "torch.Tensor.flip", "torch.Tensor.gather", "torch.Tensor.index_add",
     "torch.Tensor.index_add_", "torch.Tensor.index_select", "torch.Tensor.masked_fill",
     "torch.Tensor.masked_fill_", "torch.Tensor.narrow", "torch.Tensor.repeat_interleave", "torch.Tensor.roll",
     "torch.Tensor.scatter", "torch.Tensor.scatter_", "torch.Tensor.scatter_add",
@@ -25,6 +25,7 @@ import paddle
 
 from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST, ZERO_SIZE_KERNELS_FAIL
 from . import dtypes as _dt
+from .registry import tensor_method
 from ._opbase import (_dims, _full, _name, _prod, _register_adapter, _write_out, adapter, op,
                       builtins_sum, view_op, wrap_dim)
 
@@ -345,7 +346,10 @@ def roll(input, shifts, dims=None):
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     for d in dm:
         wrap_dim(d, input.ndim)
-    return _back(paddle.roll(_bool_safe(input), shifts, axis=dims), input.dtype)
+    # plain ints and lists: Paddle 2.6's IntArray arguments refuse tuple subclasses
+    # (torch.Size: "roll(): argument (position 2) must be list or int, but got Size")
+    return _back(paddle.roll(_bool_safe(input), sh if dm else sh[0], axis=dm or None),
+                 input.dtype)
 
 
 @adapter("torch.broadcast_to")
@@ -354,6 +358,15 @@ def broadcast_to(input, size):
     """torch: ``input.expand(size)`` (a zero-stride view; Paddle's broadcast_to copies)."""
     from .tensor_methods import expand
     return expand(input, *[int(n) for n in size])
+
+
+@tensor_method("broadcast_to")
+def broadcast_to_method(self, size):
+    """torch's ``Tensor.broadcast_to``.  Paddle has a method of that name, so without this
+    entry scoped callers got Paddle's: a copy, and on Paddle 2.6 a ValueError for a torch.Size
+    ("expand(): argument (position 2) must be list or int, but got Size"; Liger-Kernel's
+    fused_linear_jsd passes ``x.shape``)."""
+    return broadcast_to(self, size)
 
 
 @adapter("torch.numel")

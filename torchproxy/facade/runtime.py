@@ -37,7 +37,7 @@ import paddle
 from . import cuda as _cuda
 from .core import TORCH_VERSION
 from ..errors import NotProvidedError
-from ..paddle_shims import (autocast_state, cublas_switch, current_stream_handle, hip_version,
+from ..paddle_shims import (autocast_state, cached_stream_handle, cublas_switch, hip_version,
                             xpu_device_count)
 from .registry import adapter, module, type_, value
 
@@ -75,7 +75,7 @@ module("torch._C")
 def _cuda_getCurrentRawStream(device_index: int) -> int:
     # on every Triton launch: straight to Paddle's stream of that device, no wrapper object
     _cuda._lazy_init()
-    return int(current_stream_handle(device_index))
+    return int(cached_stream_handle(device_index))  # read once per stream switch
 
 
 @adapter("torch._C._cuda_getDevice")

@@ -165,7 +165,14 @@ def stride(self, dim=None):
         s = _empty_strides(_shape(self))
     if dim is None:
         return tuple(s)
-    return s[ops.wrap_dim(dim, len(s))] if s else 1
+    if dim.__class__ is int and -len(s) <= dim < len(s):
+        # x.stride(0) in a kernel wrapper: a plain int in range is its own answer (wrap_dim's
+        # checks -- Integral ABC, bool, range -- cost 3x the rest; issue 26)
+        return s[dim]
+    if not s and (dim.__class__ is int or (isinstance(dim, int) and not isinstance(dim, bool))):
+        # torch: a 0-d tensor has no dimension to ask about (this returned 1)
+        raise IndexError(f"Dimension specified as {int(dim)} but tensor has no dimensions")
+    return s[ops.wrap_dim(dim, len(s))]
 
 
 _paddle_is_contiguous = _original("is_contiguous")
@@ -321,9 +328,11 @@ def expand(self, *sizes):
     sizes = _shape_args(sizes, "expand")
     nd = self.ndim
     if len(sizes) < nd:
+        # one f-string: the old str.format over the f-string's output read "{[3, 4]}" as a
+        # replacement field and raised TypeError instead of torch's RuntimeError
         raise RuntimeError(f"expand(torch.FloatTensor{{{list(self.shape)}}}, size={sizes}): "
-                           "the number of sizes provided ({}) must be greater or equal to the "
-                           "number of dimensions in the tensor ({})".format(len(sizes), nd))
+                           f"the number of sizes provided ({len(sizes)}) must be greater or "
+                           f"equal to the number of dimensions in the tensor ({nd})")
     shape = list(self.shape)
     lead = len(sizes) - nd
     target = []

@@ -16,6 +16,16 @@ and reads its configuration from the environment *at import*:
 
 :func:`configure_jit` finds those pieces and sets the variables (never overriding ones the user
 set), and says what it found; nothing is downloaded.
+
+Streams: FlashInfer's kernels launch on tvm-ffi's environment stream (``get_stream(device)``
+in its csrc), which tvm-ffi sets from torch for torch tensors and leaves at 0 for Paddle
+tensors (see ``integrations/tvm_ffi.py``).  :func:`install_stream_wrapping` makes every module
+FlashInfer's JIT loads (``flashinfer.jit.core.JitSpec.load``, the one place it calls
+``tvm_ffi.load_module``) a :class:`~torchproxy.integrations.tvm_ffi.PaddleStreamModule`: each
+call with a Paddle GPU tensor runs on Paddle's current stream.  The import hook calls
+:func:`on_user` for each ``flashinfer.*`` module handed the facade, which installs it as soon
+as ``flashinfer.jit.core`` is loaded (``import flashinfer`` loads it before its first kernel
+module).
 """
 from __future__ import annotations
 
@@ -36,6 +46,35 @@ SYSTEM_LIB_DIRS = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia
 def enable(*extra_scope: str) -> None:
     import torchproxy
     torchproxy.enable(scope=set(SCOPE) | set(extra_scope))
+    install_stream_wrapping()
+
+
+def install_stream_wrapping() -> bool:
+    """Wrap ``flashinfer.jit.core.JitSpec.load`` (once): the modules it returns run their
+    functions on Paddle's current stream.  False when FlashInfer's JIT core is not loaded yet
+    (nothing is imported here) or has no ``JitSpec.load``."""
+    jit_core = sys.modules.get("flashinfer.jit.core")  # FlashInfer's, not Paddle's
+    spec = getattr(jit_core, "JitSpec", None) if jit_core is not None else None
+    original = getattr(spec, "load", None) if spec is not None else None
+    if original is None:
+        return False
+    if getattr(original, "__torchproxy__", False):
+        return True
+    from .tvm_ffi import PaddleStreamModule
+
+    def load(self, so_path):
+        mod = original(self, so_path)
+        return mod if isinstance(mod, PaddleStreamModule) else PaddleStreamModule(mod)
+    load.__wrapped__ = original
+    load.__torchproxy__ = True
+    load.__name__, load.__qualname__ = original.__name__, original.__qualname__
+    spec.load = load
+    return True
+
+
+def on_user(module_name: str) -> None:
+    """The import hook: ``module_name`` (a ``flashinfer.*`` module) was handed the facade."""
+    install_stream_wrapping()
 
 
 def _site_dirs(extra=()):

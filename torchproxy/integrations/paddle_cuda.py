@@ -7,5 +7,6 @@ Python ``Stream`` object per call); this module re-exports them for the launcher
 """
 from __future__ import annotations
 
-from ..paddle_shims import (capability, current_device, current_stream_handle,  # noqa: F401
-                            empty, gpu_index, has_cuda, set_device, synchronize)
+from ..paddle_shims import (cached_stream_handle, capability, current_device,  # noqa: F401
+                            current_stream_handle, empty, gpu_index, has_cuda, set_device,
+                            synchronize)

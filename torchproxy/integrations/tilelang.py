@@ -98,14 +98,9 @@ def _wrap_cuda_detection(target_mod) -> None:
 
 
 def _first_gpu_index(args, PT) -> int:
-    """The CUDA device index of the first Paddle GPU tensor among ``args``, else -1 (one
-    ``.place`` read per Paddle tensor until a GPU one is found)."""
-    for a in args:
-        if isinstance(a, PT):
-            place = a.place
-            if place.is_gpu_place():
-                return place.gpu_device_id()
-    return -1
+    """The CUDA device index of the first Paddle GPU tensor among ``args``, else -1."""
+    from .tvm_ffi import first_gpu_index
+    return first_gpu_index(args, PT)
 
 
 def _launch_on_paddle_stream(adapter_cls) -> None:
@@ -122,12 +117,13 @@ def _launch_on_paddle_stream(adapter_cls) -> None:
     import paddle
     PT = paddle.Tensor
     on_stream = _tvm_ffi.call_on_paddle_stream
+    first_gpu_index = _tvm_ffi.first_gpu_index
 
     def _convert_torch_func(self):
         func = original(self)
 
         def launch(*args, **kwargs):
-            index = _first_gpu_index(args, PT)
+            index = first_gpu_index(args, PT)
             if index < 0:
                 return func(*args, **kwargs)
             return on_stream(index, func, *args, **kwargs)

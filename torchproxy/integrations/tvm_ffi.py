@@ -12,7 +12,14 @@ tensors reach it through plain DLPack, here.
 
 Streams: tvm-ffi functions that launch on "the environment stream"
 (``TVMFFIEnvGetStream``) see Paddle's current stream inside :func:`paddle_stream`, and during
-:func:`call_on_paddle_stream` (the per-launch path TileLang's wrapper uses).
+:func:`call_on_paddle_stream` (the per-launch path TileLang's wrapper and
+:func:`on_paddle_stream` use).  tvm-ffi sets that stream by itself only for torch tensors (its
+DLPack exchange API asks torch for its current stream); a Paddle tensor reaches it through
+``__dlpack__``, and the ``__tvm_ffi_env_stream__`` protocol tvm-ffi reads for such objects is
+only honoured when an earlier argument already set a device (tvm-ffi 0.1.12 and 0.1.14.post1,
+``TVMFFIPyArgSetterDLPack_``: ``ctx.device_type != -1``), i.e. never for a call whose tensors
+are all Paddle's.  Without a wrapper the kernel runs on stream 0 while Paddle's work is queued
+on its current stream: no ordering between them (issue 26, FlashInfer).
 """
 from __future__ import annotations
 
@@ -21,7 +28,9 @@ import contextlib
 import paddle
 
 from ..paddle_shims import IS_PADDLE_2
-from ..paddle_shims import current_stream_handle as _stream_handle
+# Paddle's current stream, read from Paddle once per stream switch (paddle_shims.STREAMS:
+# every switch through paddle.base.core._set_current_stream invalidates it)
+from ..paddle_shims import cached_stream_handle as _stream_handle
 from ..paddle_shims import dlpack_capsule as _dlpack_capsule
 
 _PT = paddle.Tensor
@@ -110,6 +119,71 @@ def call_on_paddle_stream(index: int, fn, *args, **kwargs):
         return fn(*args, **kwargs)
     finally:
         setter(_KDL_CUDA, index, prev)
+
+
+def first_gpu_index(args, PT=_PT) -> int:
+    """The CUDA device index of the first Paddle GPU tensor among ``args``, else -1 (one
+    ``.place`` read per Paddle tensor until a GPU one is found)."""
+    for a in args:
+        if isinstance(a, PT):
+            place = a.place
+            if place.is_gpu_place():
+                return place.gpu_device_id()
+    return -1
+
+
+def on_paddle_stream(fn):
+    """``fn`` (a tvm-ffi function) wrapped so that a call with a Paddle GPU tensor among its
+    positional arguments runs with tvm-ffi's environment stream set to Paddle's current stream
+    of that tensor's device (:func:`call_on_paddle_stream`); any other call is ``fn``'s own."""
+    def call(*args, **kwargs):
+        index = first_gpu_index(args)
+        if index < 0:
+            return fn(*args, **kwargs)
+        return call_on_paddle_stream(index, fn, *args, **kwargs)
+    call.__wrapped__ = fn
+    call.__name__ = getattr(fn, "__name__", "call")
+    call.__torchproxy_stream__ = True
+    return call
+
+
+class PaddleStreamModule:
+    """A loaded tvm-ffi ``Module`` whose functions run on Paddle's current stream when given
+    Paddle GPU tensors (:func:`on_paddle_stream`); every other attribute is the module's.  Each
+    wrapped function is made once per name (the cache holds at most the functions the module
+    defines: a name the module lacks raises before anything is stored)."""
+
+    __slots__ = ("module", "_functions", "__weakref__")
+
+    def __init__(self, module):
+        object.__setattr__(self, "module", module)
+        object.__setattr__(self, "_functions", {})
+
+    def _wrap(self, name, attr):
+        if not _is_ffi_function(attr):
+            return attr
+        got = self._functions.get(name)
+        if got is None or got.__wrapped__ is not attr:
+            # dict assignment is atomic under the GIL: two threads racing here store equal
+            # wrappers of the same function, either one is correct
+            got = self._functions[name] = on_paddle_stream(attr)
+        return got
+
+    def __getattr__(self, name):
+        return self._wrap(name, getattr(self.module, name))
+
+    def __getitem__(self, name):
+        return self._wrap(name, self.module[name])
+
+    def get_function(self, name, *args, **kwargs):
+        return self._wrap(name, self.module.get_function(name, *args, **kwargs))
+
+    def __repr__(self):
+        return f"PaddleStreamModule({self.module!r})"
+
+
+def _is_ffi_function(obj) -> bool:
+    return isinstance(obj, _tvm_ffi().Function)
 
 
 def paddle_stream_of(index: int):
