@@ -4,6 +4,11 @@
 #   bash gpu/run_host_cost.sh stage    # copy the wheel pieces that came with this call to /tmp/dw
 #   bash gpu/run_host_cost.sh run      # stage, install, then before/after benchmarks -> $OUT
 #   bash gpu/run_host_cost.sh probe    # stage, install, bench/fresh_output.py only
+#   bash gpu/run_host_cost.sh launch   # stage, install, the Triton launch rounds only
+#   bash gpu/run_host_cost.sh hostcost # stage, install, host_cost.py rounds + correctness checks
+#   bash gpu/run_host_cost.sh flashinfer  # stage, install, gpu/flashinfer_check.py
+# (launch, hostcost and flashinfer split one run over calls of at most 10 minutes each;
+#  ROUNDS=n sets the Triton launch rounds, 4 by default)
 #
 # Wheels: .devwheels/p00..p02 (ignored, carried one per call; 64 MiB a transfer): the
 # paddlepaddle-gpu 2.6.2 wheel slimmed by gpu/slim_paddle_wheel.py (cubin payloads of fat
@@ -30,8 +35,11 @@ echo "== $(date -u +%FT%TZ) $(nvidia-smi -L)"
    [ -e "$first" ] || continue
    base=${first%.part.00}; cat "$base".part.* > "$base" && rm -f "$base".part.*
  done)
-python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site /tmp/dw/*.whl \
-  || { echo "install failed"; exit 1; }
+if [ ! -f /tmp/site/.installed ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site /tmp/dw/*.whl \
+    || { echo "install failed"; exit 1; }
+  touch /tmp/site/.installed
+fi
 export PYTHONPATH=/tmp/site
 python3 - <<'EOF'
 import sys, numpy as np, paddle, torch, triton, tvm_ffi
@@ -52,12 +60,20 @@ if [ "$mode" = probe ]; then  # the fresh-output probe alone (bench/fresh_output
   echo "== done $(date -u +%FT%TZ)"; exit 0
 fi
 
-for i in 1 2 3 4; do
+if [ "$mode" = flashinfer ]; then
+  PYTHONPATH=/tmp/site:. OUT=$OUT timeout 540 python3 gpu/flashinfer_check.py
+  echo "flashinfer_check rc=$?"; echo "== done $(date -u +%FT%TZ)"; exit 0
+fi
+if [ "$mode" != hostcost ]; then
+for i in $(seq 1 "${ROUNDS:-4}"); do
   echo "== round $i: BASELINE (issue 26 changes reversed) bench/triton_launch.py"
   TORCHPROXY_TREE=$PWD/.hc_base timeout 240 python3 bench/triton_launch.py
   echo "== round $i: AFTER bench/triton_launch.py"
   timeout 240 python3 bench/triton_launch.py
 done
+fi
+[ "$mode" = launch ] && { echo "== done $(date -u +%FT%TZ)"; exit 0; }
+if [ "$mode" = run ]; then
 # an experiment, not a setting to ship: is Paddle's stream-safe allocator (events recorded when
 # an output used on a stream is freed) what a freshly allocated output costs?
 for i in 1 2; do
@@ -65,6 +81,7 @@ for i in 1 2; do
   FLAGS_use_stream_safe_cuda_allocator=0 timeout 240 python3 bench/triton_launch.py
 done
 
+fi
 # the baseline with --gpu too: the wrapper rows (x.device, empty, empty_like on GPU tensors)
 # before/after on this machine (host_cost.py leaves out the rows an older tree lacks)
 for i in 1 2; do
