@@ -420,7 +420,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
                         "of ints, not int")
     normalized_shape = check_norm_shape(input, normalized_shape, weight, bias)
     if not 0.0 <= eps <= 1e-3:  # Paddle's kernel refuses other eps: torch's formula
-        from .nn_functional import native_layer_norm
+        from .nn_functional_norm import native_layer_norm
         return native_layer_norm(input, normalized_shape, weight, bias, eps)[0]
     if any(t is not None and t.stop_gradient for t in (weight, bias)) and not input.stop_gradient:
         # Paddle 2.6-3.3's layer_norm kernel returns a wrong input gradient when weight (or
