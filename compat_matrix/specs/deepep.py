@@ -12,7 +12,8 @@ SHA = "dd758caf451848bd150e1046af3d0a73e5fff38d"   # "NCCL Device API compat: ..
 
 LIBRARY = gpu_only_library(
     "deepep", "deep_ep",
-    install=('pip install "nvidia-nccl-cu13>=2.30.4" --no-deps   # and NVSHMEM (its docs/nvshmem.md)',)
+    install=('pip install "nvidia-nccl-cu13>=2.30.4" --no-deps   # and NVSHMEM: see DeepEP\'s '
+             'README, "Download and install NVSHMEM dependency"',)
             + install("deepseek-ai/DeepEP", SHA, "python setup.py install"),
     missing=", several GPUs (C++ porting report: headers 3/3, names 26/31 "
             "provided; missing at::cuda::setCurrentCUDAStream, "

@@ -897,10 +897,6 @@ def softplus(input, beta=1.0, threshold=20.0):
     return PF.softplus(input, beta=beta, threshold=threshold)
 
 
-def _conv_padding(padding):
-    return padding.upper() if isinstance(padding, str) else padding  # "same"/"valid"
-
-
 def check_conv_args(input, weight, bias, stride, padding, dilation, groups, nd,
                     transposed=False):
     """torch's convolution argument checks, RuntimeError with torch's messages."""

@@ -44,13 +44,6 @@ def _check_broadcast(*tensors):
                                f"({b}) at non-singleton dimension {nd - d}")
 
 
-def _check_same_size(input, target, name):
-    if list(input.shape) != list(target.shape):
-        raise ValueError(f"Using a target size ({list(target.shape)}) that is different to the "
-                         f"input size ({list(input.shape)}) is deprecated. Please ensure they "
-                         "have the same size.")
-
-
 @adapter(F + "l1_loss")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     reduction = legacy_reduction(size_average, reduce, reduction)

@@ -630,14 +630,6 @@ def ger(input, vec2):
     return _ops.outer(input, vec2)
 
 
-def _mm_any(a, b):
-    """matmul for every dtype (Paddle lacks integer/bool matmul kernels on some versions)."""
-    if _name(a.dtype) in _INTS:
-        return (a.unsqueeze(-1) * b.unsqueeze(-3)).sum(-2).astype(a.dtype) if a.ndim >= 2 and \
-            b.ndim >= 2 else (a * b).sum(-1).astype(a.dtype)
-    return paddle.matmul(a, b)
-
-
 def _beta_alpha(input, prod, beta, alpha, name):
     if _name(prod.dtype) in _INTS:  # torch casts the scalars to the integer type
         beta, alpha = int(beta), int(alpha)
@@ -670,10 +662,6 @@ def mv(input, vec):
     if _name(input.dtype) in _INTS:
         return (input * vec).sum(-1).astype(input.dtype)
     return paddle.matmul(input, vec)
-
-
-def _prod_of(fn):
-    return fn
 
 
 @op("torch.addmv", method=True, inplace=True, out=True)
