@@ -18,7 +18,7 @@ from .distributions_continuous import (Beta, Cauchy, Exponential, Gamma, HalfNor
 from .distributions_discrete import (Bernoulli, Binomial, Categorical, Geometric,
                                      OneHotCategorical, Poisson)
 from .distributions_multivariate import Dirichlet, Independent, MultivariateNormal
-from .registry import adapter, module
+from .registry import module, torch_function
 
 
 module("torch.distributions.kl")
@@ -201,5 +201,5 @@ def _kl_binomial_binomial(p, q):
     return paddle.where(inf_idxs, paddle.full_like(kl, float("inf")), kl)
 
 for _prefix in (D, D + "kl."):
-    adapter(_prefix + "kl_divergence")(kl_divergence)
-    adapter(_prefix + "register_kl")(register_kl)
+    torch_function(_prefix + "kl_divergence")(kl_divergence)
+    torch_function(_prefix + "register_kl")(register_kl)

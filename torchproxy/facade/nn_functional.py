@@ -32,7 +32,7 @@ import math
 import paddle
 import paddle.nn.functional as PF
 
-from .registry import adapter
+from .registry import torch_function
 
 
 F = "torch.nn.functional."
@@ -85,13 +85,13 @@ def legacy_reduction(size_average, reduce, reduction="mean"):
 
 # -- activations --------------------------------------------------------------------------------
 def _act(name, fn, inplace_name=None):
-    adapter(F + name)(fn)
+    torch_function(F + name)(fn)
     if inplace_name:
         def ip(input, *args, **kwargs):
             kwargs.pop("inplace", None)
             return _inplace(input, fn(input, *args, **kwargs), True)
         ip.__name__ = inplace_name
-        adapter(F + inplace_name)(ip)
+        torch_function(F + inplace_name)(ip)
     return fn
 
 
@@ -106,7 +106,7 @@ def _floating(x):
     return x
 
 
-@adapter(F + "relu")
+@torch_function(F + "relu")
 def relu(input, inplace=False):
     if _is_int(input):  # Paddle's relu has float kernels only
         return _inplace(input, paddle.maximum(input, paddle.zeros([], dtype=input.dtype)), inplace)
@@ -117,7 +117,7 @@ def relu_(input):
     return relu(input, inplace=True)
 
 
-adapter(F + "relu_")(relu_)
+torch_function(F + "relu_")(relu_)
 
 
 def relu6(input, inplace=False):
@@ -269,7 +269,7 @@ for _name, _fn, _ip in (("relu6", relu6, None), ("elu", elu, "elu_"), ("celu", c
 
 
 # -- linear and sparse functions (linear, embedding: facade/nn.py) --------------------------------
-@adapter(F + "bilinear")
+@torch_function(F + "bilinear")
 def bilinear(input1, input2, weight, bias=None):
     o, i, j = weight.shape
     t = paddle.matmul(input1, weight.transpose([1, 0, 2]).reshape([i, o * j]))
@@ -277,7 +277,7 @@ def bilinear(input1, input2, weight, bias=None):
     return out + bias if bias is not None else out
 
 
-@adapter(F + "one_hot")
+@torch_function(F + "one_hot")
 def one_hot(tensor, num_classes=-1):
     if tensor.dtype != paddle.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")

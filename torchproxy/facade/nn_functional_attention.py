@@ -17,12 +17,13 @@ import paddle
 import paddle.nn.functional as PF
 
 from .nn_functional import F
-from .registry import adapter, module, type_
+from .registry import module, torch_function, type_
 
 
 # -- attention --------------------------------------------------------------------------------------
-@adapter(F + "scaled_dot_product_attention",
-         note="math reference implementation (torch's semantics); dropout with Paddle's numbers")
+@torch_function(F + "scaled_dot_product_attention",
+                note="math reference implementation (torch's semantics); dropout with Paddle's "
+                     "numbers")
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
     backends = _SDPA_BACKENDS[-1]
@@ -85,7 +86,7 @@ def _canonical_mask(mask, other_type, target_dtype):
     return mask
 
 
-@adapter(F + "multi_head_attention_forward")
+@torch_function(F + "multi_head_attention_forward")
 def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight,
                                  in_proj_bias, bias_k, bias_v, add_zero_attn, dropout_p,
                                  out_proj_weight, out_proj_bias, training=True,
@@ -224,8 +225,9 @@ type_("torch.nn.attention.SDPBackend", SDPBackend)
 _SDPA_BACKENDS = [list(SDPBackend)]
 
 
-@adapter("torch.nn.attention.sdpa_kernel",
-         note="accepts the backends; the facade's attention is one math kernel whatever is chosen")
+@torch_function("torch.nn.attention.sdpa_kernel",
+                note="accepts the backends; the facade's attention is one math kernel whatever is "
+                     "chosen")
 @contextlib.contextmanager
 def sdpa_kernel(backends, set_priority: bool = False):
     if isinstance(backends, SDPBackend):

@@ -17,7 +17,7 @@ import paddle.nn.functional as PF
 from .nn_functional import _ntuple, F
 from .nn_functional_norm import _bshape
 from .nn_functional_pooling import _batched, _windows
-from .registry import adapter
+from .registry import torch_function
 
 
 # -- convolutions -----------------------------------------------------------------------------------
@@ -25,7 +25,7 @@ def _conv_fmt(nd):
     return {1: "NCL", 2: "NCHW", 3: "NCDHW"}[nd]
 
 
-@adapter(F + "conv3d")
+@torch_function(F + "conv3d")
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     from .nn import _convnd
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 3)
@@ -75,19 +75,19 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     return out.squeeze(0) if unb else out
 
 
-@adapter(F + "conv_transpose1d")
+@torch_function(F + "conv_transpose1d")
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
 
 
-@adapter(F + "conv_transpose2d")
+@torch_function(F + "conv_transpose2d")
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
 
 
-@adapter(F + "conv_transpose3d")
+@torch_function(F + "conv_transpose3d")
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
@@ -97,14 +97,14 @@ def _conv_aliases():
     from . import nn as _nn
     for nd, (f, t) in enumerate(((_nn.conv1d, conv_transpose1d), (_nn.conv2d, conv_transpose2d),
                                  (conv3d, conv_transpose3d)), start=1):
-        adapter(f"torch.conv{nd}d")(f)  # torch's positional signature is F's
-        adapter(f"torch.conv_transpose{nd}d")(t)
+        torch_function(f"torch.conv{nd}d")(f)  # torch's positional signature is F's
+        torch_function(f"torch.conv_transpose{nd}d")(t)
 
 
 _conv_aliases()
 
 
-@adapter(F + "unfold")
+@torch_function(F + "unfold")
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     x, unb = (input.unsqueeze(0), True) if input.ndim == 3 else (input, False)
     if x.ndim != 4:
@@ -120,7 +120,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     return out.squeeze(0) if unb else out
 
 
-@adapter(F + "fold")
+@torch_function(F + "fold")
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     x, unb = (input.unsqueeze(0), True) if input.ndim == 2 else (input, False)
     ks, ds, ps, ss = (_ntuple(v, 2) for v in (kernel_size, dilation, padding, stride))

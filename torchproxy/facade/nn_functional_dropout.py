@@ -12,7 +12,7 @@ NAMES = (
 import paddle
 
 from .nn_functional import _inplace, _SELU_ALPHA, _SELU_SCALE, F
-from .registry import adapter
+from .registry import torch_function
 
 
 # -- dropout variants -------------------------------------------------------------------------------
@@ -36,7 +36,7 @@ def _feature_dropout(input, p, training, inplace, batched_ndim, name):
     return _inplace(input, out, inplace)
 
 
-@adapter(F + "dropout1d")
+@torch_function(F + "dropout1d")
 def dropout1d(input, p=0.5, training=True, inplace=False):
     if input.ndim not in (2, 3):
         raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D "
@@ -44,12 +44,12 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace, 3, "dropout1d")
 
 
-@adapter(F + "dropout2d")
+@torch_function(F + "dropout2d")
 def dropout2d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace, 4, "dropout2d")
 
 
-@adapter(F + "dropout3d")
+@torch_function(F + "dropout3d")
 def dropout3d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace, 5, "dropout3d")
 
@@ -69,11 +69,11 @@ def _alpha(input, p, training, inplace, feature):
     return _inplace(input, out, inplace)
 
 
-@adapter(F + "alpha_dropout")
+@torch_function(F + "alpha_dropout")
 def alpha_dropout(input, p=0.5, training=False, inplace=False):
     return _alpha(input, p, training, inplace, False)
 
 
-@adapter(F + "feature_alpha_dropout")
+@torch_function(F + "feature_alpha_dropout")
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     return _alpha(input, p, training, inplace, True)

@@ -28,7 +28,7 @@ import paddle.nn.functional as PF
 
 from ..paddle_shims import broadcast_tensors
 from .nn_functional import _floating, _is_int, _reduce, _t, F, legacy_reduction
-from .registry import adapter
+from .registry import torch_function
 
 
 # -- losses ---------------------------------------------------------------------------------------
@@ -44,7 +44,7 @@ def _check_broadcast(*tensors):
                                f"({b}) at non-singleton dimension {nd - d}")
 
 
-@adapter(F + "l1_loss")
+@torch_function(F + "l1_loss")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_broadcast(input, target)
@@ -55,7 +55,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     return _reduce(loss, reduction)
 
 
-@adapter(F + "smooth_l1_loss")
+@torch_function(F + "smooth_l1_loss")
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0,
                    weight=None):
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -72,7 +72,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _reduce(loss, reduction)
 
 
-@adapter(F + "huber_loss")
+@torch_function(F + "huber_loss")
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -84,7 +84,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     return _reduce(loss, reduction)
 
 
-@adapter(F + "binary_cross_entropy")
+@torch_function(F + "binary_cross_entropy")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -101,7 +101,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return _reduce(loss, reduction)
 
 
-@adapter(F + "binary_cross_entropy_with_logits")
+@torch_function(F + "binary_cross_entropy_with_logits")
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -120,7 +120,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _reduce(loss, reduction)
 
 
-@adapter(F + "cosine_embedding_loss")
+@torch_function(F + "cosine_embedding_loss")
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
                           reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -137,7 +137,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     return _reduce(pos + neg, reduction)
 
 
-@adapter(F + "margin_ranking_loss")
+@torch_function(F + "margin_ranking_loss")
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
                         reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -149,7 +149,7 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
     return _reduce(loss, reduction)
 
 
-@adapter(F + "hinge_embedding_loss")
+@torch_function(F + "hinge_embedding_loss")
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
                          reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -160,7 +160,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     return _reduce(out_margin + out_self, reduction)
 
 
-@adapter(F + "soft_margin_loss")
+@torch_function(F + "soft_margin_loss")
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_broadcast(input, target)
@@ -170,7 +170,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     return _reduce(PF.softplus(-target * input), reduction)
 
 
-@adapter(F + "multilabel_soft_margin_loss")
+@torch_function(F + "multilabel_soft_margin_loss")
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -182,7 +182,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     return _reduce(loss, reduction)
 
 
-@adapter(F + "multilabel_margin_loss")
+@torch_function(F + "multilabel_margin_loss")
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
     squeeze = input.ndim <= 1
@@ -204,7 +204,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     return _reduce(loss, reduction)
 
 
-@adapter(F + "multi_margin_loss")
+@torch_function(F + "multi_margin_loss")
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -227,7 +227,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return _reduce(loss, reduction)
 
 
-@adapter(F + "poisson_nll_loss")
+@torch_function(F + "poisson_nll_loss")
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
                      reduce=None, reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -245,7 +245,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     return _reduce(loss, reduction)
 
 
-@adapter(F + "gaussian_nll_loss")
+@torch_function(F + "gaussian_nll_loss")
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
     _check_broadcast(input, target)
     if isinstance(var, numbers.Number):
@@ -282,14 +282,14 @@ def _pairwise(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return paddle.pow(paddle.pow(paddle.abs(d), p).sum(axis=dim, keepdim=keepdim), 1.0 / p)
 
 
-@adapter(F + "pairwise_distance")
+@torch_function(F + "pairwise_distance")
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     if x1.ndim == 0 or x2.ndim == 0:
         raise RuntimeError("pairwise_distance: inputs must have at least 1 dimension")
     return _pairwise(x1, x2, p, eps, keepdim)
 
 
-@adapter(F + "pdist")
+@torch_function(F + "pdist")
 def pdist(input, p=2):
     if input.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
@@ -309,7 +309,7 @@ def pdist(input, p=2):
     return paddle.pow(paddle.pow(d, p).sum(axis=1), 1.0 / p)
 
 
-@adapter(F + "triplet_margin_loss")
+@torch_function(F + "triplet_margin_loss")
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -323,7 +323,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     return _reduce(PF.relu(margin + dp - dn), reduction)
 
 
-@adapter(F + "triplet_margin_with_distance_loss")
+@torch_function(F + "triplet_margin_with_distance_loss")
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
                                       margin=1.0, swap=False, reduction="mean"):
     if margin <= 0:
@@ -338,8 +338,8 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     return _reduce(PF.relu(margin + dp - dn), reduction)
 
 
-@adapter(F + "linear_cross_entropy", note="the reference computation (logits, then "
-         "cross_entropy); options= (chunking) changes nothing in the result and is accepted")
+@torch_function(F + "linear_cross_entropy", note="the reference computation (logits, then "
+                "cross_entropy); options= (chunking) changes nothing in the result and is accepted")
 def linear_cross_entropy(input, linear_weight, target, linear_bias=None, weight=None,
                          reduction="mean", ignore_index=None, label_smoothing=0.0, options=None):
     from .nn import cross_entropy
@@ -457,8 +457,9 @@ def _as_list(v, name):
     return [int(i) for i in v]
 
 
-@adapter(F + "ctc_loss", note="computed on the host (torch's alpha-beta recursion and its "
-         "gradient): float32 in torch's float32 operation order (_ctc.py), others in float64")
+@torch_function(F + "ctc_loss", note="computed on the host (torch's alpha-beta recursion and its "
+                "gradient): float32 in torch's float32 operation order (_ctc.py), others in "
+                "float64")
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
              zero_infinity=False):
     unbatched = log_probs.ndim == 2

@@ -16,7 +16,7 @@ import math
 import paddle
 
 from .nn_functional import _floating, _is_int, F
-from .registry import adapter
+from .registry import torch_function
 
 
 # -- normalisation ----------------------------------------------------------------------------------
@@ -41,7 +41,7 @@ def _update_running(running, value, momentum):
         paddle.assign((1 - momentum) * running + momentum * value, output=running)
 
 
-@adapter(F + "batch_norm")
+@torch_function(F + "batch_norm")
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
                momentum=0.1, eps=1e-5):
     if input.ndim < 2:  # torch counts 0 channels for a 1-D input: only an empty one passes
@@ -78,7 +78,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return out
 
 
-@adapter(F + "instance_norm")
+@torch_function(F + "instance_norm")
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats=True, momentum=0.1, eps=1e-5):
     if input.ndim < 3:
@@ -102,7 +102,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return out
 
 
-@adapter(F + "group_norm")
+@torch_function(F + "group_norm")
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if input.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
@@ -120,31 +120,31 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return out
 
 
-@adapter("torch.group_norm")
+@torch_function("torch.group_norm")
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     return group_norm(input, num_groups, weight, bias, eps)
 
 
-@adapter("torch.layer_norm")
+@torch_function("torch.layer_norm")
 def torch_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5,
                      cudnn_enable=True):
     from .nn import layer_norm
     return layer_norm(input, normalized_shape, weight, bias, eps)
 
 
-@adapter("torch.rms_norm")
+@torch_function("torch.rms_norm")
 def torch_rms_norm(input, normalized_shape, weight=None, eps=None):
     from .nn import rms_norm
     return rms_norm(input, normalized_shape, weight, eps)
 
 
-@adapter("torch.batch_norm")
+@torch_function("torch.batch_norm")
 def torch_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                      cudnn_enabled=True):
     return batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
 
 
-@adapter("torch.native_layer_norm")
+@torch_function("torch.native_layer_norm")
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
     """(out, mean, rstd), mean/rstd of shape input.shape[:axis] + [1] * len(normalized_shape)."""
     from .nn import check_norm_shape
@@ -161,7 +161,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     return out, mean, rstd
 
 
-@adapter("torch.native_group_norm")
+@torch_function("torch.native_group_norm")
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     """(out, mean [N, group], rstd [N, group])."""
     if C % group:
@@ -205,12 +205,12 @@ def _native_bn(input, weight, bias, running_mean, running_var, training, momentu
     return out, save_mean, save_invstd
 
 
-@adapter("torch.native_batch_norm")
+@torch_function("torch.native_batch_norm")
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     return _native_bn(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-@adapter("torch._native_batch_norm_legit")
+@torch_function("torch._native_batch_norm_legit")
 def _native_batch_norm_legit(input, weight, bias, *args):
     """Both overloads: (running_mean, running_var, training, momentum, eps) and, without
     running stats, (training, momentum, eps)."""
@@ -223,7 +223,7 @@ def _native_batch_norm_legit(input, weight, bias, *args):
                     "momentum, eps)")
 
 
-@adapter(F + "local_response_norm")
+@torch_function(F + "local_response_norm")
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     if input.ndim < 3:
         raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} "

@@ -31,7 +31,7 @@ import paddle
 import paddle.nn.functional as PF
 
 from .nn_functional import _is_int, _ntuple, F
-from .registry import adapter
+from .registry import torch_function
 
 
 # -- pooling ----------------------------------------------------------------------------------------
@@ -175,29 +175,29 @@ def _mp(nd):
         return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, True, nd,
                          f"max_pool{nd}d")
     max_pool.__name__ = f"max_pool{nd}d"
-    adapter(F + f"max_pool{nd}d")(max_pool)
-    adapter(F + f"max_pool{nd}d_with_indices")(with_indices)
+    torch_function(F + f"max_pool{nd}d")(max_pool)
+    torch_function(F + f"max_pool{nd}d_with_indices")(with_indices)
     return max_pool
 
 
 max_pool1d, max_pool2d, max_pool3d = _mp(1), _mp(2), _mp(3)
 
 
-@adapter(F + "avg_pool1d")
+@torch_function(F + "avg_pool1d")
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, None, 1,
                      "avg_pool1d")
 
 
-@adapter(F + "avg_pool2d")
+@torch_function(F + "avg_pool2d")
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                      divisor_override, 2, "avg_pool2d")
 
 
-@adapter(F + "avg_pool3d")
+@torch_function(F + "avg_pool3d")
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
     return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
@@ -264,7 +264,7 @@ def _mu(nd):
     def max_unpool(input, indices, kernel_size, stride=None, padding=0, output_size=None):
         return _max_unpool(input, indices, kernel_size, stride, padding, output_size, nd)
     max_unpool.__name__ = f"max_unpool{nd}d"
-    adapter(F + f"max_unpool{nd}d")(max_unpool)
+    torch_function(F + f"max_unpool{nd}d")(max_unpool)
     return max_unpool
 
 
@@ -344,8 +344,8 @@ def _fmp(nd):
              _random_samples=None):
         return _fractional_max_pool(input, kernel_size, output_size, output_ratio, True,
                                     _random_samples, nd)
-    adapter(F + f"fractional_max_pool{nd}d")(fmp)
-    adapter(F + f"fractional_max_pool{nd}d_with_indices")(fmpi)
+    torch_function(F + f"fractional_max_pool{nd}d")(fmp)
+    torch_function(F + f"fractional_max_pool{nd}d_with_indices")(fmpi)
     return fmp
 
 
@@ -360,17 +360,17 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, nd):
     return paddle.pow(paddle.sign(out) * PF.relu(paddle.abs(out)) * n, 1.0 / norm_type)
 
 
-@adapter(F + "lp_pool1d")
+@torch_function(F + "lp_pool1d")
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
 
 
-@adapter(F + "lp_pool2d")
+@torch_function(F + "lp_pool2d")
 def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
 
 
-@adapter(F + "lp_pool3d")
+@torch_function(F + "lp_pool3d")
 def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)
 
@@ -445,9 +445,9 @@ def _ad(nd):
 
     def mxi(input, output_size, return_indices=True):
         return _adaptive(input, output_size, nd, "max", True)
-    adapter(F + f"adaptive_avg_pool{nd}d")(avg)
-    adapter(F + f"adaptive_max_pool{nd}d")(mx)
-    adapter(F + f"adaptive_max_pool{nd}d_with_indices")(mxi)
+    torch_function(F + f"adaptive_avg_pool{nd}d")(avg)
+    torch_function(F + f"adaptive_max_pool{nd}d")(mx)
+    torch_function(F + f"adaptive_max_pool{nd}d_with_indices")(mxi)
     return avg, mx
 
 

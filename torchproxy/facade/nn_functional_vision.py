@@ -19,10 +19,10 @@ import paddle
 
 from .nn_functional import F
 from .nn_functional_pooling import _adaptive
-from .registry import adapter
+from .registry import torch_function
 
 
-@adapter(F + "pixel_shuffle")
+@torch_function(F + "pixel_shuffle")
 def pixel_shuffle(input, upscale_factor):
     r = int(upscale_factor)
     *b, c, h, w = input.shape
@@ -33,7 +33,7 @@ def pixel_shuffle(input, upscale_factor):
     return x.transpose(perm).reshape(b + [oc, h * r, w * r])
 
 
-@adapter(F + "pixel_unshuffle")
+@torch_function(F + "pixel_unshuffle")
 def pixel_unshuffle(input, downscale_factor):
     r = int(downscale_factor)
     *b, c, h, w = input.shape
@@ -62,7 +62,7 @@ def channel_shuffle(input, groups):
 
 
 for _name in (F + "channel_shuffle", "torch.channel_shuffle", "torch.native_channel_shuffle"):
-    adapter(_name)(channel_shuffle)
+    torch_function(_name)(channel_shuffle)
 
 
 _INTERP_DIMS = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
@@ -127,8 +127,9 @@ def _resample(x, axis, taps):
     return out
 
 
-@adapter(F + "interpolate", note="torch's CPU index and weight rules (non-integer scales, "
-         "nearest-exact, align_corners) computed with Paddle gathers; antialias= is not provided")
+@torch_function(F + "interpolate", note="torch's CPU index and weight rules (non-integer scales, "
+                "nearest-exact, align_corners) computed with Paddle gathers; antialias= is not "
+                "provided")
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     import numpy as np
@@ -236,8 +237,9 @@ def _nearbyint(c):
     return paddle.where(tie & odd, r - 1, r)
 
 
-@adapter(F + "grid_sample", note="torch's CPU sampler (bilinear/nearest/bicubic, zeros/border/"
-         "reflection) written with Paddle gathers: differentiable in input and grid")
+@torch_function(F + "grid_sample",
+                note="torch's CPU sampler (bilinear/nearest/bicubic, zeros/border/"
+                     "reflection) written with Paddle gathers: differentiable in input and grid")
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
@@ -330,20 +332,20 @@ def _grid_sampler(nd):
 
 for _name, _nd in (("torch.grid_sampler", 0), ("torch.grid_sampler_2d", 2),
                    ("torch.grid_sampler_3d", 3)):
-    adapter(_name)(_grid_sampler(_nd))
+    torch_function(_name)(_grid_sampler(_nd))
 
 
-@adapter(F + "upsample")
+@torch_function(F + "upsample")
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
              recompute_scale_factor=None):
     return interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
 
 
-@adapter(F + "upsample_nearest")
+@torch_function(F + "upsample_nearest")
 def upsample_nearest(input, size=None, scale_factor=None):
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
-@adapter(F + "upsample_bilinear")
+@torch_function(F + "upsample_bilinear")
 def upsample_bilinear(input, size=None, scale_factor=None):
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

@@ -11,7 +11,7 @@ import paddle
 
 from .nn import Module, Parameter, _finish_layer
 from .nn_modules import _export
-from .registry import adapter
+from .registry import torch_function
 
 
 # -- embedding bag ------------------------------------------------------------------------------
@@ -103,4 +103,4 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     return paddle.stack(rows) if rows else paddle.zeros([0, weight.shape[1]], weight.dtype)
 
 
-adapter("torch.nn.functional.embedding_bag")(embedding_bag)
+torch_function("torch.nn.functional.embedding_bag")(embedding_bag)
