@@ -706,6 +706,22 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
+def _norm_affine_params(layer, shape, affine, bias=True):
+    """A normalisation layer's ``weight`` (ones) and ``bias`` (zeros) over ``shape``, or None
+    for either (not affine, ``bias=False``), under torch's names in torch's order (so
+    ``state_dict()`` keys are torch's).  LayerNorm here; batch/instance/group norm in
+    nn_modules_norm.py."""
+    if affine:
+        layer.weight = Parameter(paddle.ones(list(shape)))
+        if bias:
+            layer.bias = Parameter(paddle.zeros(list(shape)))
+        else:
+            layer.register_parameter("bias", None)
+    else:
+        layer.register_parameter("weight", None)
+        layer.register_parameter("bias", None)
+
+
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
                  device=None, dtype=None):
@@ -716,15 +732,7 @@ class LayerNorm(Module):
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         self._has_bias = bool(bias)
-        if elementwise_affine:
-            self.weight = Parameter(paddle.ones(list(self.normalized_shape)))
-            if bias:
-                self.bias = Parameter(paddle.zeros(list(self.normalized_shape)))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _norm_affine_params(self, self.normalized_shape, elementwise_affine, bias)
         _finish_layer(self, device, dtype)
 
     def forward(self, input):
@@ -761,7 +769,12 @@ class Embedding(Module):
                          self.scale_grad_by_freq, self.sparse)
 
 
-class Dropout(Module):
+class _DropoutNd(Module):
+    """torch's base of the dropout modules: Dropout here, the channel-wise and alpha ones in
+    nn_modules_dropout.py (not Dropout subclasses, as in torch).  ``_fn`` is the functional
+    form the forward calls."""
+    _fn = None
+
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         if p < 0 or p > 1:
@@ -769,7 +782,11 @@ class Dropout(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):
-        return dropout(input, self.p, self.training, self.inplace)
+        return type(self)._fn(input, self.p, self.training, self.inplace)
+
+
+class Dropout(_DropoutNd):
+    _fn = staticmethod(dropout)
 
 
 class CrossEntropyLoss(Module):

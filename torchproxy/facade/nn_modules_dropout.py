@@ -8,26 +8,13 @@ NAMES = (
     "torch.nn.FeatureAlphaDropout",
 )
 
-from .nn import Module
+from .nn import _DropoutNd
 from .nn_functional_dropout import (alpha_dropout, dropout1d, dropout2d, dropout3d,
                                     feature_alpha_dropout)
 from .nn_modules import _export
 
 
-# -- dropout variants ---------------------------------------------------------------------------
-class _DropoutNd(Module):
-    _fn = None
-
-    def __init__(self, p=0.5, inplace=False):
-        super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p, self.inplace = p, inplace
-
-    def forward(self, input):
-        return type(self)._fn(input, self.p, self.training, self.inplace)
-
-
+# -- dropout variants (their base, _DropoutNd, is Dropout's: facade/nn.py) ----------------------
 @_export
 class Dropout1d(_DropoutNd):
     _fn = staticmethod(dropout1d)

@@ -13,7 +13,7 @@ import paddle
 
 from . import nn as _nn
 from . import nn_init as init
-from .nn import Module, Parameter, _finish_layer
+from .nn import _finish_layer, _norm_affine_params, Module, Parameter
 from .nn_functional_norm import batch_norm, group_norm, instance_norm, local_response_norm
 from .nn_modules import _export
 
@@ -25,15 +25,7 @@ class _NormBase(Module):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = Parameter(paddle.ones([num_features]))
-            if bias:
-                self.bias = Parameter(paddle.zeros([num_features]))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _norm_affine_params(self, [num_features], affine, bias)
         if track_running_stats:
             self.register_buffer("running_mean", paddle.zeros([num_features]))
             self.register_buffer("running_var", paddle.ones([num_features]))
@@ -146,14 +138,7 @@ class GroupNorm(Module):
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels, self.eps, self.affine = (num_groups, num_channels,
                                                                      eps, affine)
-        if affine:
-            self.weight = Parameter(paddle.ones([num_channels]))
-            self.bias = Parameter(paddle.zeros([num_channels])) if bias else None
-            if not bias:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _norm_affine_params(self, [num_channels], affine, bias)
         _finish_layer(self, device, dtype)
 
     def forward(self, input):
