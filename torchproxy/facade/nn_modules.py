@@ -42,8 +42,8 @@ def _param(shape):
     return Parameter(_empty(shape))
 
 
-# -- convolutions ------------------------------------------------------------------------------
 def _tuple(v, n):
+    """An int-or-sequence size argument (kernel, stride, padding...) as an n-tuple."""
     return _ntuple(v, n)
 
 

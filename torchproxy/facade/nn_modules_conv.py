@@ -18,6 +18,7 @@ from .nn_functional_conv import _conv_transpose
 from .nn_modules import _export, _param, _tuple
 
 
+# -- convolutions ------------------------------------------------------------------------------
 class _ConvNd(Module):
     _nd = 2
     _transposed = False
