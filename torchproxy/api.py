@@ -466,10 +466,3 @@ def _why(e: Exception) -> str:
         if msg.startswith(prefix):
             return msg[len(prefix):]
     return msg
-
-
-def _enable_from_environment() -> None:
-    """TORCHPROXY_SCOPE=mylib,triton (or '*' for global) enables at import of torchproxy."""
-    on, scope, blocked = environment_config()
-    if on:
-        enable(scope, blocked=blocked or None)

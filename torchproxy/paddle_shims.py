@@ -2,9 +2,9 @@
 torchproxy uses, each with why it is needed and the condition under which it can go.
 
 Supporting a new Paddle release means reading this file.  Outside it, torchproxy calls Paddle's
-public API only: tests/test_paddle_shims.py greps the tree for private Paddle API (``_C_ops``,
-``paddle.base``, ``core.``, ``_offset()``, ``place._type()``...) and version checks, with an
-explicit allow list (each entry with its reason).
+public API only: tests/facade_runtime/test_paddle_shims.py greps the tree for private Paddle
+API (``_C_ops``, ``paddle.base``, ``core.``, ``_offset()``, ``place._type()``...) and version
+checks, with an explicit allow list (each entry with its reason).
 
 Each shim is grouped with its removal condition ("remove when Paddle 2.6 support is dropped",
 "keep while ...").  Shims that name a C++ binding only some builds have (the CUDA ones on CPU

@@ -11,9 +11,9 @@ CPU: the import (its torch-side Python under each backend).  GPU: the norm / act
 against numpy references, as for the port.  Kernels need an sm_75+ GPU; the JIT build on CPU
 is exercised by the port's row.
 """
-import numpy as np
-
-from compat_matrix.spec import Case, Library, randn
+# the same flashinfer API as the port: the cases are shared with specs/flashinfer.py
+from compat_matrix.shared.flashinfer_cases import FUSED_ADD_RMSNORM, RMSNORM_99x1024, SILU_AND_MUL
+from compat_matrix.spec import Library
 
 PINS = ("flashinfer-python==0.7.2.post1", "nvidia-ml-py==13.615.71")
 SITE = "../../build/matrix-flashinfer-upstream/site"   # relative to this file
@@ -33,47 +33,4 @@ LIBRARY = Library(
 )
 
 
-def rmsnorm(x, w):
-    import flashinfer
-    return flashinfer.norm.rmsnorm(x, w, eps=1e-6, enable_pdl=False)
-
-
-def fused_add_rmsnorm(x, r, w):
-    import flashinfer
-    flashinfer.norm.fused_add_rmsnorm(x, r, w, eps=1e-6, enable_pdl=False)
-    return x, r  # both mutated in place
-
-
-def silu_and_mul(x):
-    import flashinfer
-    return flashinfer.activation.silu_and_mul(x, enable_pdl=False)
-
-
-def _rms(x, w, eps=1e-6):
-    x = x.astype(np.float32)
-    return (x / np.sqrt((x * x).mean(-1, keepdims=True) + eps) * w.astype(np.float32)).astype(np.float16)
-
-
-def _fused_ref(x, r, w):
-    s = x.astype(np.float32) + r.astype(np.float32)
-    return _rms(s, w), s.astype(np.float16)
-
-
-def _silu_ref(x):
-    d = x.shape[-1] // 2
-    a, b = x[..., :d].astype(np.float32), x[..., d:].astype(np.float32)
-    return (a / (1 + np.exp(-a)) * b).astype(np.float16)
-
-
-F16 = {"float16": (1e-3, 1e-3)}
-CASES = [
-    Case("rmsnorm_99x1024", rmsnorm, inputs=[randn(99, 1024, dtype="float16"),
-                                             randn(1024, dtype="float16", scale=0.5)],
-         reference=_rms, tol=F16, devices=("gpu",), timeout=600),
-    Case("fused_add_rmsnorm_inplace", fused_add_rmsnorm,
-         inputs=[randn(16, 4096, dtype="float16"), randn(16, 4096, dtype="float16"),
-                 randn(4096, dtype="float16", scale=0.5)],
-         reference=_fused_ref, tol=F16, devices=("gpu",), timeout=600),
-    Case("silu_and_mul", silu_and_mul, inputs=[randn(99, 2048, dtype="float16")],
-         reference=_silu_ref, tol=F16, devices=("gpu",), timeout=900),
-]
+CASES = [RMSNORM_99x1024, FUSED_ADD_RMSNORM, SILU_AND_MUL]

@@ -7,32 +7,17 @@ commands and the C++ porting report's figures.  Only the import case: its kernel
 GPU and a Paddle >= 3.3 CUDA build, which no machine here has, so no case is written that was
 never run.
 """
-from compat_matrix.spec import Library
-
-NEEDS = "needs a Paddle 3.3+ CUDA build with the compat headers; sm_90"
-
-
-def install(repo: str, sha: str, build: str) -> tuple:
-    """Fetch the pinned commit, then build with torchproxy's build environment (Paddle's
-    torch-compatible headers and libraries in place of torch's)."""
-    name = repo.split("/")[1]
-    return (f"git clone https://github.com/{repo} && git -C {name} checkout {sha}",
-            f"cd {name} && python -m torchproxy.facade.cpp_extension -- {build}")
-
+from compat_matrix.shared.cpp_extension_rows import gpu_only_library, install
 
 SHA = "9241ae3ef9bac614dd25e45e507e089f888280e0"   # "Swap FlashMLA combine grid dimensions (#182)"
 
-LIBRARY = Library(
-    name="flashmla",
-    scope=("flash_mla",),
-    requires=("flash_mla",),
-    imports=("flash_mla",),
+LIBRARY = gpu_only_library(
+    "flashmla", "flash_mla",
     install=install("deepseek-ai/FlashMLA", SHA, "pip install --no-build-isolation --no-deps ."),
-    devices=("gpu",),
-    unavailable_reason=NEEDS + " (C++ porting report: headers 7/7, names 17/18 provided; "
-                               "missing torch::kFloat8_e4m3fn)",
-    notes="C++ porting report (Paddle 3.3.1 compat headers): headers 7/7, names 17/18, macros "
-          "1/1 provided; missing: torch::kFloat8_e4m3fn (2 uses)",
+    missing=" (C++ porting report: headers 7/7, names 17/18 provided; "
+            "missing torch::kFloat8_e4m3fn)",
+    report="C++ porting report (Paddle 3.3.1 compat headers): headers 7/7, names 17/18, macros "
+           "1/1 provided; missing: torch::kFloat8_e4m3fn (2 uses)",
 )
 
 CASES = []

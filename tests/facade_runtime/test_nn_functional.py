@@ -1,4 +1,4 @@
-"""torch.nn.functional (facade/nn_functional.py) and torch.nn.attention: real torch vs the facade,
+"""torch.nn.functional (facade/nn_functional*.py) and torch.nn.attention: real torch vs the facade,
 values and gradients."""
 import numpy as np
 import pytest

@@ -1,5 +1,5 @@
 """torch's CPU CTC loss for float32 log-probabilities, in torch's arithmetic (no registrations:
-``nn_functional.ctc_loss`` calls :func:`ctc_float32` for float32 inputs).
+``nn_functional_loss.ctc_loss`` calls :func:`ctc_float32` for float32 inputs).
 
 ATen's ``ctc_loss_cpu_template`` / ``ctc_loss_backward_cpu_template`` compute in the input's
 scalar type: every log-sum-exp of the alpha/beta recursions, the log-likelihood and the gradient

@@ -1,6 +1,7 @@
-"""Shared machinery of the op modules (ops.py, ops_reduce.py, ops_shape.py): the ``adapter``
-that registers an op through the CPU half-precision "opmath" wrapper, torch's dim checks, type
-promotion for tensor/scalar operands, torch's named result tuples, and small helpers."""
+"""Shared machinery of the op modules (ops.py, ops_reduce.py, ops_shape.py):
+``opmath_function`` (and ``op``), which register an op through the CPU half-precision "opmath"
+wrapper, torch's dim checks, type promotion for tensor/scalar operands, torch's named result
+tuples, and small helpers."""
 from __future__ import annotations
 
 import builtins  # the op modules define sum/max/min/any/all/round/pow/complex: use builtins.*
@@ -15,7 +16,7 @@ from ..paddle_shims import ZERO_SIZE_KERNELS_FAIL
 from ..paddle_shims import kernel_empty, kernel_full  # noqa: F401 - shared with op modules
 from . import zero_size as _zero_size
 from .creation import _check_cast, _write_out, default_float  # noqa: F401 - shared
-from .registry import adapter as _register_adapter
+from .registry import torch_function as _register_adapter
 from .registry import op as _register_op
 
 _name = _dt.torch_name
@@ -43,7 +44,7 @@ _WIDE = (_FLOAT32, _dt.DTYPES["float64"])
 # -- float16/bfloat16 on the CPU ----------------------------------------------------------------
 # Paddle's CPU build has no float16 (and few bfloat16) kernels for add, where, max, softmax...;
 # torch's CPU kernels compute half inputs in float32 ("opmath") and round the result.  Every
-# adapter of this module is registered through _opmath, which does the same for CPU halves:
+# opmath_function/op of this module registers through _opmath, which does the same for CPU halves:
 # half tensors in -> float32 compute -> float32 results back to the half dtype (unless a
 # ``dtype=`` argument chose the output dtype).  On GPUs Paddle's own half kernels run.
 def _cpu_half(v):
@@ -100,14 +101,14 @@ def _opmath(fn, torch_name=None):
     run.__qualname__ = fn.__qualname__
     run.__doc__ = fn.__doc__
     run.__wrapped__ = fn
-    run.zero_size_guarded = True  # registry.adapter's zero_size.guard leaves it as it is
+    run.zero_size_guarded = True  # registry.torch_function's zero_size.guard leaves it as it is
     return run
 
 
 def view_op(torch_name):
     """For ops whose result is a view of an operand (transpose, narrow, as_strided...): no
     half-precision round trip, which would hand back a float32 computation's copy instead of
-    the view (only Paddle 2.6's 0-size recovery, as in _opmath).  Put it under ``adapter``/
+    the view (only Paddle 2.6's 0-size recovery, as in _opmath).  Put it under ``opmath_function``/
     ``op``, which then leave the function as it is."""
     def deco(fn):
         def run(*args, **kwargs):
@@ -126,22 +127,30 @@ def view_op(torch_name):
 
 
 def _wrapped(fn):
-    """Already wrapped by _opmath or with_out (registry.adapter's zero_size.guard alone does
+    """Already wrapped by _opmath or with_out (registry.torch_function's zero_size.guard alone does
     not count: such a function still gets the half-precision wrapper)."""
     return hasattr(fn, "__wrapped__") and not hasattr(fn, "zero_size_guard_of")
 
 
-def adapter(torch_name):
-    """Register ``fn`` (wrapped by _opmath) and return the wrapped function: Tensor methods
-    (tensor_methods.py) and ops calling ops get the same behaviour as ``torch.<name>``."""
+def opmath_function(torch_name):
+    """``registry.torch_function`` with torch's CPU half-precision rule (``_opmath``: float16/
+    bfloat16 inputs computed in float32, the result rounded back): registers the wrapped ``fn``
+    and returns it, so Tensor methods (tensor_methods.py) and ops calling ops get the same
+    behaviour as ``torch.<name>``."""
     def deco(fn):
         return _register_adapter(torch_name)(fn if _wrapped(fn) else _opmath(fn, torch_name))
     return deco
 
 
+# The old name, kept only for ops_shape.py (other branches are editing it now; it moves to
+# opmath_function when they land, then this alias goes).  ops_shape.py also imports
+# _register_adapter (registry.torch_function) from here.
+adapter = opmath_function
+
+
 def op(torch_name, *, method=False, inplace=False, out=False, note=""):
     """``registry.op`` (function + Tensor method + in-place form in one declaration) with
-    the CPU half-precision wrapper of this module's ``adapter``."""
+    the CPU half-precision wrapper of ``opmath_function``."""
     reg = _register_op(torch_name, method=method, inplace=inplace, out=out, note=note)
 
     def deco(fn):

@@ -32,7 +32,7 @@ import paddle
 from paddle.autograd import PyLayer
 
 from ..paddle_shims import set_grad_enabled as _set_grad_enabled
-from .registry import adapter, module, type_
+from .registry import module, torch_function, type_
 
 
 module("torch.autograd")
@@ -145,13 +145,13 @@ for _name, _cls in (("no_grad", no_grad), ("enable_grad", enable_grad),
     type_(f"torch.autograd.{_name}", _cls)
 
 
-@adapter("torch.is_grad_enabled")
+@torch_function("torch.is_grad_enabled")
 def is_grad_enabled() -> bool:
     return bool(paddle.is_grad_enabled())
 
 
-@adapter("torch.is_inference_mode_enabled",
-         note="True inside torch.inference_mode() (which is grad-off on Paddle)")
+@torch_function("torch.is_inference_mode_enabled",
+                note="True inside torch.inference_mode() (which is grad-off on Paddle)")
 def is_inference_mode_enabled() -> bool:
     return bool(getattr(_inference, "on", False))
 
@@ -181,7 +181,7 @@ def _as_list(x):
     return [x]
 
 
-@adapter("torch.autograd.grad")
+@torch_function("torch.autograd.grad")
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     if is_grads_batched:
@@ -206,7 +206,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return tuple(out)
 
 
-@adapter("torch.autograd.backward")
+@torch_function("torch.autograd.backward")
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     if create_graph or inputs is not None:
         raise NotImplementedError("torchproxy: torch.autograd.backward(create_graph=, inputs=) "
@@ -396,7 +396,7 @@ class _DelayedError(PyLayer):
         raise err
 
 
-@adapter("torch.autograd.function.once_differentiable")
+@torch_function("torch.autograd.function.once_differentiable")
 def once_differentiable(fn):
     """Decorator for a ``Function.backward``: torch's: the backward runs with grad off; when
     grad is on (``create_graph=True``) and an argument requires grad, the outputs are marked

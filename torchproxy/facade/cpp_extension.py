@@ -30,7 +30,7 @@ import sys
 import paddle
 
 from ..paddle_shims import core_library_dir, dlpack_capsule
-from .registry import adapter, module, tensor_method, type_, value
+from .registry import module, tensor_method, torch_function, type_, value
 
 module("torch.utils.cpp_extension")  # torch.utils itself: facade/misc.py
 
@@ -59,14 +59,14 @@ value("torch.utils.cpp_extension.ROCM_HOME",
       if paddle.is_compiled_with_rocm() else None)
 
 
-@adapter("torch.utils.cpp_extension.get_cxx_compiler")
+@torch_function("torch.utils.cpp_extension.get_cxx_compiler")
 def get_cxx_compiler() -> str:
     if sys.platform == "win32":
         return os.environ.get("CXX", "cl")
     return os.environ.get("CXX", "c++")
 
 
-@adapter("torch.utils.cpp_extension.check_compiler_is_gcc")
+@torch_function("torch.utils.cpp_extension.check_compiler_is_gcc")
 def check_compiler_is_gcc(compiler) -> bool:
     """True when ``compiler -v`` reports GCC (both ``COLLECT_GCC=`` and ``gcc version``)."""
     if not sys.platform.startswith("linux"):
@@ -197,17 +197,18 @@ def _wants_cuda(device_type) -> bool:
                      f"'cuda' on Paddle, got {device_type!r}")
 
 
-@adapter("torch.utils.cpp_extension.include_paths",
-         note="torchproxy/include, then Paddle's include dirs (with the compat torch/ATen/c10 "
-              "headers); Paddle >= 3.3")
+@torch_function("torch.utils.cpp_extension.include_paths",
+                note="torchproxy/include, then Paddle's include dirs (with the compat "
+                     "torch/ATen/c10 "
+                     "headers); Paddle >= 3.3")
 def include_paths(device_type="cpu", torch_include_dirs=True, *, cuda=None) -> list[str]:
     _require("include_paths")
     use_cuda = _wants_cuda(cuda if cuda is not None else device_type)
     return [INCLUDE_DIR] + list(_pd_utils.find_paddle_includes(use_cuda))
 
 
-@adapter("torch.utils.cpp_extension.library_paths",
-         note="Paddle's library dirs (libpaddle.so); Paddle >= 3.3")
+@torch_function("torch.utils.cpp_extension.library_paths",
+                note="Paddle's library dirs (libpaddle.so); Paddle >= 3.3")
 def library_paths(device_type="cpu", torch_include_dirs=True, cross_target_platform=None, *,
                   cuda=None) -> list[str]:
     _require("library_paths")
@@ -234,14 +235,15 @@ def _extension(what, name, sources, args, kwargs, cuda):
     return setuptools.Extension(name, list(sources), *args, **kwargs)
 
 
-@adapter("torch.utils.cpp_extension.CppExtension",
-         note="a setuptools.Extension against Paddle's compat C++ API and libpaddle; Paddle >= 3.3")
+@torch_function("torch.utils.cpp_extension.CppExtension",
+                note="a setuptools.Extension against Paddle's compat C++ API and libpaddle; Paddle "
+                     ">= 3.3")
 def CppExtension(name, sources, *args, **kwargs):
     return _extension("CppExtension", name, sources, args, kwargs, cuda=False)
 
 
-@adapter("torch.utils.cpp_extension.CUDAExtension",
-         note="as CppExtension, compiled with nvcc; needs a Paddle CUDA build >= 3.3")
+@torch_function("torch.utils.cpp_extension.CUDAExtension",
+                note="as CppExtension, compiled with nvcc; needs a Paddle CUDA build >= 3.3")
 def CUDAExtension(name, sources, *args, **kwargs):
     if not paddle.is_compiled_with_cuda():
         _require("CUDAExtension")
@@ -436,9 +438,10 @@ def _import_module(name, lib):
     return module
 
 
-@adapter("torch.utils.cpp_extension.load",
-         note="built with setuptools and Paddle's compiler flags in a subprocess (no ninja); "
-              "cached per source/flag hash under $TORCH_EXTENSIONS_DIR/py3X_paddle<ver>_cpu")
+@torch_function("torch.utils.cpp_extension.load",
+                note="built with setuptools and Paddle's compiler flags in a subprocess (no "
+                     "ninja); "
+                     "cached per source/flag hash under $TORCH_EXTENSIONS_DIR/py3X_paddle<ver>_cpu")
 def load(name, sources, extra_cflags=None, extra_cuda_cflags=None, extra_sycl_cflags=None,
          extra_ldflags=None, extra_include_paths=None, build_directory=None, verbose=False,
          with_cuda=None, with_sycl=None, is_python_module=True, is_standalone=False,
@@ -450,8 +453,9 @@ def load(name, sources, extra_cflags=None, extra_cuda_cflags=None, extra_sycl_cf
                 is_standalone, "load")
 
 
-@adapter("torch.utils.cpp_extension.load_inline",
-         note="as load; functions= binds with plain m.def (no torch::wrap_pybind_function on Paddle)")
+@torch_function("torch.utils.cpp_extension.load_inline",
+                note="as load; functions= binds with plain m.def (no torch::wrap_pybind_function "
+                     "on Paddle)")
 def load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functions=None,
                 extra_cflags=None, extra_cuda_cflags=None, extra_sycl_cflags=None,
                 extra_ldflags=None, extra_include_paths=None, build_directory=None,
@@ -500,7 +504,7 @@ def _write_if_changed(path, text):
         f.write(text)
 
 
-@adapter("torch.utils.cpp_extension.get_default_build_root")
+@torch_function("torch.utils.cpp_extension.get_default_build_root")
 def get_default_build_root() -> str:
     return _default_build_root()
 
@@ -510,13 +514,13 @@ value("torch.utils.cpp_extension.TORCH_LIB_PATH",
       note="Paddle's base directory (libpaddle.so), not libtorch's lib/")
 
 
-@adapter("torch.utils.cpp_extension.verify_ninja_availability")
+@torch_function("torch.utils.cpp_extension.verify_ninja_availability")
 def verify_ninja_availability():
     if shutil.which("ninja") is None:
         raise RuntimeError("Ninja is required to load C++ extensions")
 
 
-@adapter("torch.utils.cpp_extension.is_ninja_available")
+@torch_function("torch.utils.cpp_extension.is_ninja_available")
 def is_ninja_available() -> bool:
     return shutil.which("ninja") is not None
 

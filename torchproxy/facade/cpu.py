@@ -10,7 +10,7 @@ values: one CPU device named ``"cpu"``, always available and initialised, a no-o
 ``torch.cpu.get_capabilities`` (torch's cpuinfo flags) is in gaps.toml."""
 from __future__ import annotations
 
-from .registry import adapter, module, type_
+from .registry import module, torch_function, type_
 
 NAMES = (
     "torch.cpu", "torch.cpu.Event", "torch.cpu.Stream", "torch.cpu.StreamContext",
@@ -22,35 +22,35 @@ NAMES = (
 module("torch.cpu")
 
 
-@adapter("torch.cpu.is_available")
+@torch_function("torch.cpu.is_available")
 def is_available() -> bool:
     """The CPU is always available."""
     return True
 
 
-@adapter("torch.cpu.is_initialized")
+@torch_function("torch.cpu.is_initialized")
 def is_initialized() -> bool:
     return True
 
 
-@adapter("torch.cpu.synchronize")
+@torch_function("torch.cpu.synchronize")
 def synchronize(device=None) -> None:
     """Nothing to wait for: Paddle's CPU kernels have finished when they return (``device`` is
     ignored, as torch's: there is one CPU device)."""
 
 
-@adapter("torch.cpu.current_device")
+@torch_function("torch.cpu.current_device")
 def current_device() -> str:
     """``"cpu"`` (a string, as torch's: there is one CPU device)."""
     return "cpu"
 
 
-@adapter("torch.cpu.device_count")
+@torch_function("torch.cpu.device_count")
 def device_count() -> int:
     return 1
 
 
-@adapter("torch.cpu.set_device")
+@torch_function("torch.cpu.set_device")
 def set_device(device) -> None:
     """Torch's does nothing on the CPU (any argument)."""
 
@@ -94,7 +94,7 @@ _default_cpu_stream = Stream()
 _current_stream = _default_cpu_stream
 
 
-@adapter("torch.cpu.current_stream")
+@torch_function("torch.cpu.current_stream")
 def current_stream(device=None) -> Stream:
     """The stream selected by ``torch.cpu.stream(...)``, else the default CPU stream."""
     return _current_stream
@@ -125,6 +125,6 @@ class StreamContext:
 type_("torch.cpu.StreamContext", StreamContext)
 
 
-@adapter("torch.cpu.stream")
+@torch_function("torch.cpu.stream")
 def stream(stream) -> StreamContext:
     return StreamContext(stream)

@@ -47,7 +47,7 @@ from ..paddle_shims import (DriverEvent, compiled_cuda_archs, cuda_current_devic
                             is_cuda_graph_capturing, nvtx, reset_peak_memory,
                             set_cuda_current_device_id, set_expected_place)
 from ..paddle_shims import current_stream as current_stream_object
-from .registry import TABLE, adapter, module, type_, value
+from .registry import module, TABLE, torch_function, type_, value
 
 
 module("torch.cuda")
@@ -59,17 +59,17 @@ def _compiled() -> bool:
     return paddle.is_compiled_with_cuda()
 
 
-@adapter("torch.cuda.device_count")
+@torch_function("torch.cuda.device_count")
 def device_count() -> int:
     return cuda_device_count() if _compiled() else 0
 
 
-@adapter("torch.cuda.is_available")
+@torch_function("torch.cuda.is_available")
 def is_available() -> bool:
     return device_count() > 0
 
 
-@adapter("torch.cuda.is_initialized")
+@torch_function("torch.cuda.is_initialized")
 def is_initialized() -> bool:
     # Paddle initialises CUDA when it is imported: initialised exactly when a GPU is usable
     return is_available()
@@ -78,7 +78,7 @@ def is_initialized() -> bool:
 _ready = False  # set once a GPU was found: Triton asks for the stream on every launch
 
 
-@adapter("torch.cuda._lazy_init")
+@torch_function("torch.cuda._lazy_init")
 def _lazy_init() -> None:
     """torch's entry check for every call that needs a GPU."""
     global _ready
@@ -91,12 +91,12 @@ def _lazy_init() -> None:
     _ready = True
 
 
-@adapter("torch.cuda.init")
+@torch_function("torch.cuda.init")
 def init() -> None:
     _lazy_init()
 
 
-@adapter("torch.cuda.current_device")
+@torch_function("torch.cuda.current_device")
 def current_device() -> int:
     _lazy_init()
     place = expected_place()
@@ -155,9 +155,11 @@ def _switch_to(idx: int) -> None:
     paddle.set_device(f"gpu:{idx}")
 
 
-@adapter("torch.cuda.set_device",
-         note="sets the CUDA runtime's device and Paddle's current place to gpu:i (Paddle has "
-              "one current device for allocation and kernels; torch keeps new tensors on the CPU)")
+@torch_function("torch.cuda.set_device",
+                note="sets the CUDA runtime's device and Paddle's current place to gpu:i (Paddle "
+                     "has "
+                     "one current device for allocation and kernels; torch keeps new tensors on "
+                     "the CPU)")
 def set_device(device) -> None:
     idx = _index(device)
     if idx < 0:  # torch: a negative index is a no-op
@@ -238,9 +240,10 @@ class _CudaDeviceProperties:
 type_("torch.cuda._CudaDeviceProperties", _CudaDeviceProperties)
 
 
-@adapter("torch.cuda.get_device_properties",
-         note="fields Paddle reports: name, major, minor, total_memory, multi_processor_count; "
-              "others raise NotProvidedError")
+@torch_function("torch.cuda.get_device_properties",
+                note="fields Paddle reports: name, major, minor, total_memory, "
+                     "multi_processor_count; "
+                     "others raise NotProvidedError")
 def get_device_properties(device=None) -> _CudaDeviceProperties:
     _lazy_init()
     idx = _index(device, optional=True)
@@ -249,18 +252,18 @@ def get_device_properties(device=None) -> _CudaDeviceProperties:
     return _CudaDeviceProperties(cuda_device_properties(idx))
 
 
-@adapter("torch.cuda.get_device_capability")
+@torch_function("torch.cuda.get_device_capability")
 def get_device_capability(device=None) -> tuple:
     p = get_device_properties(device)
     return (p.major, p.minor)
 
 
-@adapter("torch.cuda.get_device_name")
+@torch_function("torch.cuda.get_device_name")
 def get_device_name(device=None) -> str:
     return get_device_properties(device).name
 
 
-@adapter("torch.cuda.is_bf16_supported")
+@torch_function("torch.cuda.is_bf16_supported")
 def is_bf16_supported(including_emulation: bool = True) -> bool:
     if not is_available():
         return False
@@ -379,15 +382,15 @@ type_("torch.cuda.ExternalStream", ExternalStream,
       note="needs paddle.device.get_stream_from_external (3.3.1 has it, 2.6.2 not: there constructing raises)")
 
 
-@adapter("torch.cuda.current_stream", note="Paddle's current stream on that device")
+@torch_function("torch.cuda.current_stream", note="Paddle's current stream on that device")
 def current_stream(device=None) -> Stream:
     _lazy_init()
     return _wrap_stream_base(current_stream_object(_index(device, optional=True)))
 
 
-@adapter("torch.cuda.default_stream",
-         note="Paddle has no separate default stream: this is the stream of Paddle's device "
-              "context as first seen by torchproxy (not the legacy null stream 0)")
+@torch_function("torch.cuda.default_stream",
+                note="Paddle has no separate default stream: this is the stream of Paddle's device "
+                     "context as first seen by torchproxy (not the legacy null stream 0)")
 def default_stream(device=None) -> Stream:
     _lazy_init()
     idx = _index(device, optional=True)
@@ -403,7 +406,7 @@ def default_stream(device=None) -> Stream:
 _DEFAULT: dict = {}
 
 
-@adapter("torch.cuda.set_stream")
+@torch_function("torch.cuda.set_stream")
 def set_stream(stream) -> None:
     if stream is None:
         return
@@ -436,12 +439,12 @@ class StreamContext:
 type_("torch.cuda.StreamContext", StreamContext)
 
 
-@adapter("torch.cuda.stream")
+@torch_function("torch.cuda.stream")
 def stream(stream) -> StreamContext:
     return StreamContext(stream)
 
 
-@adapter("torch.cuda.synchronize")
+@torch_function("torch.cuda.synchronize")
 def synchronize(device=None) -> None:
     _lazy_init()
     device_synchronize(_index(device, optional=True))
@@ -515,28 +518,28 @@ def _memory_query(paddle_fn_name: str, device):
     return int(getattr(paddle.device.cuda, paddle_fn_name)(idx))
 
 
-@adapter("torch.cuda.memory_allocated", note="Paddle allocator's counter")
+@torch_function("torch.cuda.memory_allocated", note="Paddle allocator's counter")
 def memory_allocated(device=None) -> int:
     return _memory_query("memory_allocated", device)
 
 
-@adapter("torch.cuda.max_memory_allocated", note="Paddle allocator's peak counter")
+@torch_function("torch.cuda.max_memory_allocated", note="Paddle allocator's peak counter")
 def max_memory_allocated(device=None) -> int:
     return _memory_query("max_memory_allocated", device)
 
 
-@adapter("torch.cuda.memory_reserved")
+@torch_function("torch.cuda.memory_reserved")
 def memory_reserved(device=None) -> int:
     return _memory_query("memory_reserved", device)
 
 
-@adapter("torch.cuda.max_memory_reserved")
+@torch_function("torch.cuda.max_memory_reserved")
 def max_memory_reserved(device=None) -> int:
     return _memory_query("max_memory_reserved", device)
 
 
-@adapter("torch.cuda.reset_peak_memory_stats",
-         note="needs Paddle >= 3.0 (Paddle 2.6 cannot reset its peak counters)")
+@torch_function("torch.cuda.reset_peak_memory_stats",
+                note="needs Paddle >= 3.0 (Paddle 2.6 cannot reset its peak counters)")
 def reset_peak_memory_stats(device=None) -> None:
     _lazy_init()
     idx = _index(device, optional=True)
@@ -546,20 +549,20 @@ def reset_peak_memory_stats(device=None) -> None:
             "cannot reset its peak memory counters")
 
 
-@adapter("torch.cuda.reset_max_memory_allocated")
+@torch_function("torch.cuda.reset_max_memory_allocated")
 def reset_max_memory_allocated(device=None) -> None:
     reset_peak_memory_stats(device)
 
 
-@adapter("torch.cuda.empty_cache")
+@torch_function("torch.cuda.empty_cache")
 def empty_cache() -> None:
     if _compiled():
         cuda_empty_cache()
 
 
-@adapter("torch.cuda.get_arch_list",
-         note="the archs Paddle was compiled for (paddle.version.compiled_cuda_archs, 3.x); "
-              "Paddle 2.6 cannot tell (raises)")
+@torch_function("torch.cuda.get_arch_list",
+                note="the archs Paddle was compiled for (paddle.version.compiled_cuda_archs, 3.x); "
+                     "Paddle 2.6 cannot tell (raises)")
 def get_arch_list() -> list:
     if not is_available():
         return []  # torch's answer without CUDA
@@ -571,20 +574,20 @@ def get_arch_list() -> list:
 
 
 # -- RNG, graphs --------------------------------------------------------------------------------
-@adapter("torch.cuda.manual_seed")
+@torch_function("torch.cuda.manual_seed")
 def manual_seed(seed: int) -> None:
     if is_available():
         default_cuda_generator(current_device()).manual_seed(int(seed))
 
 
-@adapter("torch.cuda.manual_seed_all")
+@torch_function("torch.cuda.manual_seed_all")
 def manual_seed_all(seed: int) -> None:
     for i in range(device_count()):
         default_cuda_generator(i).manual_seed(int(seed))
 
 
-@adapter("torch.cuda.is_current_stream_capturing",
-         note="Paddle's CUDA-graph capture flag (process-wide, not per stream)")
+@torch_function("torch.cuda.is_current_stream_capturing",
+                note="Paddle's CUDA-graph capture flag (process-wide, not per stream)")
 def is_current_stream_capturing() -> bool:
     if not _compiled():
         raise RuntimeError("Tried to instantiate dummy base class _cuda_isCurrentStreamCapturing")
@@ -602,12 +605,12 @@ def _nvtx(name: str):
     return fn
 
 
-@adapter("torch.cuda.nvtx.range_push", note="Paddle's core.nvprof_nvtx_push")
+@torch_function("torch.cuda.nvtx.range_push", note="Paddle's core.nvprof_nvtx_push")
 def nvtx_range_push(msg: str):
     _nvtx("nvprof_nvtx_push")(msg)
 
 
-@adapter("torch.cuda.nvtx.range_pop")
+@torch_function("torch.cuda.nvtx.range_pop")
 def nvtx_range_pop():
     _nvtx("nvprof_nvtx_pop")()
 

@@ -36,7 +36,7 @@ import numpy as np
 import paddle
 
 from ..errors import NotProvidedError
-from .registry import adapter, module, type_
+from .registry import module, torch_function, type_
 
 NAMES = (
     "torch.utils.data", "torch.utils.data.Dataset", "torch.utils.data.IterableDataset",
@@ -70,7 +70,7 @@ D = "torch.utils.data."
 
 def _register(cls_or_fn, *submodules):
     name = cls_or_fn.__name__
-    reg = type_ if isinstance(cls_or_fn, type) else lambda n, o: adapter(n)(o)
+    reg = type_ if isinstance(cls_or_fn, type) else lambda n, o: torch_function(n)(o)
     reg(D + name, cls_or_fn)
     for sub in submodules:
         reg(f"{D}{sub}.{name}", cls_or_fn)

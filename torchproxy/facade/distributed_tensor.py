@@ -22,7 +22,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from ..errors import NotProvidedError
-from .registry import adapter, module, type_
+from .registry import module, torch_function, type_
 
 NAMES = (
     "torch.distributed.DeviceMesh", "torch.distributed.ProcessGroup", "torch.distributed.tensor.Partial",
@@ -157,8 +157,8 @@ type_("torch.distributed.DeviceMesh", DeviceMesh,
       note="a type for annotations and isinstance checks; constructing one raises NotProvidedError")
 
 
-@adapter("torch.distributed.tensor.distribute_module",
-         note="raises NotProvidedError when called (torch's DTensor runtime)")
+@torch_function("torch.distributed.tensor.distribute_module",
+                note="raises NotProvidedError when called (torch's DTensor runtime)")
 def distribute_module(module, device_mesh=None, partition_fn=None, input_fn=None,
                       output_fn=None):
     raise NotProvidedError("torch.distributed.tensor.distribute_module (torch's DTensor runtime; "

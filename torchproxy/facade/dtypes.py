@@ -34,7 +34,7 @@ import paddle
 
 from ..errors import NotProvidedError
 from ..paddle_shims import paddle_dtype
-from .registry import adapter, type_, value
+from .registry import torch_function, type_, value
 
 DTYPE_TYPE = type(paddle.float32)
 
@@ -275,13 +275,13 @@ _PY_TYPES = {float: _default_float, int: lambda: DTYPES["int64"], bool: lambda: 
              else DTYPES["complex64"]}
 
 
-@adapter("torch.get_default_dtype")
+@torch_function("torch.get_default_dtype")
 def get_default_dtype():
     """torch: a dtype (Paddle: a string)."""
     return DTYPES[paddle.get_default_dtype()]
 
 
-@adapter("torch.set_default_dtype")
+@torch_function("torch.set_default_dtype")
 def set_default_dtype(d):
     d = to_paddle(d)
     n = torch_name(d)
@@ -291,22 +291,22 @@ def set_default_dtype(d):
     paddle.set_default_dtype(n)
 
 
-@adapter("torch.is_floating_point")
+@torch_function("torch.is_floating_point")
 def is_floating_point(x) -> bool:
     return torch_name(x.dtype) in _FLOATING
 
 
-@adapter("torch.is_complex")
+@torch_function("torch.is_complex")
 def is_complex(x) -> bool:
     return torch_name(x.dtype) in _COMPLEX
 
 
-@adapter("torch.is_tensor")
+@torch_function("torch.is_tensor")
 def is_tensor(obj) -> bool:
     return isinstance(obj, paddle.Tensor)
 
 
-@adapter("torch.promote_types")
+@torch_function("torch.promote_types")
 def promote_types(a, b):
     """torch's promotion lattice: a float wins over any int (numpy would widen int32+float16
     to float64); bfloat16 + float16 -> float32; otherwise numpy's rules agree with torch."""

@@ -19,7 +19,7 @@ import paddle.fft as _pfft
 from . import dtypes as _dt
 from ._opbase import _LEGACY_NAMES, _name, with_out
 from .creation import _finish, _from_numpy_as, default_float
-from .registry import adapter, module, op
+from .registry import module, op, torch_function
 
 NAMES = (
     "torch.fft", "torch.fft.fft", "torch.fft.fft2", "torch.fft.fftfreq", "torch.fft.fftn",
@@ -108,7 +108,7 @@ def _c2c(fn_name, paddle_fn):
         _check_n(size)
         return paddle_fn(x, n=n, axis=d, norm=_norm(norm))
     fn.__name__ = fn.__qualname__ = fn_name
-    return adapter(f"torch.fft.{fn_name}")(with_out(fn))
+    return torch_function(f"torch.fft.{fn_name}")(with_out(fn))
 
 
 def _r2c(fn_name, paddle_fn):
@@ -119,7 +119,7 @@ def _r2c(fn_name, paddle_fn):
         _check_n(size)
         return paddle_fn(x, n=n, axis=d, norm=_norm(norm))
     fn.__name__ = fn.__qualname__ = fn_name
-    return adapter(f"torch.fft.{fn_name}")(with_out(fn))
+    return torch_function(f"torch.fft.{fn_name}")(with_out(fn))
 
 
 def _to_complex(x):
@@ -137,7 +137,7 @@ def _c2r(fn_name, paddle_fn):
         _check_n(size)
         return paddle_fn(_to_complex(x), n=n, axis=d, norm=_norm(norm))
     fn.__name__ = fn.__qualname__ = fn_name
-    return adapter(f"torch.fft.{fn_name}")(with_out(fn))
+    return torch_function(f"torch.fft.{fn_name}")(with_out(fn))
 
 
 def _nd(fn_name, paddle_fn, kind, two_d):
@@ -173,7 +173,7 @@ def _nd(fn_name, paddle_fn, kind, two_d):
         return paddle_fn(x, s=sizes if s is not None or kind == "c2r" else None, axes=dims,
                          norm=_norm(norm))
     fn.__name__ = fn.__qualname__ = fn_name
-    return adapter(f"torch.fft.{fn_name}")(with_out(fn))
+    return torch_function(f"torch.fft.{fn_name}")(with_out(fn))
 
 
 fft = _c2c("fft", _pfft.fft)
@@ -214,12 +214,12 @@ def _shift(x, dim, sign):
     return paddle.roll(x, shifts=shifts, axis=dims)
 
 
-@adapter("torch.fft.fftshift")
+@torch_function("torch.fft.fftshift")
 def fftshift(input, dim=None):
     return _shift(input, dim, 1)
 
 
-@adapter("torch.fft.ifftshift")
+@torch_function("torch.fft.ifftshift")
 def ifftshift(input, dim=None):
     return _shift(input, dim, -1)
 
@@ -230,12 +230,12 @@ def _freq(vals, dtype, device, requires_grad, out):
     return write_out(_finish(_from_numpy_as(vals, dt, device), requires_grad), out)
 
 
-@adapter("torch.fft.fftfreq")
+@torch_function("torch.fft.fftfreq")
 def fftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     return _freq(np.fft.fftfreq(n, d), dtype, device, requires_grad, out)
 
 
-@adapter("torch.fft.rfftfreq")
+@torch_function("torch.fft.rfftfreq")
 def rfftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     return _freq(np.fft.rfftfreq(n, d), dtype, device, requires_grad, out)
 

@@ -23,7 +23,7 @@ import zipfile
 from urllib.parse import urlparse
 from urllib.request import Request, urlopen
 
-from .registry import adapter, module
+from .registry import module, torch_function
 
 module("torch.hub")
 module("torch.utils.model_zoo")
@@ -34,7 +34,7 @@ _READ_CHUNK = 128 * 1024
 _hub_dir = None
 
 
-@adapter("torch.hub.get_dir", note="$TORCH_HOME/hub (default ~/.cache/torch/hub), as torch")
+@torch_function("torch.hub.get_dir", note="$TORCH_HOME/hub (default ~/.cache/torch/hub), as torch")
 def get_dir() -> str:
     if os.getenv("TORCH_HUB"):
         warnings.warn("TORCH_HUB is deprecated, please use env TORCH_HOME instead", stacklevel=2)
@@ -45,14 +45,14 @@ def get_dir() -> str:
     return os.path.join(home, "hub")
 
 
-@adapter("torch.hub.set_dir")
+@torch_function("torch.hub.set_dir")
 def set_dir(d) -> None:
     global _hub_dir
     _hub_dir = os.path.expanduser(d)
 
 
-@adapter("torch.hub.download_url_to_file",
-         note="no progress bar (progress= is accepted and ignored)")
+@torch_function("torch.hub.download_url_to_file",
+                note="no progress bar (progress= is accepted and ignored)")
 def download_url_to_file(url, dst, hash_prefix=None, progress=True) -> None:
     # torch downloads to a unique ".partial" file and renames it once complete, so a broken
     # download never replaces a good checkpoint.
@@ -101,8 +101,8 @@ def _legacy_zip_load(filename, model_dir, map_location, weights_only):
     return load(extracted, map_location=map_location, weights_only=weights_only)
 
 
-@adapter("torch.hub.load_state_dict_from_url",
-         note="read with the facade's torch.load; no progress bar")
+@torch_function("torch.hub.load_state_dict_from_url",
+                note="read with the facade's torch.load; no progress bar")
 def load_state_dict_from_url(url, model_dir=None, map_location=None, progress=True,
                              check_hash=False, file_name=None, weights_only=False):
     from .serialization import load
@@ -126,5 +126,5 @@ def load_state_dict_from_url(url, model_dir=None, map_location=None, progress=Tr
     return load(cached_file, map_location=map_location, weights_only=weights_only)
 
 
-adapter("torch.utils.model_zoo.load_url", note="torch.hub.load_state_dict_from_url")(
-    load_state_dict_from_url)
+torch_function("torch.utils.model_zoo.load_url", note="torch.hub.load_state_dict_from_url")(
+           load_state_dict_from_url)

@@ -37,7 +37,7 @@ import paddle
 
 from ..errors import NotProvidedError
 from ..paddle_shims import compat_get_operation, torch_compat
-from .registry import adapter, module, type_, value
+from .registry import module, torch_function, type_, value
 
 module("torch.library")
 
@@ -196,7 +196,8 @@ def _register_op(op: CustomOpDef) -> CustomOpDef:
     return op
 
 
-@adapter("torch.library.custom_op", note="kernel picked by the tensors' device; fake kernels unused")
+@torch_function("torch.library.custom_op",
+                note="kernel picked by the tensors' device; fake kernels unused")
 def custom_op(name, fn=None, /, *, mutates_args, device_types=None, schema=None):
     if mutates_args != "unknown" and isinstance(mutates_args, str):
         raise ValueError("mutates_args must either be a sequence of the names of the arguments "
@@ -218,13 +219,14 @@ def custom_op(name, fn=None, /, *, mutates_args, device_types=None, schema=None)
     return deco(fn) if fn is not None else deco
 
 
-@adapter("torch.library.triton_op", note="= custom_op: the Triton kernels run as launched")
+@torch_function("torch.library.triton_op", note="= custom_op: the Triton kernels run as launched")
 def triton_op(name, fn=None, /, *, mutates_args, schema=None):
     return custom_op(name, fn, mutates_args=mutates_args, schema=schema)
 
 
-@adapter("torch.library.wrap_triton",
-         note="returns the kernel itself: kernel[grid](...) launches it (no tracing on Paddle)")
+@torch_function("torch.library.wrap_triton",
+                note="returns the kernel itself: kernel[grid](...) launches it (no tracing on "
+                     "Paddle)")
 def wrap_triton(triton_kernel, /):
     if not hasattr(triton_kernel, "__getitem__") or not hasattr(triton_kernel, "run"):
         raise RuntimeError("wrap_triton requires wrap_triton to be called on a function "
@@ -246,17 +248,17 @@ def _lookup(op) -> CustomOpDef:
     raise TypeError(f"expected an operator name 'ns::name' or a custom op, got {op!r}")
 
 
-@adapter("torch.library.register_fake", note="kept, never run (no fake tensors on Paddle)")
+@torch_function("torch.library.register_fake", note="kept, never run (no fake tensors on Paddle)")
 def register_fake(op, fn=None, /, *, lib=None, _stacklevel=1):
     return _lookup(op).register_fake(fn)
 
 
-@adapter("torch.library.register_kernel")
+@torch_function("torch.library.register_kernel")
 def register_kernel(op, device_types, fn=None, /, *, lib=None):
     return _lookup(op).register_kernel(device_types, fn)
 
 
-@adapter("torch.library.register_autograd")
+@torch_function("torch.library.register_autograd")
 def register_autograd(op, backward, /, *, setup_context=None, lib=None):
     _lookup(op).register_autograd(backward, setup_context=setup_context)
 
@@ -306,7 +308,7 @@ type_("torch.library.Library", Library)
 type_("torch.library.CustomOpDef", CustomOpDef)
 
 
-@adapter("torch.library.impl")
+@torch_function("torch.library.impl")
 def impl(qualname, types, func=None, *, lib=None):
     """``@torch.library.impl("ns::op", "cuda")``: a kernel for a defined operator."""
     if isinstance(types, str) and types in _DISPATCH_KEYS and types not in ("",):

@@ -19,7 +19,7 @@ from . import dtypes as _dt
 from . import pickling as _pickling
 from ._opbase import _name, wrap_dim, write_out
 from .creation import default_float
-from .registry import adapter, module, op, type_
+from .registry import module, op, torch_function, type_
 
 NAMES = (
     "torch.det", "torch.inverse", "torch.matrix_power", "torch.Tensor.det",
@@ -162,7 +162,7 @@ def _out(result, out):
 
 
 # -- determinants, inverses, solves --------------------------------------------------------------
-@adapter("torch.linalg.det")
+@torch_function("torch.linalg.det")
 def det(A, *, out=None):
     _square("linalg.det", A)
     if _empty_batch(A):
@@ -173,7 +173,7 @@ def det(A, *, out=None):
 op("torch.det", method=True)(lambda input: det(input))
 
 
-@adapter("torch.linalg.slogdet")
+@torch_function("torch.linalg.slogdet")
 def slogdet(A, *, out=None):
     _square("linalg.slogdet", A)
     if _empty_batch(A):
@@ -198,7 +198,7 @@ def _inv(fn, A):
     return r
 
 
-@adapter("torch.linalg.inv")
+@torch_function("torch.linalg.inv")
 def inv(A, *, out=None):
     return _out(_inv("linalg.inv", A), out)
 
@@ -206,7 +206,7 @@ def inv(A, *, out=None):
 op("torch.inverse", method=True)(lambda input, *, out=None: _out(_inv("inverse", input), out))
 
 
-@adapter("torch.linalg.inv_ex")
+@torch_function("torch.linalg.inv_ex")
 def inv_ex(A, *, check_errors=False, out=None):
     _square("linalg.inv_ex", A)
     info = paddle.zeros(A.shape[:-2], dtype="int32")
@@ -248,18 +248,18 @@ def _solve(fn, A, B, left):
     return r.squeeze(-1) if vector else r
 
 
-@adapter("torch.linalg.solve")
+@torch_function("torch.linalg.solve")
 def solve(A, B, *, left=True, out=None):
     return _out(_solve("linalg.solve", A, B, left), out)
 
 
-@adapter("torch.linalg.solve_ex")
+@torch_function("torch.linalg.solve_ex")
 def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     r = _solve("linalg.solve_ex", A, B, left)
     return _out(SolveExResult(r, paddle.zeros(A.shape[:-2], dtype="int32")), out)
 
 
-@adapter("torch.linalg.solve_triangular")
+@torch_function("torch.linalg.solve_triangular")
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
     _square("linalg.solve_triangular", A)
     _float("linalg.solve_triangular", B)
@@ -281,7 +281,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
                                                unitriangular=unitriangular), out)
 
 
-@adapter("torch.linalg.cholesky")
+@torch_function("torch.linalg.cholesky")
 def cholesky(A, *, upper=False, out=None):
     _square("linalg.cholesky", A)
     if _empty_batch(A):
@@ -297,13 +297,13 @@ def cholesky(A, *, upper=False, out=None):
     return _out(r, out)
 
 
-@adapter("torch.linalg.cholesky_ex")
+@torch_function("torch.linalg.cholesky_ex")
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     r = cholesky(A, upper=upper)
     return _out(CholExResult(r, paddle.zeros(A.shape[:-2], dtype="int32")), out)
 
 
-@adapter("torch.linalg.matrix_power")
+@torch_function("torch.linalg.matrix_power")
 def matrix_power(A, n, *, out=None):
     _square("linalg.matrix_power", A)
     if _empty_batch(A):  # (Paddle 2.6 cannot clone a 0-size eye)
@@ -319,7 +319,7 @@ op("torch.matrix_power", method=True)(lambda input, n: matrix_power(input, n))
 
 
 # -- decompositions ------------------------------------------------------------------------------
-@adapter("torch.linalg.qr")
+@torch_function("torch.linalg.qr")
 def qr(A, mode="reduced", *, out=None):
     _float("linalg.qr", A)
     if mode not in ("reduced", "complete", "r"):
@@ -342,7 +342,7 @@ def qr(A, mode="reduced", *, out=None):
     return _out(QRResult(q, r), out)
 
 
-@adapter("torch.linalg.svd")
+@torch_function("torch.linalg.svd")
 def svd(A, full_matrices=True, *, driver=None, out=None):
     _float("linalg.svd", A)
     if A.size == 0:  # Paddle's kernel leaves such outputs uninitialised
@@ -361,7 +361,7 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
     return _out(SVDResult(u, s, vh), out)
 
 
-@adapter("torch.linalg.svdvals")
+@torch_function("torch.linalg.svdvals")
 def svdvals(A, *, driver=None, out=None):
     _float("linalg.svdvals", A)
     if A.size == 0:
@@ -369,7 +369,7 @@ def svdvals(A, *, driver=None, out=None):
     return _out(paddle.linalg.svd(A, full_matrices=False)[1], out)
 
 
-@adapter("torch.linalg.eigh")
+@torch_function("torch.linalg.eigh")
 def eigh(A, UPLO="L", *, out=None):
     _square("linalg.eigh", A)
     if A.size == 0:
@@ -379,7 +379,7 @@ def eigh(A, UPLO="L", *, out=None):
     return _out(EighResult(w, v), out)
 
 
-@adapter("torch.linalg.eigvalsh")
+@torch_function("torch.linalg.eigvalsh")
 def eigvalsh(A, UPLO="L", *, out=None):
     _square("linalg.eigvalsh", A)
     if A.size == 0:
@@ -387,7 +387,7 @@ def eigvalsh(A, UPLO="L", *, out=None):
     return _out(paddle.linalg.eigvalsh(A, UPLO=UPLO), out)
 
 
-@adapter("torch.linalg.eig")
+@torch_function("torch.linalg.eig")
 def eig(A, *, out=None):
     _square("linalg.eig", A)
     cdt = _COMPLEX_OF.get(_name(A.dtype), _name(A.dtype))
@@ -398,7 +398,7 @@ def eig(A, *, out=None):
     return _out(EigResult(w, v), out)
 
 
-@adapter("torch.linalg.eigvals")
+@torch_function("torch.linalg.eigvals")
 def eigvals(A, *, out=None):
     _square("linalg.eigvals", A)
     # the values of paddle.linalg.eig (LAPACK geev order, as torch); Paddle's eigvals kernel
@@ -444,7 +444,7 @@ def _fmt_ord(o):
     return {math.inf: "inf", -math.inf: "-inf"}.get(o, f"{o:g}" if isinstance(o, float) else o)
 
 
-@adapter("torch.linalg.vector_norm")
+@torch_function("torch.linalg.vector_norm")
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     x = _norm_dtype("linalg.vector_norm", x, dtype)
     if isinstance(dim, numbers.Integral):
@@ -474,7 +474,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     return _out(r, out)
 
 
-@adapter("torch.linalg.matrix_norm")
+@torch_function("torch.linalg.matrix_norm")
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
     A = _norm_dtype("linalg.matrix_norm", A, dtype)
     if A.ndim < 2:
@@ -523,7 +523,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     return _out(r, out)
 
 
-@adapter("torch.linalg.norm")
+@torch_function("torch.linalg.norm")
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     if isinstance(dim, numbers.Integral):
         dim = (dim,)
@@ -542,7 +542,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
                        f"1D or 2D. Got {A.ndim}D.")
 
 
-@adapter("torch.linalg.cond")
+@torch_function("torch.linalg.cond")
 def cond(A, p=None, *, out=None):
     _float("linalg.cond", A)
     if p is None or p in (2, -2):
@@ -584,7 +584,7 @@ def _real_dtype(A):
     return {"complex64": "float32", "complex128": "float64"}.get(n, n)
 
 
-@adapter("torch.linalg.matrix_rank")
+@torch_function("torch.linalg.matrix_rank")
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):
     _float("linalg.matrix_rank", A)
     if tol is not None:
@@ -599,7 +599,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
     return _out(paddle.sum((S > t).astype("int64"), -1), out)
 
 
-@adapter("torch.linalg.pinv")
+@torch_function("torch.linalg.pinv")
 def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
     _float("linalg.pinv", A)
     if A.size == 0:
@@ -623,13 +623,13 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
 
 
 # -- products and shapes -------------------------------------------------------------------------
-@adapter("torch.linalg.matmul")
+@torch_function("torch.linalg.matmul")
 def matmul(input, other, *, out=None):
     from .ops import matmul as _mm
     return _mm(input, other, out=out)
 
 
-@adapter("torch.linalg.cross")
+@torch_function("torch.linalg.cross")
 def cross(input, other, *, dim=-1, out=None):
     from ._opbase import broadcast_shape
     shape = broadcast_shape(input, other)
@@ -647,7 +647,7 @@ def cross(input, other, *, dim=-1, out=None):
     return _out(paddle.cross(a, b, axis=d), out)
 
 
-@adapter("torch.linalg.diagonal")
+@torch_function("torch.linalg.diagonal")
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     d1, d2 = wrap_dim(dim1, A.ndim), wrap_dim(dim2, A.ndim)
     if d1 == d2:
@@ -655,7 +655,7 @@ def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     return paddle.diagonal(A, offset=offset, axis1=d1, axis2=d2)
 
 
-@adapter("torch.linalg.vecdot")
+@torch_function("torch.linalg.vecdot")
 def vecdot(x, y, *, dim=-1, out=None):
     if x.dtype != y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
@@ -670,7 +670,7 @@ def vecdot(x, y, *, dim=-1, out=None):
     return _out(paddle.sum(prod_, axis=dim), out)
 
 
-@adapter("torch.linalg.multi_dot")
+@torch_function("torch.linalg.multi_dot")
 def multi_dot(tensors, *, out=None):
     ts = list(tensors)
     if len(ts) < 2:
@@ -696,7 +696,7 @@ def multi_dot(tensors, *, out=None):
     return _out(r, out)
 
 
-@adapter("torch.linalg.vander")
+@torch_function("torch.linalg.vander")
 def vander(x, *, N=None):
     if x.ndim == 0:
         x = x.reshape([1])
@@ -713,7 +713,7 @@ def vander(x, *, N=None):
     return paddle.stack(cols, axis=-1)
 
 
-@adapter("torch.linalg.tensorinv")
+@torch_function("torch.linalg.tensorinv")
 def tensorinv(A, ind=2, *, out=None):
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
@@ -727,7 +727,7 @@ def tensorinv(A, ind=2, *, out=None):
     return _out(_inv("linalg.inv", A.reshape([rows, cols])).reshape(out_shape), out)
 
 
-@adapter("torch.linalg.tensorsolve")
+@torch_function("torch.linalg.tensorsolve")
 def tensorsolve(A, B, dims=None, *, out=None):
     if dims is not None:
         nd = A.ndim
@@ -766,7 +766,7 @@ def _lu(fn, A, pivot):
     return paddle.linalg.lu(A, pivot=pivot, get_infos=True)
 
 
-@adapter("torch.linalg.lu_factor")
+@torch_function("torch.linalg.lu_factor")
 def lu_factor(A, *, pivot=True, out=None):
     LU, piv, info = _lu("linalg.lu_factor", A, pivot)
     if bool((info > 0).any()) if info.size else False:
@@ -777,13 +777,13 @@ def lu_factor(A, *, pivot=True, out=None):
     return _out(LUFactorResult(LU, piv), out)
 
 
-@adapter("torch.linalg.lu_factor_ex")
+@torch_function("torch.linalg.lu_factor_ex")
 def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     LU, piv, info = _lu("linalg.lu_factor_ex", A, pivot)
     return _out(LUFactorExResult(LU, piv, info.astype("int32").reshape(A.shape[:-2])), out)
 
 
-@adapter("torch.linalg.lu")
+@torch_function("torch.linalg.lu")
 def lu(A, *, pivot=True, out=None):
     LU, piv, _ = _lu("linalg.lu", A, pivot)
     if A.size == 0:
@@ -804,7 +804,7 @@ def _mH(x):
     return paddle.conj(_mT(x)) if _name(x.dtype).startswith("complex") else _mT(x)
 
 
-@adapter("torch.linalg.lu_solve")
+@torch_function("torch.linalg.lu_solve")
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     _float("linalg.lu_solve", LU)
     if not left:  # X A = B  <=>  A^H X^H = B^H
@@ -829,7 +829,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     return _out(paddle.matmul(P, y), out)
 
 
-@adapter("torch.linalg.householder_product")
+@torch_function("torch.linalg.householder_product")
 def householder_product(A, tau, *, out=None):
     _float("linalg.householder_product", A)
     # torch reads only the strictly lower part of A (implicit unit diagonal): pass exactly that

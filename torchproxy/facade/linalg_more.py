@@ -24,7 +24,7 @@ from .linalg import (LinAlgError, _bcast, _bshape, _eye, _float, _mH, _out, _pso
                      cholesky as _lcholesky, cross as _lcross, lu_factor_ex as _lu_factor_ex,
                      lu_solve as _llu_solve, pinv as _pinv, qr as _lqr, slogdet as _slogdet,
                      svd as _lsvd)
-from .registry import adapter, op, tensor_method
+from .registry import op, tensor_method, torch_function
 
 NAMES = (
     "torch.Tensor.H", "torch.Tensor.adjoint", "torch.Tensor.cholesky",
@@ -263,7 +263,7 @@ def _perm_from_pivots(piv, m):
     return P.reshape(tuple(b) + (m, m))
 
 
-@adapter("torch.lu_unpack")
+@torch_function("torch.lu_unpack")
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
     _need2d("torch.lu_unpack", "LU_data", LU_data)
     m, n = LU_data.shape[-2], LU_data.shape[-1]
@@ -585,7 +585,7 @@ def ormqr(input, input2, input3, left=True, transpose=False, *, out=None):
 
 
 # -- least squares -------------------------------------------------------------------------------
-@adapter("torch.linalg.lstsq")
+@torch_function("torch.linalg.lstsq")
 def lstsq(A, B, rcond=None, *, driver=None):
     fn = "torch.linalg.lstsq"
     _float(fn, A)
@@ -795,8 +795,9 @@ def _ldl(fn, A, hermitian):
             paddle.to_tensor(info.reshape(b), dtype="int32", place=place))
 
 
-@adapter("torch.linalg.ldl_factor_ex", note="not differentiable (as in torch); the factorisation "
-                                              "runs on the host")
+@torch_function("torch.linalg.ldl_factor_ex",
+                note="not differentiable (as in torch); the factorisation "
+                     "runs on the host")
 def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
     LD, piv, info = _ldl("torch.linalg.ldl_factor_ex", A, hermitian)
     if check_errors and info.size and bool((info > 0).any()):
@@ -805,8 +806,9 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
     return _out(LDLFactorExResult(LD, piv, info), out)
 
 
-@adapter("torch.linalg.ldl_factor", note="not differentiable (as in torch); the factorisation "
-                                           "runs on the host")
+@torch_function("torch.linalg.ldl_factor",
+                note="not differentiable (as in torch); the factorisation "
+                     "runs on the host")
 def ldl_factor(A, *, hermitian=False, out=None):
     LD, piv, info = _ldl("torch.linalg.ldl_factor", A, hermitian)
     if info.size and bool((info > 0).any()):
@@ -849,7 +851,8 @@ def _ldl_unpack(ld, ipiv, hermitian):
     return M, D
 
 
-@adapter("torch.linalg.ldl_solve", note="not differentiable (as in torch); solved on the host")
+@torch_function("torch.linalg.ldl_solve",
+                note="not differentiable (as in torch); solved on the host")
 def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
     fn = "torch.linalg.ldl_solve"
     _float(fn, LD)
@@ -937,15 +940,15 @@ def _svd_lowrank(A, q=6, niter=2, M=None):
     return U, S, V
 
 
-@adapter("torch.svd_lowrank", note="random projections from Paddle's generator (torch's "
-                                    "algorithm, not its random stream)")
+@torch_function("torch.svd_lowrank", note="random projections from Paddle's generator (torch's "
+                                           "algorithm, not its random stream)")
 def svd_lowrank(A, q=6, niter=2, M=None):
     _float("svd_lowrank", A)
     return _svd_lowrank(A, q, niter, M)
 
 
-@adapter("torch.pca_lowrank", note="random projections from Paddle's generator (torch's "
-                                    "algorithm, not its random stream)")
+@torch_function("torch.pca_lowrank", note="random projections from Paddle's generator (torch's "
+                                           "algorithm, not its random stream)")
 def pca_lowrank(A, q=None, center=True, niter=2):
     _float("pca_lowrank", A)
     m, n = A.shape[-2], A.shape[-1]

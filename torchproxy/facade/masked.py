@@ -19,7 +19,7 @@ import math
 import paddle
 
 from ._opbase import _float_input, _name
-from .registry import TABLE, TENSOR_TABLE, adapter, module, resolve_paddle
+from .registry import module, resolve_paddle, TABLE, TENSOR_TABLE, torch_function
 
 NAMES = (
     "torch.masked", "torch.masked.amax", "torch.masked.amin", "torch.masked.argmax",
@@ -150,7 +150,7 @@ def _int64_default(input, dtype):
     return dtype
 
 
-@adapter("torch.masked.sum")
+@torch_function("torch.masked.sum")
 def sum(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A001
     _check_input(input, "sum")
     dtype = _int64_default(input, dtype)
@@ -161,7 +161,7 @@ def sum(input, dim=None, *, keepdim=False, dtype=None, mask=None):  # noqa: A001
     return _t("torch.sum")(x, _dim_arg(dims, x.ndim), bool(keepdim), dtype=dtype)
 
 
-@adapter("torch.masked.prod")
+@torch_function("torch.masked.prod")
 def prod(input, dim=None, *, keepdim=False, dtype=None, mask=None):
     _check_input(input, "prod")
     dtype = _int64_default(input, dtype)
@@ -181,12 +181,12 @@ def _cum(op, input, dim, dtype, mask):
     return _to(_t(f"torch.cum{op}")(x, d, dtype=dtype), dtype)
 
 
-@adapter("torch.masked.cumsum")
+@torch_function("torch.masked.cumsum")
 def cumsum(input, dim, *, dtype=None, mask=None):
     return _cum("sum", input, dim, dtype, mask)
 
 
-@adapter("torch.masked.cumprod")
+@torch_function("torch.masked.cumprod")
 def cumprod(input, dim, *, dtype=None, mask=None):
     return _cum("prod", input, dim, dtype, mask)
 
@@ -211,12 +211,12 @@ def _nan_propagate(x, r, dims, keepdim):
     return paddle.where(has.reshape(r.shape), paddle.full_like(r, math.nan), r)
 
 
-@adapter("torch.masked.amax")
+@torch_function("torch.masked.amax")
 def amax(input, dim=None, *, keepdim=False, dtype=None, mask=None):
     return _amaxmin("amax", input, dim, keepdim, dtype, mask)
 
 
-@adapter("torch.masked.amin")
+@torch_function("torch.masked.amin")
 def amin(input, dim=None, *, keepdim=False, dtype=None, mask=None):
     return _amaxmin("amin", input, dim, keepdim, dtype, mask)
 
@@ -236,12 +236,12 @@ def _arg(op, input, dim, keepdim, dtype, mask):
     return _to(r, dtype)
 
 
-@adapter("torch.masked.argmax")
+@torch_function("torch.masked.argmax")
 def argmax(input, dim=None, *, keepdim=False, dtype=None, mask=None):
     return _arg("argmax", input, dim, keepdim, dtype, mask)
 
 
-@adapter("torch.masked.argmin")
+@torch_function("torch.masked.argmin")
 def argmin(input, dim=None, *, keepdim=False, dtype=None, mask=None):
     return _arg("argmin", input, dim, keepdim, dtype, mask)
 
@@ -253,7 +253,7 @@ def _count(inmask, dim, keepdim):
     return _t("torch.sum")(inmask, _dim_arg(dims, inmask.ndim), bool(keepdim))
 
 
-@adapter("torch.masked.mean")
+@torch_function("torch.masked.mean")
 def mean(input, dim=None, *, keepdim=False, dtype=None, mask=None):
     _check_input(input, "mean")
     source = "Optional"
@@ -286,7 +286,7 @@ def _nanmedian(x, d, keepdim):
     return r if keepdim else paddle.squeeze(r, axis=d)
 
 
-@adapter("torch.masked.median")
+@torch_function("torch.masked.median")
 def median(input, dim=-1, *, keepdim=False, dtype=None, mask=None):
     _check_input(input, "median")
     if dtype is None:
@@ -307,7 +307,7 @@ def median(input, dim=-1, *, keepdim=False, dtype=None, mask=None):
                      "point")
 
 
-@adapter("torch.masked.logsumexp")
+@torch_function("torch.masked.logsumexp")
 def logsumexp(input, dim=None, *, keepdim=False, dtype=None, mask=None):
     _check_input(input, "logsumexp")
     if dtype is None:
@@ -340,7 +340,7 @@ def _logsumexp(x, dims, keepdim):
     return r + (m if keepdim else m.reshape(r.shape))
 
 
-@adapter("torch.masked.logaddexp")
+@torch_function("torch.masked.logaddexp")
 def logaddexp(input, other, *, dtype=None, input_mask=None, other_mask=None):
     _check_input(input, "logaddexp")
     _check_input(other, "logaddexp")
@@ -351,7 +351,7 @@ def logaddexp(input, other, *, dtype=None, input_mask=None, other_mask=None):
     return _to(_t("torch.logaddexp")(a, b), dtype)
 
 
-@adapter("torch.masked.norm")
+@torch_function("torch.masked.norm")
 def norm(input, ord=2.0, dim=None, *, keepdim=False, dtype=None, mask=None):
     _check_input(input, "norm")
     if dtype is None:
@@ -406,13 +406,13 @@ def _std_var(input, dim, unbiased, correction_opt, keepdim, dtype, mask, take_sq
     return paddle.sqrt(out) if take_sqrt else out
 
 
-@adapter("torch.masked.var")
+@torch_function("torch.masked.var")
 def var(input, dim=None, unbiased=None, *, correction=None, keepdim=False, dtype=None,
         mask=None):
     return _std_var(input, dim, unbiased, correction, keepdim, dtype, mask, False)
 
 
-@adapter("torch.masked.std")
+@torch_function("torch.masked.std")
 def std(input, dim=None, unbiased=None, *, correction=None, keepdim=False, dtype=None,
         mask=None):
     return _std_var(input, dim, unbiased, correction, keepdim, dtype, mask, True)
@@ -432,22 +432,22 @@ def _softmax(fn, identity, input, dim, dtype, mask):
     return _t(f"torch.nn.functional.{fn}")(x, d, dtype=dtype)
 
 
-@adapter("torch.masked.softmax")
+@torch_function("torch.masked.softmax")
 def softmax(input, dim, *, dtype=None, mask=None):
     return _softmax("softmax", "amax", input, dim, dtype, mask)
 
 
-@adapter("torch.masked.log_softmax")
+@torch_function("torch.masked.log_softmax")
 def log_softmax(input, dim, *, dtype=None, mask=None):
     return _softmax("log_softmax", "amax", input, dim, dtype, mask)
 
 
-@adapter("torch.masked.softmin")
+@torch_function("torch.masked.softmin")
 def softmin(input, dim, *, dtype=None, mask=None):
     return _softmax("softmin", "amin", input, dim, dtype, mask)
 
 
-@adapter("torch.masked.normalize")
+@torch_function("torch.masked.normalize")
 def normalize(input, ord, dim, *, eps=1e-12, dtype=None, mask=None):
     _check_input(input, "normalize")
     if dtype is None:

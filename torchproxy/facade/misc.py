@@ -20,7 +20,7 @@ import numpy as np
 import paddle
 
 from ..paddle_shims import is_compiled_with_nccl
-from .registry import adapter, module, type_
+from .registry import module, torch_function, type_
 
 module("torch.testing")
 module("torch.utils")
@@ -144,8 +144,8 @@ def _compare_scalars(actual, expected, rtol, atol, equal_nan):
                                   atol, rel, None, rtol))
 
 
-@adapter("torch.testing.assert_close",
-         note="torch's default tolerances per dtype; message text of torch 2.x")
+@torch_function("torch.testing.assert_close",
+                note="torch's default tolerances per dtype; message text of torch 2.x")
 def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=None,
                  equal_nan=False, check_device=True, check_dtype=True, check_layout=True,
                  check_stride=False, msg=None):
@@ -203,14 +203,15 @@ def _compare_one(actual, expected, rtol, atol, equal_nan, check_device, check_dt
 
 
 # -- torch.utils.dlpack -------------------------------------------------------------------------
-@adapter("torch.utils.dlpack.to_dlpack", note="Paddle's DLPack capsule (zero-copy)")
+@torch_function("torch.utils.dlpack.to_dlpack", note="Paddle's DLPack capsule (zero-copy)")
 def to_dlpack(tensor):
     return paddle.utils.dlpack.to_dlpack(tensor)
 
 
-@adapter("torch.utils.dlpack.from_dlpack",
-         note="capsules and objects with __dlpack__; zero-copy on Paddle 3.x, while Paddle 2.6 "
-              "copies CPU tensors")
+@torch_function("torch.utils.dlpack.from_dlpack",
+                note="capsules and objects with __dlpack__; zero-copy on Paddle 3.x, while Paddle "
+                     "2.6 "
+                     "copies CPU tensors")
 def from_dlpack(ext_tensor):
     if hasattr(ext_tensor, "__dlpack__") and not isinstance(ext_tensor, paddle.Tensor):
         # Paddle 2.6 takes capsules only: ask the producer for one (on the current stream
@@ -247,28 +248,29 @@ def _require_init():
         raise ValueError(_NOT_INIT)  # torch's error and message
 
 
-@adapter("torch.distributed.is_available")
+@torch_function("torch.distributed.is_available")
 def dist_is_available() -> bool:
     return bool(_dist().is_available())
 
 
-@adapter("torch.distributed.is_initialized", note="Paddle's process group (paddle.distributed)")
+@torch_function("torch.distributed.is_initialized",
+                note="Paddle's process group (paddle.distributed)")
 def dist_is_initialized() -> bool:
     return bool(_dist().is_initialized())
 
 
-@adapter("torch.distributed.is_nccl_available")
+@torch_function("torch.distributed.is_nccl_available")
 def is_nccl_available() -> bool:
     return is_compiled_with_nccl()
 
 
-@adapter("torch.distributed.get_world_size")
+@torch_function("torch.distributed.get_world_size")
 def get_world_size(group=None) -> int:
     _require_init()
     return int(_dist().get_world_size(group))
 
 
-@adapter("torch.distributed.get_rank")
+@torch_function("torch.distributed.get_rank")
 def get_rank(group=None) -> int:
     _require_init()
     return int(_dist().get_rank(group))
@@ -288,7 +290,7 @@ type_("torch.distributed.ReduceOp", ReduceOp, note="SUM, MAX, MIN, PRODUCT, AVG"
 _PADDLE_OP = {"SUM": "SUM", "MAX": "MAX", "MIN": "MIN", "PRODUCT": "PROD", "AVG": "AVG"}
 
 
-@adapter("torch.distributed.all_reduce", note="paddle.distributed.all_reduce (in place)")
+@torch_function("torch.distributed.all_reduce", note="paddle.distributed.all_reduce (in place)")
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     _require_init()
     if op not in _PADDLE_OP:
@@ -300,7 +302,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     return task if async_op else None
 
 
-@adapter("torch.distributed.barrier")
+@torch_function("torch.distributed.barrier")
 def barrier(group=None, async_op=False, device_ids=None):
     _require_init()
     _dist().barrier(group)

@@ -35,7 +35,7 @@ import paddle
 import paddle.nn.functional as PF
 from ..paddle_shims import EagerParamBase, broadcast_tensors
 
-from .registry import adapter, module, type_
+from .registry import module, torch_function, type_
 
 module("torch.nn")
 module("torch.nn.functional")
@@ -365,7 +365,7 @@ def _cast(x, dtype):
     return x if dtype is None else x.astype(_paddle_dtype(dtype))
 
 
-@adapter(F + "softmax")
+@torch_function(F + "softmax")
 @_cpu_half
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
@@ -373,7 +373,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     return PF.softmax(_cast(input, dtype), axis=dim)
 
 
-@adapter(F + "log_softmax")
+@torch_function(F + "log_softmax")
 @_cpu_half
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
@@ -381,25 +381,25 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return PF.log_softmax(_cast(input, dtype), axis=dim)
 
 
-@adapter(F + "gelu")
+@torch_function(F + "gelu")
 def gelu(input, approximate: str = "none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError(f"approximate argument must be either none or tanh.")
     return PF.gelu(input, approximate=approximate == "tanh")
 
 
-@adapter(F + "silu")
+@torch_function(F + "silu")
 def silu(input, inplace: bool = False):
     return _maybe_inplace(input, PF.silu(input), inplace)
 
 
-@adapter(F + "sigmoid")
+@torch_function(F + "sigmoid")
 def sigmoid(input):
     from .ops import UNARY  # torch.sigmoid: int/bool inputs give the default float dtype
     return UNARY["sigmoid"](input)
 
 
-@adapter(F + "tanh")
+@torch_function(F + "tanh")
 def tanh(input):
     from .ops import UNARY  # torch.tanh: int/bool inputs give the default float dtype
     return UNARY["tanh"](input)
@@ -412,7 +412,7 @@ def _maybe_inplace(input, out, inplace):
     return input
 
 
-@adapter(F + "layer_norm")
+@torch_function(F + "layer_norm")
 @_cpu_half
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
     if isinstance(normalized_shape, int):  # torch's F.layer_norm refuses it (nn.LayerNorm does not)
@@ -420,7 +420,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
                         "of ints, not int")
     normalized_shape = check_norm_shape(input, normalized_shape, weight, bias)
     if not 0.0 <= eps <= 1e-3:  # Paddle's kernel refuses other eps: torch's formula
-        from .nn_functional import native_layer_norm
+        from .nn_functional_norm import native_layer_norm
         return native_layer_norm(input, normalized_shape, weight, bias, eps)[0]
     if any(t is not None and t.stop_gradient for t in (weight, bias)) and not input.stop_gradient:
         # Paddle 2.6-3.3's layer_norm kernel returns a wrong input gradient when weight (or
@@ -455,7 +455,7 @@ def check_norm_shape(input, normalized_shape, weight=None, bias=None):
     return shape
 
 
-@adapter(F + "rms_norm")
+@torch_function(F + "rms_norm")
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     if isinstance(normalized_shape, int):
         normalized_shape = [normalized_shape]
@@ -469,13 +469,13 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return out * weight if weight is not None else out
 
 
-@adapter(F + "linear", note="weight is [out_features, in_features] (torch layout)")
+@torch_function(F + "linear", note="weight is [out_features, in_features] (torch layout)")
 def linear(input, weight, bias=None):
     out = paddle.matmul(input, weight, transpose_y=True)
     return out + bias if bias is not None else out
 
 
-@adapter(F + "dropout")
+@torch_function(F + "dropout")
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
@@ -483,8 +483,9 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
     return _maybe_inplace(input, out, inplace)
 
 
-@adapter(F + "embedding", note="padding_idx: torch's forward value (weight row) and zero grad; "
-         "sparse=True gives Paddle's row-sparse (SelectedRows) gradient")
+@torch_function(F + "embedding",
+                note="padding_idx: torch's forward value (weight row) and zero grad; "
+                     "sparse=True gives Paddle's row-sparse (SelectedRows) gradient")
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     if weight.ndim != 2:
@@ -515,7 +516,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     return out
 
 
-@adapter(F + "cross_entropy", note="class dimension 1 as in torch; probabilities as targets")
+@torch_function(F + "cross_entropy", note="class dimension 1 as in torch; probabilities as targets")
 @_cpu_half
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
@@ -576,7 +577,7 @@ def mse_reduce(loss, reduction):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-@adapter(F + "mse_loss")
+@torch_function(F + "mse_loss")
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     from .nn_functional import legacy_reduction
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -587,8 +588,9 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     return mse_reduce(loss, reduction)
 
 
-@adapter(F + "pad", note="constant mode for any rank (negative pads crop); other modes as Paddle's "
-                         "(last 1-3 dims of 3-5D inputs)")
+@torch_function(F + "pad",
+                note="constant mode for any rank (negative pads crop); other modes as Paddle's "
+                     "(last 1-3 dims of 3-5D inputs)")
 def pad(input, pad, mode: str = "constant", value=None):
     pad = [int(p) for p in pad]
     if len(pad) % 2 or len(pad) // 2 > input.ndim:
@@ -651,7 +653,7 @@ def pad(input, pad, mode: str = "constant", value=None):
     return PF.pad(input, pad, mode=mode, data_format=fmt)
 
 
-@adapter(F + "normalize")
+@torch_function(F + "normalize")
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     if out is not None:
         raise NotImplementedError("torchproxy: normalize(out=) is not provided")
@@ -704,6 +706,22 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
+def _norm_affine_params(layer, shape, affine, bias=True):
+    """A normalisation layer's ``weight`` (ones) and ``bias`` (zeros) over ``shape``, or None
+    for either (not affine, ``bias=False``), under torch's names in torch's order (so
+    ``state_dict()`` keys are torch's).  LayerNorm here; batch/instance/group norm in
+    nn_modules_norm.py."""
+    if affine:
+        layer.weight = Parameter(paddle.ones(list(shape)))
+        if bias:
+            layer.bias = Parameter(paddle.zeros(list(shape)))
+        else:
+            layer.register_parameter("bias", None)
+    else:
+        layer.register_parameter("weight", None)
+        layer.register_parameter("bias", None)
+
+
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
                  device=None, dtype=None):
@@ -714,15 +732,7 @@ class LayerNorm(Module):
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         self._has_bias = bool(bias)
-        if elementwise_affine:
-            self.weight = Parameter(paddle.ones(list(self.normalized_shape)))
-            if bias:
-                self.bias = Parameter(paddle.zeros(list(self.normalized_shape)))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _norm_affine_params(self, self.normalized_shape, elementwise_affine, bias)
         _finish_layer(self, device, dtype)
 
     def forward(self, input):
@@ -759,7 +769,12 @@ class Embedding(Module):
                          self.scale_grad_by_freq, self.sparse)
 
 
-class Dropout(Module):
+class _DropoutNd(Module):
+    """torch's base of the dropout modules: Dropout here, the channel-wise and alpha ones in
+    nn_modules_dropout.py (not Dropout subclasses, as in torch).  ``_fn`` is the functional
+    form the forward calls."""
+    _fn = None
+
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         if p < 0 or p > 1:
@@ -767,7 +782,11 @@ class Dropout(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):
-        return dropout(input, self.p, self.training, self.inplace)
+        return type(self)._fn(input, self.p, self.training, self.inplace)
+
+
+class Dropout(_DropoutNd):
+    _fn = staticmethod(dropout)
 
 
 class CrossEntropyLoss(Module):
@@ -844,7 +863,7 @@ for _cls in (Linear, LayerNorm, Embedding, Dropout, CrossEntropyLoss, ReLU, SiLU
           if _cls is Linear else "")
 
 
-@adapter(F + "kl_div")
+@torch_function(F + "kl_div")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         from .nn_functional import legacy_reduction
@@ -887,18 +906,14 @@ type_("torch.nn.KLDivLoss", KLDivLoss)
 
 
 # -- more functional forms the kernel libraries call (FlashInfer, Liger-Kernel references) ----
-@adapter(F + "logsigmoid")
+@torch_function(F + "logsigmoid")
 def logsigmoid(input):
     return PF.log_sigmoid(input)
 
 
-@adapter(F + "softplus")
+@torch_function(F + "softplus")
 def softplus(input, beta=1.0, threshold=20.0):
     return PF.softplus(input, beta=beta, threshold=threshold)
-
-
-def _conv_padding(padding):
-    return padding.upper() if isinstance(padding, str) else padding  # "same"/"valid"
 
 
 def check_conv_args(input, weight, bias, stride, padding, dilation, groups, nd,
@@ -985,17 +1000,17 @@ def _is_int(x):
     return x.dtype in (paddle.int64, paddle.int32, paddle.int16, paddle.int8, paddle.uint8)
 
 
-@adapter(F + "conv1d")
+@torch_function(F + "conv1d")
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
-@adapter(F + "conv2d", note="torch's weight layout [out, in/groups, kh, kw] is Paddle's too")
+@torch_function(F + "conv2d", note="torch's weight layout [out, in/groups, kh, kw] is Paddle's too")
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _convnd(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
-@adapter(F + "nll_loss")
+@torch_function(F + "nll_loss")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     """torch's nll_loss: class dim 1 (or 0 for a 1-D input), weights, ignore_index; 'mean'
@@ -1040,7 +1055,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-@adapter(F + "cosine_similarity")
+@torch_function(F + "cosine_similarity")
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """torch's formula: broadcast, divide each by its norm clamped to eps (the clamp outside
     autograd, as torch's no-grad in-place clamp), then sum the product over ``dim``."""
@@ -1079,4 +1094,4 @@ def _ntuple(n, name):
 
 
 for _n, _name in ((1, "_single"), (2, "_pair"), (3, "_triple"), (4, "_quadruple")):
-    adapter(f"torch.nn.modules.utils.{_name}")(_ntuple(_n, _name))
+    torch_function(f"torch.nn.modules.utils.{_name}")(_ntuple(_n, _name))

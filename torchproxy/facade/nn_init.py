@@ -20,7 +20,7 @@ import numbers
 
 import paddle
 
-from .registry import adapter, module
+from .registry import module, torch_function
 
 I = "torch.nn.init."
 module("torch.nn.init")
@@ -40,7 +40,7 @@ def _gen_state(generator, tensor=None):
     return generator_scope(generator, place)
 
 
-@adapter(I + "calculate_gain")
+@torch_function(I + "calculate_gain")
 def calculate_gain(nonlinearity, param=None):
     linear_fns = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                   "conv_transpose3d"]
@@ -63,7 +63,7 @@ def calculate_gain(nonlinearity, param=None):
     raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
 
 
-@adapter(I + "_calculate_fan_in_and_fan_out")
+@torch_function(I + "_calculate_fan_in_and_fan_out")
 def _calculate_fan_in_and_fan_out(tensor):
     dims = tensor.ndim
     if dims < 2:
@@ -74,7 +74,7 @@ def _calculate_fan_in_and_fan_out(tensor):
     return shape[1] * receptive, shape[0] * receptive
 
 
-@adapter(I + "_calculate_correct_fan")
+@torch_function(I + "_calculate_correct_fan")
 def _calculate_correct_fan(tensor, mode):
     mode = mode.lower()
     if mode not in ("fan_in", "fan_out"):
@@ -87,19 +87,19 @@ def _uniform_values(tensor, a, b):
     return paddle.uniform(tensor.shape, dtype="float32", min=a, max=b)
 
 
-@adapter(I + "uniform_")
+@torch_function(I + "uniform_")
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
     with _gen_state(generator):
         return _write(tensor, _uniform_values(tensor, a, b))
 
 
-@adapter(I + "normal_")
+@torch_function(I + "normal_")
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
     with _gen_state(generator):
         return _write(tensor, paddle.normal(mean, std, shape=tensor.shape))
 
 
-@adapter(I + "trunc_normal_")
+@torch_function(I + "trunc_normal_")
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     # torch's method: inverse CDF of a uniform draw between the bounds' CDF values
     def cdf(x):
@@ -111,29 +111,29 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     return _write(tensor, paddle.clip(v, a, b))
 
 
-@adapter(I + "constant_")
+@torch_function(I + "constant_")
 def constant_(tensor, val):
     return _write(tensor, paddle.full(tensor.shape, val, dtype=tensor.dtype))
 
 
-@adapter(I + "ones_")
+@torch_function(I + "ones_")
 def ones_(tensor):
     return constant_(tensor, 1.0)
 
 
-@adapter(I + "zeros_")
+@torch_function(I + "zeros_")
 def zeros_(tensor):
     return constant_(tensor, 0.0)
 
 
-@adapter(I + "eye_")
+@torch_function(I + "eye_")
 def eye_(tensor):
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     return _write(tensor, paddle.eye(tensor.shape[0], tensor.shape[1], dtype=tensor.dtype))
 
 
-@adapter(I + "dirac_")
+@torch_function(I + "dirac_")
 def dirac_(tensor, groups=1):
     dims = tensor.ndim
     if dims not in (3, 4, 5):
@@ -152,7 +152,7 @@ def dirac_(tensor, groups=1):
     return _write(tensor, paddle.to_tensor(v))
 
 
-@adapter(I + "xavier_uniform_")
+@torch_function(I + "xavier_uniform_")
 def xavier_uniform_(tensor, gain=1.0, generator=None):
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
@@ -160,14 +160,14 @@ def xavier_uniform_(tensor, gain=1.0, generator=None):
     return uniform_(tensor, -a, a, generator)
 
 
-@adapter(I + "xavier_normal_")
+@torch_function(I + "xavier_normal_")
 def xavier_normal_(tensor, gain=1.0, generator=None):
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     return normal_(tensor, 0.0, std, generator)
 
 
-@adapter(I + "kaiming_uniform_")
+@torch_function(I + "kaiming_uniform_")
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     if 0 in list(tensor.shape):
         return tensor
@@ -177,7 +177,7 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
     return uniform_(tensor, -bound, bound, generator)
 
 
-@adapter(I + "kaiming_normal_")
+@torch_function(I + "kaiming_normal_")
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     if 0 in list(tensor.shape):
         return tensor
@@ -186,7 +186,7 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
     return normal_(tensor, 0.0, std, generator)
 
 
-@adapter(I + "orthogonal_")
+@torch_function(I + "orthogonal_")
 def orthogonal_(tensor, gain=1, generator=None):
     if tensor.ndim < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
@@ -205,7 +205,7 @@ def orthogonal_(tensor, gain=1, generator=None):
     return _write(tensor, (q * gain).reshape(tensor.shape))
 
 
-@adapter(I + "sparse_")
+@torch_function(I + "sparse_")
 def sparse_(tensor, sparsity, std=0.01, generator=None):
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")

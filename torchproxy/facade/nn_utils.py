@@ -23,7 +23,7 @@ import math
 
 import paddle
 
-from .registry import adapter, module, type_
+from .registry import module, torch_function, type_
 
 U = "torch.nn.utils."
 module("torch.nn.utils")
@@ -40,7 +40,7 @@ def _grads(parameters):
     return [p.grad for p in _tensors(parameters) if p.grad is not None]
 
 
-@adapter(U + "get_total_norm")
+@torch_function(U + "get_total_norm")
 def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     tensors = _tensors(tensors)
     norm_type = float(norm_type)
@@ -57,7 +57,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     return total.astype(tensors[0].dtype)
 
 
-@adapter(U + "clip_grads_with_norm_")
+@torch_function(U + "clip_grads_with_norm_")
 def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
     params = [p for p in _tensors(parameters) if p.grad is not None]
     coef = float(max_norm) / (float(total_norm) + 1e-6)
@@ -68,7 +68,7 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
             paddle.assign((g.astype("float32") * coef).astype(g.dtype), output=g)
 
 
-@adapter(U + "clip_grad_norm_")
+@torch_function(U + "clip_grad_norm_")
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     params = _tensors(parameters)
     grads = _grads(params)
@@ -79,7 +79,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     return total
 
 
-@adapter(U + "clip_grad_value_")
+@torch_function(U + "clip_grad_value_")
 def clip_grad_value_(parameters, clip_value, foreach=None):
     clip_value = float(clip_value)
     for g in _grads(parameters):
@@ -87,12 +87,12 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
             paddle.assign(paddle.clip(g, -clip_value, clip_value), output=g)
 
 
-@adapter(U + "parameters_to_vector")
+@torch_function(U + "parameters_to_vector")
 def parameters_to_vector(parameters):
     return paddle.concat([p.reshape([-1]) for p in _tensors(parameters)])
 
 
-@adapter(U + "vector_to_parameters")
+@torch_function(U + "vector_to_parameters")
 def vector_to_parameters(vec, parameters):
     if not isinstance(vec, paddle.Tensor):
         raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
@@ -135,7 +135,7 @@ def _invert(perm):
     return paddle.scatter(out, perm, paddle.arange(perm.shape[0], dtype=perm.dtype))
 
 
-@adapter("torch.nn.utils.rnn.pack_padded_sequence")
+@torch_function("torch.nn.utils.rnn.pack_padded_sequence")
 def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True):
     if isinstance(lengths, paddle.Tensor):
         lengths = lengths.tolist()
@@ -193,7 +193,7 @@ def _pack_from_padded(padded, like):
     return PackedSequence(data, like.batch_sizes, like.sorted_indices, like.unsorted_indices)
 
 
-@adapter("torch.nn.utils.rnn.pad_packed_sequence")
+@torch_function("torch.nn.utils.rnn.pad_packed_sequence")
 def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
     T = sequence.batch_sizes.shape[0]
     if total_length is not None and total_length < T:
@@ -210,7 +210,7 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     return padded, lengths
 
 
-@adapter("torch.nn.utils.rnn.pad_sequence")
+@torch_function("torch.nn.utils.rnn.pad_sequence")
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
     if padding_side not in ("left", "right"):
         raise ValueError(f"Expected padding_side to be one of left or right, but got "
@@ -227,7 +227,7 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     return paddle.stack(out, axis=0 if batch_first else 1)
 
 
-@adapter("torch.nn.utils.rnn.pack_sequence")
+@torch_function("torch.nn.utils.rnn.pack_sequence")
 def pack_sequence(sequences, enforce_sorted=True):
     lengths = [s.shape[0] for s in sequences]
     return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
@@ -265,7 +265,7 @@ class _WeightNormHook:
         _set_plain(module, self.name, self.compute(module))
 
 
-@adapter(U + "weight_norm")
+@torch_function(U + "weight_norm")
 def weight_norm(module, name="weight", dim=0):
     from .nn import Parameter
     for h in getattr(module, "_torchproxy_norm_hooks", {}).values():
@@ -284,7 +284,7 @@ def weight_norm(module, name="weight", dim=0):
     return module
 
 
-@adapter(U + "remove_weight_norm")
+@torch_function(U + "remove_weight_norm")
 def remove_weight_norm(module, name="weight"):
     from .nn import Parameter
     hooks = module.__dict__.get("_torchproxy_norm_hooks", {})
@@ -334,7 +334,7 @@ def _normalize(x, eps):
     return x / paddle.maximum(paddle.sqrt((x * x).sum()), paddle.to_tensor(eps, dtype=x.dtype))
 
 
-@adapter(U + "spectral_norm")
+@torch_function(U + "spectral_norm")
 def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=None):
     from .nn import Parameter
     if n_power_iterations <= 0:
@@ -358,7 +358,7 @@ def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=No
     return module
 
 
-@adapter(U + "remove_spectral_norm")
+@torch_function(U + "remove_spectral_norm")
 def remove_spectral_norm(module, name="weight"):
     from .nn import Parameter
     hooks = module.__dict__.get("_torchproxy_norm_hooks", {})
@@ -464,7 +464,7 @@ def _inject_property(cls, name):
     setattr(cls, name, property(get, set_))
 
 
-@adapter("torch.nn.utils.parametrize.register_parametrization")
+@torch_function("torch.nn.utils.parametrize.register_parametrization")
 def register_parametrization(module, tensor_name, parametrization, *, unsafe=False):
     from .nn_modules import ModuleDict
     if _PLIST[0] is None:
@@ -487,7 +487,7 @@ def register_parametrization(module, tensor_name, parametrization, *, unsafe=Fal
     return module
 
 
-@adapter("torch.nn.utils.parametrize.is_parametrized")
+@torch_function("torch.nn.utils.parametrize.is_parametrized")
 def is_parametrized(module, tensor_name=None):
     plist = module._sub_layers.get("parametrizations") if hasattr(module, "_sub_layers") else None
     if plist is None:
@@ -495,7 +495,7 @@ def is_parametrized(module, tensor_name=None):
     return tensor_name is None or tensor_name in plist._sub_layers
 
 
-@adapter("torch.nn.utils.parametrize.remove_parametrizations")
+@torch_function("torch.nn.utils.parametrize.remove_parametrizations")
 def remove_parametrizations(module, tensor_name, leave_parametrized=True):
     from .nn import Parameter
     if not is_parametrized(module, tensor_name):
@@ -519,7 +519,7 @@ def remove_parametrizations(module, tensor_name, leave_parametrized=True):
     return module
 
 
-@adapter("torch.nn.utils.parametrize.cached")
+@torch_function("torch.nn.utils.parametrize.cached")
 @contextlib.contextmanager
 def cached():
     outer = _CACHE[0] is None
@@ -554,6 +554,6 @@ def _weight_norm_module():
     return _WeightNorm
 
 
-@adapter("torch.nn.utils.parametrizations.weight_norm")
+@torch_function("torch.nn.utils.parametrizations.weight_norm")
 def parametrizations_weight_norm(module, name="weight", dim=0):
     return register_parametrization(module, name, _weight_norm_module()(dim), unsafe=True)

@@ -61,11 +61,11 @@ import builtins
 import paddle
 
 from ._opbase import (_EMPTY_RESULT, _FLOATS, _INTS, _LEGACY_NAMES, _empty_like_dtype,
-                      _float_input, _full, _name, _operands, _prod, _register_adapter,
-                      _same_dtype, _register_op, _write_out, adapter, broadcast_shape,
+                      _float_input, _full, _name, _operands, _prod,
+                      _same_dtype, _register_op, _write_out, opmath_function, broadcast_shape,
                       kernel_empty, op, result_type, result_type_n)
 from .creation import default_float
-from .registry import tensor_method
+from .registry import tensor_method, torch_function
 from . import dtypes as _dt
 from ._opbase import wrap_dim  # noqa: F401 - re-exported: tensor_methods uses ops.wrap_dim
 
@@ -81,7 +81,7 @@ def _unary(torch_name, paddle_fn, float_only):
         return _write_out(paddle_fn(x), out)
     fn.__name__ = torch_name
     fn.__qualname__ = torch_name
-    return adapter(f"torch.{torch_name}")(fn)
+    return opmath_function(f"torch.{torch_name}")(fn)
 
 
 _FLOAT_ONLY = {
@@ -150,16 +150,16 @@ for _n, _f in _SAME_DTYPE.items():
 UNARY["negative"] = UNARY["neg"]
 
 
-adapter("torch.negative")(UNARY["neg"])
+opmath_function("torch.negative")(UNARY["neg"])
 
 
 UNARY["absolute"] = UNARY["abs"]
 
 
-adapter("torch.absolute")(UNARY["abs"])
+opmath_function("torch.absolute")(UNARY["abs"])
 
 
-@adapter("torch.round")
+@opmath_function("torch.round")
 def round(input, *, decimals=None, out=None):  # noqa: A001 - torch's name
     n = _name(input.dtype)
     if n in _INTS:
@@ -263,7 +263,7 @@ BINARY["atan2"] = _binary("atan2", _atan2, result_float=True)
 BINARY["true_divide"] = _binary("true_divide", paddle.divide, result_float=True)
 
 
-@adapter("torch.fmod")
+@opmath_function("torch.fmod")
 def fmod(input, other, *, out=None):
     require_tensors("fmod", 1, input)
     a, b = _operands(input, other)
@@ -343,7 +343,7 @@ def pow(input, exponent, *, out=None):  # noqa: A001
     return _write_out(r, out)
 
 
-@adapter("torch.where")
+@opmath_function("torch.where")
 def where(condition, input=None, other=None, *, out=None):
     if input is None and other is None:
         if condition.ndim == 0:
@@ -438,7 +438,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(paddle.allclose(a, b, rtol=float(rtol), atol=float(atol), equal_nan=equal_nan))
 
 
-@adapter("torch.isclose")
+@opmath_function("torch.isclose")
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """torch's formula (aten TensorCompare.cpp), which broadcasts and takes every dtype:
     ``a == b | (isfinite(|a - b|) & |a - b| <= atol + |rtol * b|)``, bools as the default
@@ -513,7 +513,7 @@ def _check_same_dtype(a, b, op):
                            f"{_name(a.dtype)} != {_name(b.dtype)}")
 
 
-@adapter("torch.matmul")
+@opmath_function("torch.matmul")
 def matmul(input, other, *, out=None):
     _check_same_dtype(input, other, "matmul")
     if input.ndim == 0 or other.ndim == 0:
@@ -535,7 +535,7 @@ def matmul(input, other, *, out=None):
 tensor_method("matmul")(matmul)  # torch's dtype/shape errors; Paddle 2.6's 0-size operands
 
 
-@adapter("torch.mm")
+@opmath_function("torch.mm")
 def mm(input, mat2, *, out=None):
     if input.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -708,7 +708,7 @@ def _einsum_sum_ellipsis(equation, operands):
     return ",".join(terms) + "->" + rhs
 
 
-@adapter("torch.einsum")
+@opmath_function("torch.einsum")
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
@@ -740,7 +740,7 @@ def nonzero(input, *, as_tuple=False):
     return paddle.nonzero(input).astype("int64")
 
 
-@_register_adapter("torch._assert_async")
+@torch_function("torch._assert_async")
 def _assert_async(cond, msg="Expected Tensor with single nonzero value, but got zero"):
     """torch checks on the device without a sync; here it is checked at once (a sync)."""
     if cond.size != 1:
@@ -749,13 +749,13 @@ def _assert_async(cond, msg="Expected Tensor with single nonzero value, but got 
         raise RuntimeError(msg)
 
 
-@_register_adapter("torch.result_type")
+@torch_function("torch.result_type")
 def result_type_(tensor, other):
     """torch.result_type(tensor, other): the dtype an op of the two would compute in."""
     return result_type(tensor, other)
 
 
-@adapter("torch.complex")
+@opmath_function("torch.complex")
 def complex(real, imag, *, out=None):  # noqa: A001
     for pos, (arg, v) in enumerate((("real", real), ("imag", imag)), 1):
         if not isinstance(v, paddle.Tensor):

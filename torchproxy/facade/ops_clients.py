@@ -25,7 +25,7 @@ import paddle
 
 from . import dtypes as _dt
 from ._opbase import op
-from .registry import adapter, module, tensor_method, value
+from .registry import module, tensor_method, torch_function, value
 
 _name = _dt.torch_name
 _HALF = (_dt.DTYPES["float16"], _dt.DTYPES["bfloat16"])
@@ -80,9 +80,9 @@ def isneginf(input):
 _DETERMINISTIC = {"mode": False, "warn_only": False}
 
 
-@adapter("torch.use_deterministic_algorithms",
-         note="records the mode; sets FLAGS_cudnn_deterministic where Paddle has it (GPU "
-              "builds); Paddle raises no error for nondeterministic ops")
+@torch_function("torch.use_deterministic_algorithms",
+                note="records the mode; sets FLAGS_cudnn_deterministic where Paddle has it (GPU "
+                     "builds); Paddle raises no error for nondeterministic ops")
 def use_deterministic_algorithms(mode, *, warn_only=False):
     if not isinstance(mode, bool):
         raise TypeError(f"use_deterministic_algorithms(): argument 'mode' (position 1) must be "
@@ -94,12 +94,12 @@ def use_deterministic_algorithms(mode, *, warn_only=False):
         pass
 
 
-@adapter("torch.are_deterministic_algorithms_enabled")
+@torch_function("torch.are_deterministic_algorithms_enabled")
 def are_deterministic_algorithms_enabled():
     return _DETERMINISTIC["mode"]
 
 
-@adapter("torch.is_deterministic_algorithms_warn_only_enabled")
+@torch_function("torch.is_deterministic_algorithms_warn_only_enabled")
 def is_deterministic_algorithms_warn_only_enabled():
     return _DETERMINISTIC["warn_only"]
 

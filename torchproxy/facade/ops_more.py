@@ -22,8 +22,8 @@ from . import ops as _ops
 from . import ops_reduce as _red
 from . import ops_shape as _shape
 from ._opbase import (_FLOATS, _INTS, _float_input, _full, _name, _operands, _register_op,
-                      _write_out, adapter, check_cast, make_inplace, op, result_type, wrap_dim,
-                      _LEGACY_NAMES, _return_type)
+                      _write_out, opmath_function, check_cast, make_inplace, op, result_type,
+                      wrap_dim, _LEGACY_NAMES, _return_type)
 from .creation import default_float
 from .registry import TENSOR_TABLE, tensor_method
 
@@ -246,13 +246,13 @@ _method("movedim", _shape.movedim, inplace=False)
 _method("moveaxis", _shape.movedim, inplace=False)
 
 for _alias, _target in (("arccos", "acos"), ("arcsin", "asin"), ("arctan", "atan")):
-    adapter(f"torch.{_alias}")(_ops.UNARY[_target])
+    opmath_function(f"torch.{_alias}")(_ops.UNARY[_target])
     _method(_alias, _ops.UNARY[_target])
-adapter("torch.arctan2")(_ops.BINARY["atan2"])
+opmath_function("torch.arctan2")(_ops.BINARY["atan2"])
 _method("arctan2", _ops.BINARY["atan2"])
 for _alias, _target in (("not_equal", "ne"), ("less", "lt"), ("less_equal", "le"),
                         ("greater", "gt"), ("greater_equal", "ge")):
-    adapter(f"torch.{_alias}")(_ops.BINARY[_target])
+    opmath_function(f"torch.{_alias}")(_ops.BINARY[_target])
     _method(_alias, _ops.BINARY[_target])
 
 
@@ -267,7 +267,7 @@ def _unary_float(torch_name, compute, aliases=()):
     fn.__name__ = fn.__qualname__ = torch_name
     fn = op(f"torch.{torch_name}", method=True, inplace=True)(fn)
     for a in aliases:
-        adapter(f"torch.{a}")(fn)
+        opmath_function(f"torch.{a}")(fn)
         _method(a, fn)
     return fn
 
@@ -576,7 +576,7 @@ def _float_power_(self, exponent):
     return make_inplace("float_power_", float_power)(self, exponent)
 
 
-@adapter("torch.rsub")
+@opmath_function("torch.rsub")
 def rsub(input, other, *, alpha=1):
     _ops.require_tensors("rsub", 1, input)
     return _ops.sub(other, input, alpha=alpha) if isinstance(other, paddle.Tensor) else \
@@ -630,14 +630,6 @@ def ger(input, vec2):
     return _ops.outer(input, vec2)
 
 
-def _mm_any(a, b):
-    """matmul for every dtype (Paddle lacks integer/bool matmul kernels on some versions)."""
-    if _name(a.dtype) in _INTS:
-        return (a.unsqueeze(-1) * b.unsqueeze(-3)).sum(-2).astype(a.dtype) if a.ndim >= 2 and \
-            b.ndim >= 2 else (a * b).sum(-1).astype(a.dtype)
-    return paddle.matmul(a, b)
-
-
 def _beta_alpha(input, prod, beta, alpha, name):
     if _name(prod.dtype) in _INTS:  # torch casts the scalars to the integer type
         beta, alpha = int(beta), int(alpha)
@@ -670,10 +662,6 @@ def mv(input, vec):
     if _name(input.dtype) in _INTS:
         return (input * vec).sum(-1).astype(input.dtype)
     return paddle.matmul(input, vec)
-
-
-def _prod_of(fn):
-    return fn
 
 
 @op("torch.addmv", method=True, inplace=True, out=True)
@@ -766,14 +754,14 @@ def _t_(self):
 
 
 # -- shape -------------------------------------------------------------------------------------
-@adapter("torch.atleast_1d")
+@opmath_function("torch.atleast_1d")
 def atleast_1d(*tensors):
     ts = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
     out = tuple(x.reshape([1]) if x.ndim == 0 else x for x in ts)
     return out[0] if len(tensors) == 1 and isinstance(tensors[0], paddle.Tensor) else out
 
 
-@adapter("torch.atleast_3d")
+@opmath_function("torch.atleast_3d")
 def atleast_3d(*tensors):
     ts = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
 
@@ -800,7 +788,7 @@ def _stack_like(torch_name, prep, dim):
         d = dim(ts)
         return _shape.cat(ts, d, out=out)
     fn.__name__ = fn.__qualname__ = torch_name
-    return adapter(f"torch.{torch_name}")(fn)
+    return opmath_function(f"torch.{torch_name}")(fn)
 
 
 def _2d(x):
@@ -808,7 +796,7 @@ def _2d(x):
 
 
 vstack = _stack_like("vstack", _2d, lambda ts: 0)
-adapter("torch.row_stack")(vstack)
+opmath_function("torch.row_stack")(vstack)
 hstack = _stack_like("hstack", lambda x: x.reshape([1]) if x.ndim == 0 else x,
                      lambda ts: 0 if ts[0].ndim == 1 else 1)
 dstack = _stack_like("dstack", lambda x: atleast_3d(x), lambda ts: 2)
@@ -1075,7 +1063,7 @@ def logcumsumexp(input, dim):
 
 
 # -- creation ----------------------------------------------------------------------------------
-@adapter("torch.logspace")
+@opmath_function("torch.logspace")
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False):
     if steps < 0:
@@ -1377,7 +1365,7 @@ def _prod(xs):
     return r
 
 
-@adapter("torch.meshgrid")
+@opmath_function("torch.meshgrid")
 def meshgrid(*tensors, indexing=None):
     ts = list(tensors[0]) if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) \
         else list(tensors)
@@ -1405,7 +1393,7 @@ def meshgrid(*tensors, indexing=None):
     return tuple(out)
 
 
-@adapter("torch.cartesian_prod")
+@opmath_function("torch.cartesian_prod")
 def cartesian_prod(*tensors):
     if len(tensors) == 1:
         return tensors[0]
@@ -1413,7 +1401,7 @@ def cartesian_prod(*tensors):
     return paddle.stack([g.reshape([-1]) for g in grids], 1)
 
 
-@adapter("torch.combinations")
+@opmath_function("torch.combinations")
 def combinations(input, r=2, with_replacement=False):
     import itertools
     if input.ndim != 1:
@@ -1432,7 +1420,7 @@ def combinations(input, r=2, with_replacement=False):
     return paddle.gather(x, t.reshape([-1])).reshape([len(idx), r]).astype(input.dtype)
 
 
-@adapter("torch.block_diag")
+@opmath_function("torch.block_diag")
 def block_diag(*tensors):
     from .ops import result_type_n
     ts = [x.reshape([1, 1]) if x.ndim == 0 else x.reshape([1, -1]) if x.ndim == 1 else x
@@ -1464,19 +1452,19 @@ def _tri_indices(fn, row, col, offset, dtype, device):
     return _cr.tensor(np.stack([r, c]).astype("int64"), dtype=dt, device=device)
 
 
-@adapter("torch.tril_indices")
+@opmath_function("torch.tril_indices")
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     import numpy as np
     return _tri_indices(np.tril_indices, row, col, offset, dtype, device)
 
 
-@adapter("torch.triu_indices")
+@opmath_function("torch.triu_indices")
 def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     import numpy as np
     return _tri_indices(np.triu_indices, row, col, offset, dtype, device)
 
 
-@adapter("torch.scalar_tensor")
+@opmath_function("torch.scalar_tensor")
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False):
     from . import creation as _cr
@@ -1505,12 +1493,12 @@ def conj(input):
     return paddle.conj(input) if _is_complex(input) else input
 
 
-@adapter("torch.real")
+@opmath_function("torch.real")
 def real(input):
     return paddle.real(input) if _is_complex(input) else input
 
 
-@adapter("torch.imag")
+@opmath_function("torch.imag")
 def imag(input):
     if not _is_complex(input):
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
@@ -1650,7 +1638,7 @@ def _pnorm(d, p, axis):
     return paddle.pow(paddle.pow(paddle.abs(d), p).sum(axis), 1.0 / p)
 
 
-@adapter("torch.cdist")
+@opmath_function("torch.cdist")
 def cdist(x1, x2, p=2.0, compute_mode=None):
     if x1.ndim < 2 or x2.ndim < 2:
         raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.ndim}D")
@@ -1762,7 +1750,7 @@ def corrcoef(input):
     return paddle.clip(c, -1, 1) if not _is_complex(c) else c
 
 
-@adapter("torch.trapezoid")
+@opmath_function("torch.trapezoid")
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     d = wrap_dim(dim, y.ndim)
     n = y.shape[d]
@@ -1780,10 +1768,10 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     return ((lo + hi) * xd / 2.0).sum(d)
 
 
-adapter("torch.trapz")(trapezoid)
+opmath_function("torch.trapz")(trapezoid)
 
 
-@adapter("torch.cumulative_trapezoid")
+@opmath_function("torch.cumulative_trapezoid")
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     d = wrap_dim(dim, y.ndim)
     n = y.shape[d]

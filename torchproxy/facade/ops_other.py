@@ -16,7 +16,7 @@ import operator
 import paddle
 
 from ._opbase import _name, wrap_dim
-from .registry import TABLE, adapter
+from .registry import TABLE, torch_function
 
 NAMES = ("torch._chunk_cat", "torch._segment_reduce", "torch.constant_pad_nd", "torch.gradient",
          "torch.unravel_index")
@@ -28,7 +28,7 @@ def _t(name):
     return TABLE[name].impl
 
 
-@adapter("torch.unravel_index")
+@torch_function("torch.unravel_index")
 def unravel_index(indices, shape):
     if not isinstance(indices, paddle.Tensor):  # torch's Python code fails on is_complex()
         raise AttributeError(f"unravel_index(): indices must be a Tensor, not "
@@ -60,7 +60,7 @@ def _fill(shape, value, like):
     return paddle.full(shape, value, dtype=like.dtype)
 
 
-@adapter("torch.constant_pad_nd")
+@torch_function("torch.constant_pad_nd")
 def constant_pad_nd(input, pad, value=0):
     if not isinstance(input, paddle.Tensor):
         raise TypeError(f"constant_pad_nd(): argument 'input' (position 1) must be Tensor, not "
@@ -103,7 +103,7 @@ def constant_pad_nd(input, pad, value=0):
     return x
 
 
-@adapter("torch._chunk_cat")
+@torch_function("torch._chunk_cat")
 def _chunk_cat(tensors, dim, num_chunks, *, out=None):
     from ._opbase import write_out
     tensors = list(tensors)
@@ -224,7 +224,7 @@ def _grad_coords(x, d, coords, edge_order):
     return paddle.concat([first, center, last], axis=d)
 
 
-@adapter("torch.gradient")
+@torch_function("torch.gradient")
 def gradient(input, *, spacing=1, dim=None, edge_order=1):
     if not isinstance(input, paddle.Tensor):
         raise TypeError(f"gradient(): argument 'input' (position 1) must be Tensor, not "
@@ -251,7 +251,7 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
 _SEG_START = {"max": -math.inf, "min": math.inf, "sum": 0.0, "mean": 0.0, "prod": 1.0}
 
 
-@adapter("torch._segment_reduce")
+@torch_function("torch._segment_reduce")
 def _segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0,
                     unsafe=False, initial=None):
     if not isinstance(data, paddle.Tensor):

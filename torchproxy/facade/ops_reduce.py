@@ -38,7 +38,7 @@ from . import dtypes as _dt
 from ._opbase import (_LEGACY_NAMES, CummaxResult, CumminResult, KthResult, MaxResult, MedianResult, MinResult,
                       ModeResult, SortResult, TopkResult, kernel_empty, _FLOATS, _INTS, _dims,
                       _float_input, _float_kernel, _full, _name, _prod, _reduced_shape,
-                      _return_type, _to_dtype, _write_out, adapter, op,
+                      _return_type, _to_dtype, _write_out, opmath_function, op,
                       wrap_dim)
 from ..paddle_shims import ARGSORT_HAS_STABLE, HAS_VIEW_DTYPE, IS_PADDLE_2
 from .registry import module, type_
@@ -1027,7 +1027,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):  # no
     return HistogramResult(_histogramdd("torch.histogram", x, [edges], w, density), edges)
 
 
-@adapter("torch.histogramdd")
+@opmath_function("torch.histogramdd")
 def histogramdd(input, bins=10, *, range=None, weight=None, density=False):  # noqa: A002
     if input.ndim < 2:
         raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions, "

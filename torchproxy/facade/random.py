@@ -25,7 +25,7 @@ from ..paddle_shims import (default_cpu_generator, default_cuda_generator, expec
                             set_expected_place)
 from . import dtypes as _dt
 from .device import to_place
-from .registry import adapter, module, tensor_method, value
+from .registry import module, tensor_method, torch_function, value
 
 NAMES = (
     "torch.randperm", "torch.normal", "torch.bernoulli", "torch.multinomial", "torch.poisson",
@@ -252,7 +252,8 @@ def tensor_bernoulli(self, p=None, *, generator=None):
     return bernoulli(self, p, generator=generator)
 
 
-@adapter("torch.bernoulli", note="Paddle's generator: same seed -> same draws, not torch's numbers")
+@torch_function("torch.bernoulli",
+                note="Paddle's generator: same seed -> same draws, not torch's numbers")
 def bernoulli(input, p=None, *, generator=None, out=None):
     if p is None:
         n = _dt.torch_name(input.dtype)
@@ -276,7 +277,7 @@ def _out(result, out):
     return _write_out(result, out)
 
 
-@adapter("torch.randperm", note="Paddle's generator: a permutation, not torch's for a seed")
+@torch_function("torch.randperm", note="Paddle's generator: a permutation, not torch's for a seed")
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     n = int(n)
@@ -292,7 +293,8 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     return _out(res, out)
 
 
-@adapter("torch.normal", note="Paddle's generator: same seed -> same draws, not torch's numbers")
+@torch_function("torch.normal",
+                note="Paddle's generator: same seed -> same draws, not torch's numbers")
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
            device=None, requires_grad=False, pin_memory=False):
     mt, st = isinstance(mean, paddle.Tensor), isinstance(std, paddle.Tensor)
@@ -326,7 +328,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
     return _out(res, out)
 
 
-@adapter("torch.multinomial")
+@torch_function("torch.multinomial")
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     n = _dt.torch_name(input.dtype)
     if n not in _FLOATS:
@@ -360,7 +362,7 @@ def tensor_multinomial(self, num_samples, replacement=False, *, generator=None):
     return multinomial(self, num_samples, replacement, generator=generator)
 
 
-@adapter("torch.poisson")
+@torch_function("torch.poisson")
 def poisson(input, generator=None):
     _require_float(input, "poisson_cpu")
     if bool((input < 0).any()):
@@ -387,17 +389,17 @@ value("torch.default_generator", default_generator,
       note="Paddle's default CPU generator (same object as torch.manual_seed's return value)")
 
 
-@adapter("torch.initial_seed")
+@torch_function("torch.initial_seed")
 def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-@adapter("torch.get_rng_state", note="Paddle's GeneratorState object, not a uint8 tensor")
+@torch_function("torch.get_rng_state", note="Paddle's GeneratorState object, not a uint8 tensor")
 def get_rng_state():
     return default_generator.get_state()
 
 
-@adapter("torch.set_rng_state")
+@torch_function("torch.set_rng_state")
 def set_rng_state(new_state):
     default_generator.set_state(new_state)
 
@@ -412,15 +414,15 @@ def _seed():
     return seed()
 
 
-adapter("torch.random.manual_seed")(_manual_seed)
-adapter("torch.random.seed")(_seed)
-adapter("torch.random.initial_seed")(initial_seed)
-adapter("torch.random.get_rng_state")(get_rng_state)
-adapter("torch.random.set_rng_state")(set_rng_state)
+torch_function("torch.random.manual_seed")(_manual_seed)
+torch_function("torch.random.seed")(_seed)
+torch_function("torch.random.initial_seed")(initial_seed)
+torch_function("torch.random.get_rng_state")(get_rng_state)
+torch_function("torch.random.set_rng_state")(set_rng_state)
 
 
-@adapter("torch.random.fork_rng", note="saves and restores the CPU generator (and the CUDA "
-                                       "ones of `devices`)")
+@torch_function("torch.random.fork_rng", note="saves and restores the CPU generator (and the CUDA "
+                                              "ones of `devices`)")
 @contextlib.contextmanager
 def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices",
              device_type="cuda"):

@@ -55,9 +55,26 @@ AREAS = (
     "torchproxy.facade.autograd",   # autograd.Function, no_grad, enable_grad, inference_mode
     "torchproxy.facade.library",    # torch.library, torch.ops
     "torchproxy.facade.nn",         # torch.nn.Module/Parameter, torch.nn.functional
-    "torchproxy.facade.nn_functional",  # torch.nn.functional: losses, pooling, norms, attention
+    "torchproxy.facade.nn_functional",  # torch.nn.functional: activations, bilinear, one_hot; helpers
+    "torchproxy.facade.nn_functional_loss",  # torch.nn.functional loss functions (ctc_loss too)
+    "torchproxy.facade.nn_functional_dropout",  # dropout1d/2d/3d, alpha dropouts
+    "torchproxy.facade.nn_functional_pooling",  # max/avg/lp/adaptive/fractional pools, unpools
+    "torchproxy.facade.nn_functional_norm",  # batch/instance/group/local-response norm (+ torch.*)
+    "torchproxy.facade.nn_functional_conv",  # conv3d, conv_transpose*, unfold/fold, torch.conv*
+    "torchproxy.facade.nn_functional_vision",  # pixel/channel shuffle, interpolate, grid_sample
+    "torchproxy.facade.nn_functional_attention",  # sdpa, multi_head_attention_forward, nn.attention
     "torchproxy.facade.nn_init",    # torch.nn.init
-    "torchproxy.facade.nn_modules",  # torch.nn module classes (conv, pool, norm, RNN, ...)
+    "torchproxy.facade.nn_modules",  # torch.nn containers (Sequential, ModuleDict...); helpers
+    "torchproxy.facade.nn_modules_activation",  # ReLU6, ELU, Hardtanh, PReLU, Softmax2d...
+    "torchproxy.facade.nn_modules_loss",  # *Loss modules, PairwiseDistance, CosineSimilarity
+    "torchproxy.facade.nn_modules_conv",  # Conv*d, ConvTranspose*d, Bilinear
+    "torchproxy.facade.nn_modules_pooling",  # MaxPool*d, AvgPool*d, LPPool*d, adaptive/fractional
+    "torchproxy.facade.nn_modules_norm",  # BatchNorm*d, InstanceNorm*d, GroupNorm, RMSNorm...
+    "torchproxy.facade.nn_modules_dropout",  # Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout
+    "torchproxy.facade.nn_modules_reshape",  # *Pad*d, Flatten, PixelShuffle, Fold, Upsample
+    "torchproxy.facade.nn_modules_sparse",  # EmbeddingBag, F.embedding_bag
+    "torchproxy.facade.nn_modules_rnn",  # RNN/LSTM/GRU, RNNBase, *Cell
+    "torchproxy.facade.nn_modules_transformer",  # MultiheadAttention, Transformer*
     "torchproxy.facade.nn_utils",   # torch.nn.utils, torch.nn.utils.rnn
     "torchproxy.facade.misc",       # torch.testing, torch.utils.dlpack, ...
     "torchproxy.facade.testing_internal",  # torch.testing._internal (TestCase, run_tests, opcheck)
@@ -75,7 +92,12 @@ AREAS = (
     "torchproxy.facade.ops_more",  # more torch.* / Tensor methods from OpInfo (arc*, xlogy, dot...)
     "torchproxy.facade.data",  # torch.utils.data: datasets, samplers, collate, DataLoader with workers
     "torchproxy.facade.optim",  # torch.optim and lr_scheduler (torch's update formulas)
-    "torchproxy.facade.distributions",  # torch.distributions: log_prob/entropy/sample/kl_divergence
+    "torchproxy.facade.distributions",  # torch.distributions: the Distribution base, the modules
+    "torchproxy.facade.distributions_constraints",  # torch.distributions.constraints
+    "torchproxy.facade.distributions_multivariate",  # Dirichlet, MultivariateNormal, Independent
+    "torchproxy.facade.distributions_continuous",  # Normal, Laplace, Cauchy, Gamma, Beta, StudentT...
+    "torchproxy.facade.distributions_discrete",  # Bernoulli, Categorical, Poisson, Binomial...
+    "torchproxy.facade.distributions_kl",  # kl_divergence, register_kl and torch's closed forms
     "torchproxy.facade.masked",  # torch.masked: masked reductions/normalizations (torch's strided code)
     "torchproxy.facade.ops_other",  # unravel_index, constant_pad_nd, _chunk_cat, gradient (OpInfo "other")
     "torchproxy.facade.hub",  # torch.hub checkpoint download, torch.utils.model_zoo.load_url
@@ -112,16 +134,22 @@ def alias(torch_name: str, paddle_path: str, note: str = "") -> None:
     _register(Entry(torch_name, "alias", paddle_path, note))
 
 
-def adapter(torch_name: str, note: str = "") -> Callable:
-    """Decorator: ``@adapter("torch.empty")`` registers the function as that name (on Paddle
-    2.6 through ``zero_size.guard``: torch's results where 2.6 kernels refuse 0-size operands;
-    the function itself on 3.x)."""
+def torch_function(torch_name: str, note: str = "") -> Callable:
+    """Decorator: ``@torch_function("torch.empty")`` registers the function as that name, as
+    it is (on Paddle 2.6 through ``zero_size.guard``: torch's results where 2.6 kernels refuse
+    0-size operands; the function itself on 3.x).  Its entry's kind is ``adapter``.  Math ops
+    use ``_opbase.opmath_function`` instead, which adds torch's CPU half-precision rule."""
     def deco(fn):
         from .zero_size import guard
         fn = guard(fn, torch_name)
         _register(Entry(torch_name, "adapter", fn, note))
         return fn
     return deco
+
+
+# The old name, kept only for creation.py, device.py and ops_indexing.py, which other branches
+# are editing now: they move to torch_function when those land, then this alias goes.
+adapter = torch_function
 
 
 def type_(torch_name: str, cls, note: str = ""):

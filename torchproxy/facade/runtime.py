@@ -39,7 +39,7 @@ from .core import TORCH_VERSION
 from ..errors import NotProvidedError
 from ..paddle_shims import (autocast_state, cached_stream_handle, cublas_switch, hip_version,
                             xpu_device_count)
-from .registry import adapter, module, type_, value
+from .registry import module, torch_function, type_, value
 
 
 # -- torch.version ------------------------------------------------------------------------------
@@ -70,15 +70,16 @@ value("torch.version.debug", False)
 module("torch._C")
 
 
-@adapter("torch._C._cuda_getCurrentRawStream",
-         note="raw cudaStream_t of Paddle's current stream (Triton's and TileLang's launch path)")
+@torch_function("torch._C._cuda_getCurrentRawStream",
+                note="raw cudaStream_t of Paddle's current stream (Triton's and TileLang's launch "
+                     "path)")
 def _cuda_getCurrentRawStream(device_index: int) -> int:
     # on every Triton launch: straight to Paddle's stream of that device, no wrapper object
     _cuda._lazy_init()
     return int(cached_stream_handle(device_index))  # read once per stream switch
 
 
-@adapter("torch._C._cuda_getDevice")
+@torch_function("torch._C._cuda_getDevice")
 def _cuda_getDevice() -> int:
     return _cuda.current_device()
 
@@ -180,8 +181,9 @@ value("torch.backends.cuda.matmul", _CudaMatmul(),
 _MATMUL_PRECISION = ["highest"]
 
 
-@adapter("torch.set_float32_matmul_precision",
-         note="'medium' switches TF32 on as 'high' does (Paddle has no bf16-internal float32 matmul)")
+@torch_function("torch.set_float32_matmul_precision",
+                note="'medium' switches TF32 on as 'high' does (Paddle has no bf16-internal "
+                     "float32 matmul)")
 def set_float32_matmul_precision(precision: str) -> None:
     if precision not in ("highest", "high", "medium"):
         warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
@@ -191,7 +193,7 @@ def set_float32_matmul_precision(precision: str) -> None:
     _MATMUL_PRECISION[0] = precision
 
 
-@adapter("torch.get_float32_matmul_precision")
+@torch_function("torch.get_float32_matmul_precision")
 def get_float32_matmul_precision() -> str:
     """The last precision set, while the TF32 switch still agrees with it; else what the switch
     says (``allow_tf32 = True`` -> "high", False -> "highest")."""
@@ -201,7 +203,7 @@ def get_float32_matmul_precision() -> str:
     return "high" if tf32 else "highest"
 
 
-@adapter("torch.backends.cuda.is_built")
+@torch_function("torch.backends.cuda.is_built")
 def _cuda_is_built() -> bool:
     return paddle.is_compiled_with_cuda()
 
@@ -309,7 +311,8 @@ def _notice_once():
                       "on Paddle); this notice is shown once", RuntimeWarning, stacklevel=3)
 
 
-@adapter("torch.compile", note="returns the function unchanged (one RuntimeWarning per process)")
+@torch_function("torch.compile",
+                note="returns the function unchanged (one RuntimeWarning per process)")
 def compile_(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
             options=None, disable=False):
     if model is None:  # @torch.compile(...) with arguments
@@ -329,37 +332,37 @@ def _passthrough_decorator(fn=None, *args, **kwargs):
 
 
 module("torch.compiler")
-adapter("torch.compiler.disable")(_passthrough_decorator)
-adapter("torch.compiler.allow_in_graph")(_passthrough_decorator)
+torch_function("torch.compiler.disable")(_passthrough_decorator)
+torch_function("torch.compiler.allow_in_graph")(_passthrough_decorator)
 
 
-@adapter("torch.compiler.is_compiling")
+@torch_function("torch.compiler.is_compiling")
 def is_compiling() -> bool:
     return False
 
 
-@adapter("torch.compiler.is_dynamo_compiling")
+@torch_function("torch.compiler.is_dynamo_compiling")
 def is_dynamo_compiling() -> bool:
     return False
 
 
 module("torch._dynamo")
-adapter("torch._dynamo.disable")(_passthrough_decorator)
-adapter("torch._dynamo.allow_in_graph")(_passthrough_decorator)
-adapter("torch._dynamo.is_compiling")(is_compiling)
+torch_function("torch._dynamo.disable")(_passthrough_decorator)
+torch_function("torch._dynamo.allow_in_graph")(_passthrough_decorator)
+torch_function("torch._dynamo.is_compiling")(is_compiling)
 
 module("torch.jit")
-adapter("torch.jit.script", note="returns the function unchanged")(_passthrough_decorator)
-adapter("torch.jit.ignore")(_passthrough_decorator)
-adapter("torch.jit.unused")(_passthrough_decorator)
+torch_function("torch.jit.script", note="returns the function unchanged")(_passthrough_decorator)
+torch_function("torch.jit.ignore")(_passthrough_decorator)
+torch_function("torch.jit.unused")(_passthrough_decorator)
 
 
-@adapter("torch.jit.is_scripting")
+@torch_function("torch.jit.is_scripting")
 def is_scripting() -> bool:
     return False
 
 
-@adapter("torch.jit.is_tracing")
+@torch_function("torch.jit.is_tracing")
 def is_tracing() -> bool:
     return False
 
@@ -371,16 +374,16 @@ _amp_state = autocast_state
 _AUTOCAST_DEFAULT_DTYPE = {"cuda": "float16", "cpu": "bfloat16"}  # torch's defaults per device
 
 
-@adapter("torch.is_autocast_enabled",
-         note="Paddle's autocast is one global state: every device_type answers the same")
+@torch_function("torch.is_autocast_enabled",
+                note="Paddle's autocast is one global state: every device_type answers the same")
 def is_autocast_enabled(device_type=None) -> bool:
     if device_type is not None:
         _check_device_type(device_type)
     return _amp_state()[0]
 
 
-@adapter("torch.get_autocast_dtype",
-         note="Paddle's autocast dtype while it is on; torch's per-device default otherwise")
+@torch_function("torch.get_autocast_dtype",
+                note="Paddle's autocast dtype while it is on; torch's per-device default otherwise")
 def get_autocast_dtype(device_type):
     _check_device_type(device_type)
     enabled, dtype = _amp_state()
@@ -388,7 +391,7 @@ def get_autocast_dtype(device_type):
     return paddle_dtype_of(name)
 
 
-@adapter("torch.get_autocast_gpu_dtype")
+@torch_function("torch.get_autocast_gpu_dtype")
 def get_autocast_gpu_dtype():
     return get_autocast_dtype("cuda")
 
@@ -422,8 +425,8 @@ def _check_device_type(device_type):
 module("torch.amp")
 
 
-@adapter("torch.amp.custom_fwd",
-         note="Paddle's autocast is one global state (device_type is only validated)")
+@torch_function("torch.amp.custom_fwd",
+                note="Paddle's autocast is one global state (device_type is only validated)")
 def custom_fwd(fwd=None, *, device_type, cast_inputs=None):
     """torch.amp.custom_fwd: remember the autocast state for backward; with ``cast_inputs``,
     run forward with autocast off on inputs cast to that dtype (when autocast is on)."""
@@ -445,7 +448,7 @@ def custom_fwd(fwd=None, *, device_type, cast_inputs=None):
     return decorate_fwd
 
 
-@adapter("torch.amp.custom_bwd")
+@torch_function("torch.amp.custom_bwd")
 def custom_bwd(bwd=None, *, device_type):
     """torch.amp.custom_bwd: backward runs under the autocast state forward saw."""
     _check_device_type(device_type)
@@ -467,12 +470,12 @@ def custom_bwd(bwd=None, *, device_type):
 module("torch.cuda.amp")
 
 
-@adapter("torch.cuda.amp.custom_fwd", note="= torch.amp.custom_fwd(device_type='cuda')")
+@torch_function("torch.cuda.amp.custom_fwd", note="= torch.amp.custom_fwd(device_type='cuda')")
 def cuda_custom_fwd(fwd=None, *, cast_inputs=None):
     return custom_fwd(fwd, device_type="cuda", cast_inputs=cast_inputs)
 
 
-@adapter("torch.cuda.amp.custom_bwd", note="= torch.amp.custom_bwd(device_type='cuda')")
+@torch_function("torch.cuda.amp.custom_bwd", note="= torch.amp.custom_bwd(device_type='cuda')")
 def cuda_custom_bwd(bwd=None):
     return custom_bwd(bwd, device_type="cuda")
 
@@ -481,7 +484,7 @@ def cuda_custom_bwd(bwd=None):
 module("torch.xpu")
 
 
-@adapter("torch.xpu.is_available")
+@torch_function("torch.xpu.is_available")
 def xpu_is_available() -> bool:
     return paddle.is_compiled_with_xpu() and xpu_device_count() > 0
 
@@ -489,7 +492,7 @@ def xpu_is_available() -> bool:
 module("torch.mps")
 
 
-@adapter("torch.mps.is_available")
+@torch_function("torch.mps.is_available")
 def mps_is_available() -> bool:
     return False
 

@@ -46,7 +46,7 @@ from ..errors import NotProvidedError
 from ..paddle_shims import byte_offset, copy_to
 from . import _sizes
 from . import dtypes as _dt
-from .registry import adapter, module, type_
+from .registry import module, torch_function, type_
 
 NAMES = (
     "torch.save", "torch.load",
@@ -473,19 +473,19 @@ def _user_allowed() -> dict:
     return out
 
 
-@adapter("torch.serialization.add_safe_globals")
+@torch_function("torch.serialization.add_safe_globals")
 def add_safe_globals(safe_globals):
     for g in safe_globals:
         if g not in _safe_globals:
             _safe_globals.append(g)
 
 
-@adapter("torch.serialization.get_safe_globals")
+@torch_function("torch.serialization.get_safe_globals")
 def get_safe_globals():
     return list(_safe_globals)
 
 
-@adapter("torch.serialization.clear_safe_globals")
+@torch_function("torch.serialization.clear_safe_globals")
 def clear_safe_globals():
     _safe_globals.clear()
 
@@ -507,7 +507,7 @@ class safe_globals:
 
 
 type_("torch.serialization.safe_globals", safe_globals)
-adapter("torch.serialization.default_restore_location")(default_restore_location)
+torch_function("torch.serialization.default_restore_location")(default_restore_location)
 
 
 class _Unpickler(pickle.Unpickler):
@@ -887,8 +887,9 @@ def _open_read(f):
     return f, False
 
 
-@adapter("torch.load", note="torch's zip format, onto Paddle tensors; weights_only=True by default "
-                            "as torch >= 2.6; map_location str/device/dict/callable")
+@torch_function("torch.load",
+                note="torch's zip format, onto Paddle tensors; weights_only=True by default "
+                     "as torch >= 2.6; map_location str/device/dict/callable")
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     if pickle_module is not None and pickle_module is not pickle:
@@ -953,7 +954,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             fh.close()
 
 
-adapter("torch.serialization.load")(load)
+torch_function("torch.serialization.load")(load)
 
 
 # -- saving ------------------------------------------------------------------------------------
@@ -1151,7 +1152,8 @@ def _write_record(zf: zipfile.ZipFile, name: str, data: bytes, align: bool):
     zf.writestr(info, data)
 
 
-@adapter("torch.save", note="torch's zip format: the file loads in real torch (weights_only too)")
+@torch_function("torch.save",
+                note="torch's zip format: the file loads in real torch (weights_only too)")
 def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True,
          _disable_byteorder_record=False):
     if pickle_module is not None and pickle_module is not pickle:
@@ -1189,4 +1191,4 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
             fh.close()
 
 
-adapter("torch.serialization.save")(save)
+torch_function("torch.serialization.save")(save)

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from .creation import _finish, _from_numpy_as, default_float, strided
-from .registry import adapter, module
+from .registry import module, torch_function
 
 NAMES = (
     "torch.signal", "torch.signal.windows", "torch.signal.windows.bartlett",
@@ -56,7 +56,7 @@ def _trivial(M, dt, device, requires_grad):
     return None
 
 
-@adapter("torch.signal.windows.exponential")
+@torch_function("torch.signal.windows.exponential")
 def exponential(M, *, center=None, tau=1.0, sym=True, dtype=None, layout=None, device=None,
                 requires_grad=False):
     dt = _check("exponential", M, dtype, layout)
@@ -73,7 +73,7 @@ def exponential(M, *, center=None, tau=1.0, sym=True, dtype=None, layout=None, d
     return _make(np.exp(-np.abs(k)), dt, device, requires_grad)
 
 
-@adapter("torch.signal.windows.cosine")
+@torch_function("torch.signal.windows.cosine")
 def cosine(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
     dt = _check("cosine", M, dtype, layout)
     if M == 0:
@@ -83,7 +83,7 @@ def cosine(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=F
     return _make(np.sin(k), dt, device, requires_grad)
 
 
-@adapter("torch.signal.windows.gaussian")
+@torch_function("torch.signal.windows.gaussian")
 def gaussian(M, *, std=1.0, sym=True, dtype=None, layout=None, device=None,
              requires_grad=False):
     dt = _check("gaussian", M, dtype, layout)
@@ -97,7 +97,7 @@ def gaussian(M, *, std=1.0, sym=True, dtype=None, layout=None, device=None,
     return _make(np.exp(-(k ** 2)), dt, device, requires_grad)
 
 
-@adapter("torch.signal.windows.kaiser")
+@torch_function("torch.signal.windows.kaiser")
 def kaiser(M, *, beta=12.0, sym=True, dtype=None, layout=None, device=None,
            requires_grad=False):
     dt = _check("kaiser", M, dtype, layout)
@@ -113,7 +113,7 @@ def kaiser(M, *, beta=12.0, sym=True, dtype=None, layout=None, device=None,
                  device, requires_grad)
 
 
-@adapter("torch.signal.windows.bartlett")
+@torch_function("torch.signal.windows.bartlett")
 def bartlett(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
     dt = _check("bartlett", M, dtype, layout)
     t = _trivial(M, dt, device, requires_grad)
@@ -124,7 +124,7 @@ def bartlett(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad
     return _make(1 - np.abs(k), dt, device, requires_grad)
 
 
-@adapter("torch.signal.windows.general_cosine")
+@torch_function("torch.signal.windows.general_cosine")
 def general_cosine(M, *, a, sym=True, dtype=None, layout=None, device=None,
                    requires_grad=False):
     dt = _check("general_cosine", M, dtype, layout)
@@ -143,33 +143,33 @@ def general_cosine(M, *, a, sym=True, dtype=None, layout=None, device=None,
     return _make((a_i[:, None] * np.cos(i[:, None] * k)).sum(0), dt, device, requires_grad)
 
 
-@adapter("torch.signal.windows.general_hamming")
+@torch_function("torch.signal.windows.general_hamming")
 def general_hamming(M, *, alpha=0.54, sym=True, dtype=None, layout=None, device=None,
                     requires_grad=False):
     return general_cosine(M, a=[alpha, 1.0 - alpha], sym=sym, dtype=dtype, layout=layout,
                           device=device, requires_grad=requires_grad)
 
 
-@adapter("torch.signal.windows.hamming")
+@torch_function("torch.signal.windows.hamming")
 def hamming(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
     return general_hamming(M, sym=sym, dtype=dtype, layout=layout, device=device,
                            requires_grad=requires_grad)
 
 
-@adapter("torch.signal.windows.hann")
+@torch_function("torch.signal.windows.hann")
 def hann(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
     return general_hamming(M, alpha=0.5, sym=sym, dtype=dtype, layout=layout, device=device,
                            requires_grad=requires_grad)
 
 
-@adapter("torch.signal.windows.blackman")
+@torch_function("torch.signal.windows.blackman")
 def blackman(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
     _check("blackman", M, dtype, layout)
     return general_cosine(M, a=[0.42, 0.5, 0.08], sym=sym, dtype=dtype, layout=layout,
                           device=device, requires_grad=requires_grad)
 
 
-@adapter("torch.signal.windows.nuttall")
+@torch_function("torch.signal.windows.nuttall")
 def nuttall(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
     return general_cosine(M, a=[0.3635819, 0.4891775, 0.1365995, 0.0106411], sym=sym,
                           dtype=dtype, layout=layout, device=device,

@@ -17,7 +17,7 @@ import math
 
 import paddle
 
-from ._opbase import (_float_input, _full, _name, _operands, adapter, default_float,
+from ._opbase import (_float_input, _full, _name, _operands, opmath_function, default_float,
                       with_out)
 from .registry import TABLE, module, op
 
@@ -67,7 +67,7 @@ def _unary(name, compute):
             return paddle.zeros(x.shape, dtype=x.dtype)
         return compute(x)
     fn.__name__ = fn.__qualname__ = name
-    return adapter(f"torch.special.{name}")(with_out(fn))
+    return opmath_function(f"torch.special.{name}")(with_out(fn))
 
 
 def _erfcx_pos(x):
@@ -152,7 +152,7 @@ _unary("entr", _entr)
 _unary("sinc", _sinc)
 
 
-@adapter("torch.special.logit")
+@opmath_function("torch.special.logit")
 def logit(input, eps=None, *, out=None):
     from ._opbase import write_out
     x = _float_input(input)
@@ -161,7 +161,7 @@ def logit(input, eps=None, *, out=None):
     return write_out(paddle.log(x / (1 - x)), out)
 
 
-@adapter("torch.special.polygamma")
+@opmath_function("torch.special.polygamma")
 def polygamma(n, input, *, out=None):
     from ._opbase import write_out
     x = _float_input(input)
@@ -174,7 +174,7 @@ def polygamma(n, input, *, out=None):
     return write_out(paddle.digamma(x) if n == 0 else paddle.polygamma(x, n), out)
 
 
-@adapter("torch.special.multigammaln")
+@opmath_function("torch.special.multigammaln")
 def multigammaln(input, p, *, out=None):
     from ._opbase import write_out
     x = _float_input(input)
@@ -203,7 +203,7 @@ def _xlog(fn, name):
         r = paddle.where(x == 0, paddle.zeros_like(r), r)
         return paddle.where(paddle.isnan(y), y, r)
     f.__name__ = f.__qualname__ = name
-    return adapter(f"torch.special.{name}")(with_out(f))
+    return opmath_function(f"torch.special.{name}")(with_out(f))
 
 
 _xlog(paddle.log1p, "xlog1py")
@@ -213,10 +213,10 @@ _xlog(paddle.log, "xlogy")
 # -- torch.* functions under their torch.special names ------------------------------------------
 def _from_table(torch_name, special_name):
     impl = TABLE[torch_name].impl
-    adapter(special_name)(impl)
+    opmath_function(special_name)(impl)
 
 
-@adapter("torch.special.round")
+@opmath_function("torch.special.round")
 def _special_round(input, *, decimals=0, out=None):
     """torch.special.round always takes the decimals= overload of torch.round, which has no
     integer kernel (torch.round(int_tensor) copies, torch.special.round raises)."""
@@ -236,7 +236,7 @@ def _poly(name, body):
             nn = paddle.trunc(nn)
             return body(x, nn)
     f.__name__ = f.__qualname__ = name
-    return adapter(f"torch.special.{name}")(with_out(f))
+    return opmath_function(f"torch.special.{name}")(with_out(f))
 
 
 def _recur(x, n, p0, p1, step):
@@ -751,7 +751,7 @@ def _zeta(x, q):  # torch's result says requires_grad but its backward raises: n
     return r.astype(dt)
 
 
-@adapter("torch.special.zeta")
+@opmath_function("torch.special.zeta")
 def zeta(input, other, *, out=None):
     from ._opbase import write_out
     if not isinstance(input, paddle.Tensor) and not isinstance(other, paddle.Tensor):
@@ -960,5 +960,5 @@ _igamma = op("torch.igamma", method=True, inplace=True, out=True)(
     _igamma_fn("igamma", _igamma_core, True, 1.0))
 _igammac = op("torch.igammac", method=True, inplace=True, out=True)(
     _igamma_fn("igammac", _igammac_core, False, -1.0))
-adapter("torch.special.gammainc")(_igamma)
-adapter("torch.special.gammaincc")(_igammac)
+opmath_function("torch.special.gammainc")(_igamma)
+opmath_function("torch.special.gammaincc")(_igammac)

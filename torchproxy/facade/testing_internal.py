@@ -20,7 +20,7 @@ import paddle
 
 from ..errors import NotProvidedError
 from .misc import assert_close
-from .registry import adapter, module, type_
+from .registry import module, torch_function, type_
 
 module("torch.testing._internal")
 module("torch.testing._internal.common_utils")
@@ -91,13 +91,13 @@ type_("torch.testing._internal.common_utils.TestCase", TestCase,
       note="assertEqual/assertNotEqual with torch's defaults; no device-generic test machinery")
 
 
-@adapter("torch.testing._internal.common_utils.run_tests", note="unittest.main()")
+@torch_function("torch.testing._internal.common_utils.run_tests", note="unittest.main()")
 def run_tests(argv=None):
     unittest.main(argv=argv)
 
 
-@adapter("torch.testing._internal.optests.opcheck",
-         note="calling it raises NotProvidedError (gaps.toml)")
+@torch_function("torch.testing._internal.optests.opcheck",
+                note="calling it raises NotProvidedError (gaps.toml)")
 def opcheck(op, args, kwargs=None, *, test_utils=None, raise_exception=True, atol=None,
             rtol=None):
     raise NotProvidedError("torch.testing._internal.optests.opcheck")

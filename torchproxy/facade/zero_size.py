@@ -2,7 +2,7 @@
 
 Paddle 2.6 raises on 0-size tensors in broadcasting elementwise kernels, clone, matmul and
 every reduction (``paddle_shims.is_zero_size_failure`` lists the messages; Paddle 3.x computes
-them).  The op wrapper of ``_opbase`` (every ``adapter``/``op`` registered there) calls
+them).  The op wrapper of ``_opbase`` (every ``opmath_function``/``op`` registered there) calls
 :func:`recover` when its op raised one of these failures while an operand has a 0-size
 dimension; nothing happens on the success path, outside facade calls, or on Paddle 3.x.
 
@@ -70,7 +70,7 @@ _UNGUARDED_AREAS = frozenset("torchproxy.facade." + m for m in (
 
 
 def guard(fn, torch_name):
-    """``fn`` with :func:`recover` on Paddle 2.6 (``registry.adapter`` applies it to every
+    """``fn`` with :func:`recover` on Paddle 2.6 (``registry.torch_function`` applies it to every
     torch.* function of the computing areas; ``_opbase``'s op wrapper has it built in).  On
     Paddle 3.x, for non-functions and for already guarded ones: ``fn`` itself."""
     if not ZERO_SIZE_KERNELS_FAIL or not isinstance(fn, types.FunctionType) or \

@@ -1,0 +1,129 @@
+"""``torch.nn.functional`` convolution functions beyond conv1d/conv2d (facade/nn.py): conv3d,
+the transposed convolutions, ``unfold``/``fold``, and the ``torch.conv*`` aliases.
+"""
+from __future__ import annotations
+
+NAMES = (
+    "torch.conv1d", "torch.conv2d", "torch.conv3d", "torch.conv_transpose1d",
+    "torch.conv_transpose2d", "torch.conv_transpose3d", "torch.nn.functional.conv3d",
+    "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d",
+    "torch.nn.functional.conv_transpose3d", "torch.nn.functional.fold",
+    "torch.nn.functional.unfold",
+)
+
+import paddle
+import paddle.nn.functional as PF
+
+from .nn_functional import _ntuple, F
+from .nn_functional_norm import _bshape
+from .nn_functional_pooling import _batched, _windows
+from .registry import torch_function
+
+
+# -- convolutions -----------------------------------------------------------------------------------
+def _conv_fmt(nd):
+    return {1: "NCL", 2: "NCHW", 3: "NCDHW"}[nd]
+
+
+@torch_function(F + "conv3d")
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    from .nn import _convnd
+    return _convnd(input, weight, bias, stride, padding, dilation, groups, 3)
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, nd):
+    """torch's transposed convolution: Paddle's kernel without padding (its output_padding
+    checks are stricter than torch's), then torch's crop of ``padding`` on both sides and
+    ``output_padding`` zeros (plus bias) on the right."""
+    from .nn import _is_int
+    name = f"conv_transpose{nd}d"
+    from .nn import check_conv_args
+    check_conv_args(input, weight, bias, stride, padding, dilation, groups, nd, transposed=True)
+    x, unb = _batched(input, nd, name)
+    ss, ps, ops, ds = (_ntuple(v, nd) for v in (stride, padding, output_padding, dilation))
+    if any(o >= s and o >= d for o, s, d in zip(ops, ss, ds)):
+        raise RuntimeError(f"output padding must be smaller than either stride or dilation, but "
+                           f"got output_padding {list(ops)}, stride {list(ss)}, dilation "
+                           f"{list(ds)}")
+    if weight.ndim != nd + 2:
+        raise RuntimeError(f"Expected {nd + 2}-dimensional weight for {name}, but got weight of "
+                           f"size {list(weight.shape)}")
+    if x.shape[1] != weight.shape[0] or weight.shape[0] % groups:
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected "
+                           f"input{list(x.shape)} to have {weight.shape[0]} channels, but got "
+                           f"{x.shape[1]} channels instead")
+    fn = {1: PF.conv1d_transpose, 2: PF.conv2d_transpose, 3: PF.conv3d_transpose}[nd]
+    integral = _is_int(x)
+    xx, ww = (x.astype("float64"), weight.astype("float64")) if integral else (x, weight)
+    full = fn(xx, ww, bias=None, stride=list(ss), padding=[0] * nd, output_padding=[0] * nd,
+              dilation=list(ds), groups=groups, data_format=_conv_fmt(nd))
+    sl, flat = [slice(None), slice(None)], []
+    for L, F_, k, s, p, o, d in zip(x.shape[2:], full.shape[2:], weight.shape[2:], ss, ps, ops, ds):
+        target = (L - 1) * s - 2 * p + d * (k - 1) + o + 1
+        if target <= 0:
+            raise RuntimeError(f"Given input size per channel: {list(x.shape[2:])}. Calculated "
+                               f"output size per channel is too small")
+        sl.append(slice(p, p + target))
+        flat = [0, max(p + target - F_, 0)] + flat  # Paddle lists the last dim first
+    if any(flat):
+        full = PF.pad(full, flat, mode="constant", value=0.0, data_format=_conv_fmt(nd))
+    out = full[tuple(sl)]
+    if bias is not None:
+        out = out + _bshape(bias.astype(out.dtype), out.ndim)
+    if integral:
+        out = out.astype(x.dtype)
+    return out.squeeze(0) if unb else out
+
+
+@torch_function(F + "conv_transpose1d")
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
+
+
+@torch_function(F + "conv_transpose2d")
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
+
+
+@torch_function(F + "conv_transpose3d")
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
+
+
+def _conv_aliases():
+    from . import nn as _nn
+    for nd, (f, t) in enumerate(((_nn.conv1d, conv_transpose1d), (_nn.conv2d, conv_transpose2d),
+                                 (conv3d, conv_transpose3d)), start=1):
+        torch_function(f"torch.conv{nd}d")(f)  # torch's positional signature is F's
+        torch_function(f"torch.conv_transpose{nd}d")(t)
+
+
+_conv_aliases()
+
+
+@torch_function(F + "unfold")
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    x, unb = (input.unsqueeze(0), True) if input.ndim == 3 else (input, False)
+    if x.ndim != 4:
+        raise NotImplementedError("Input Error: Only 3D or 4D input Tensors are supported "
+                                  f"(got {input.ndim}D)")
+    ks, ds, ps, ss = (_ntuple(v, 2) for v in (kernel_size, dilation, padding, stride))
+    is_bool = x.dtype == paddle.bool  # Paddle has no bool pad kernel: exact through int32
+    w, _, outs, _ = _windows(x.astype("int32") if is_bool else x, ks, ss, ps, ds, False, 0.0)
+    n, c = x.shape[0], x.shape[1]
+    out = w.transpose([1, 2, 0, 3, 4]).reshape([n, c * len(w), outs[0] * outs[1]])
+    if is_bool:
+        out = out.astype("bool")
+    return out.squeeze(0) if unb else out
+
+
+@torch_function(F + "fold")
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    x, unb = (input.unsqueeze(0), True) if input.ndim == 2 else (input, False)
+    ks, ds, ps, ss = (_ntuple(v, 2) for v in (kernel_size, dilation, padding, stride))
+    out = PF.fold(x, list(_ntuple(output_size, 2)), list(ks), strides=list(ss), paddings=list(ps),
+                  dilations=list(ds))
+    return out.squeeze(0) if unb else out
