@@ -521,6 +521,30 @@ def strided_view(x, shape, strides, offset, grad_of):
     return _StridedView.apply(x, list(shape), list(strides), offset, grad_of)
 
 
+# A view with no elements (as_strided to a 0-size shape) aliases nothing, so it is a fresh empty
+# tensor; torch still gives its base a gradient (zeros) through it.  _EmptyView keeps the
+# autograd edge: its backward is zeros of the base's shape.  (Paddle 2.6.2 segfaults in
+# slice_grad when a 0-size gradient reaches a slice, so such gradients never reach a 0-size
+# base there: zero_size.py stops them at the reduction.)
+class _EmptyView(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.base_shape = list(x.shape)
+        return paddle.zeros(shape, dtype="int64").astype(x.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return paddle.zeros(ctx.base_shape, dtype=grad.dtype)
+
+
+def empty_view(x, shape):
+    """The 0-element view of ``x`` with ``shape``, differentiable to zeros when ``x`` requires
+    grad (and has elements: see above)."""
+    if x.stop_gradient or not paddle.is_grad_enabled() or 0 in list(x.shape):
+        return paddle.zeros(shape, dtype="int64").astype(x.dtype)
+    return _EmptyView.apply(x, list(shape))
+
+
 # paddle.broadcast_tensors' backward segfaults (Paddle 2.6.2 and 3.3.1) when an operand does not
 # require grad (``a`` requiring grad, ``b = paddle.to_tensor(ndarray)``, ``((x - y) ** 2).mean()
 # .backward()``: docs/memory-model.md); broadcast_to's backward is sound, so each operand is
