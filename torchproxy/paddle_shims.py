@@ -523,9 +523,10 @@ def strided_view(x, shape, strides, offset, grad_of):
 
 # A view with no elements (as_strided to a 0-size shape) aliases nothing, so it is a fresh empty
 # tensor; torch still gives its base a gradient (zeros) through it.  _EmptyView keeps the
-# autograd edge: its backward is zeros of the base's shape.  (Paddle 2.6.2 segfaults in
-# slice_grad when a 0-size gradient reaches a slice, so such gradients never reach a 0-size
-# base there: zero_size.py stops them at the reduction.)
+# autograd edge: its backward is zeros of the base's shape.  Paddle 2.6.2 segfaults in
+# slice_grad when a 0-size gradient reaches a slice (docs/memory-model.md), so there a 0-size
+# base gets no edge: the view only requires grad as torch's does (its base.grad stays None;
+# zero_size.py stops 0-size gradients at the reduction too).  Remove the 2.6 branch with 2.6.
 class _EmptyView(paddle.autograd.PyLayer):
     @staticmethod
     def forward(ctx, x, shape):
@@ -540,8 +541,12 @@ class _EmptyView(paddle.autograd.PyLayer):
 def empty_view(x, shape):
     """The 0-element view of ``x`` with ``shape``, differentiable to zeros when ``x`` requires
     grad (and has elements: see above)."""
-    if x.stop_gradient or not paddle.is_grad_enabled() or 0 in list(x.shape):
+    if x.stop_gradient or not paddle.is_grad_enabled():
         return paddle.zeros(shape, dtype="int64").astype(x.dtype)
+    if IS_PADDLE_2 and 0 in list(x.shape):
+        out = paddle.zeros(shape, dtype="int64").astype(x.dtype)
+        out.stop_gradient = False
+        return out
     return _EmptyView.apply(x, list(shape))
 
 

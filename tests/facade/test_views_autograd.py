@@ -114,8 +114,7 @@ for _b, _base in BASES.items():
                                                     skip_write=_v in WRITE_UNDEFINED), (X,))
 
 # views of a 0-d tensor (Paddle's reshape of a 0-d tensor copies: fuzzer F5), torch's strides
-# for size-1 dims of non-contiguous views (F13), 0-element as_strided views (F14: torch's zero
-# gradient reaches the base)
+# for size-1 dims of non-contiguous views and of expand's new dims (F13)
 ZERO_D_VIEWS = {
     "0d_view": ("(leaf * 1.0)[1, 2]", "t.view(1, 1)"),
     "0d_reshape": ("(leaf * 1.0)[1, 2]", "t.reshape(-1)"),
@@ -129,10 +128,13 @@ ZERO_D_VIEWS = {
     "strided_squeeze": ("(leaf * 1.0)[:1, ::2]", "t.squeeze(0)"),
     "strided_view_size1": ("(leaf * 1.0)[:, ::2][:, :1]", "t.view(2, 1, 2)"),
     "strided_reshape_size1": ("(leaf * 1.0)[:, ::2][:1]", "t.reshape(1, 3, 1)"),
+    "expand_new_size1_dims": ("(leaf * 1.0)[:, ::2]", "t.expand(1, 1, 4, 3)"),
+    "expand_new_dims_mixed": ("(leaf * 1.0)[:1, ::2]", "t.expand(1, 2, 1, 3, 3)"),
 }
 for _n, (_base, _expr) in ZERO_D_VIEWS.items():
     CASES[_n] = (VIEW_SNIPPET.format(base=_base, expr=_expr, skip_write=False), (X,))
-# (its storage is not compared: Paddle gives 0-element tensors no allocation, fuzzer F3)
+# a 0-element as_strided view: torch's zero gradient reaches the base (F14); its storage is not
+# compared (Paddle gives 0-element tensors no allocation, fuzzer F3)
 CASES["as_strided_empty"] = ("""
 import torch
 def f(x):

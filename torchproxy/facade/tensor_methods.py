@@ -393,8 +393,15 @@ def expand_view(self, target):
         return paddle.expand(self, target)  # nothing to alias
     lead = len(target) - len(shape)
     own = stride(self)
-    strides = [0] * lead + [0 if n == 1 and t != 1 else s
-                            for n, t, s in zip(shape, target[lead:], own)]
+    # torch's inferExpandGeometry: 0 where a dim is broadcast; a new leading dim of size 1
+    # gets size * stride of the dim after it (as unsqueeze would)
+    strides = [0] * len(target)
+    for i in range(len(target) - 1, -1, -1):
+        if i >= lead:
+            n, st = shape[i - lead], own[i - lead]
+            strides[i] = 0 if n == 1 and target[i] != 1 else st
+        elif target[i] == 1:
+            strides[i] = target[i + 1] * strides[i + 1] if i + 1 < len(target) else 1
     summed = [lead + i for i, (n, t) in enumerate(zip(shape, target[lead:])) if n == 1 and t != 1]
 
     def grad_of(g):
