@@ -590,6 +590,39 @@ def as_real_view(x):
     return _AsReal.apply(x)
 
 
+# Paddle 2.6's as_real of a non-contiguous complex tensor shares the allocation with contiguous
+# strides, reading the wrong elements (docs/memory-model.md bug 8); its as_real of a contiguous
+# alias of the allocation from its first element is right.  as_real_strided builds torch's
+# view_as_real that way: the allocation as 1-D complex, as_real, then as_strided with torch's
+# real strides.  Remove with Paddle 2.6 support.
+AS_REAL_NEEDS_CONTIGUOUS: bool = IS_PADDLE_2
+
+
+def _as_real_alias(x, shape, strides, offset):
+    itemsize = {paddle.complex64: 8, paddle.complex128: 16}[x.dtype]
+    end = byte_offset(x) // itemsize + 1 + sum((n - 1) * st for n, st in zip(x.shape, x.strides))
+    whole = paddle.as_real(_alias(x, [end], [1], 0))
+    return paddle.as_strided(whole, shape, strides, offset * itemsize // 2)
+
+
+class _AsRealStrided(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, x, shape, strides, offset):
+        return _as_real_alias(x, shape, strides, offset)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return paddle.as_complex(grad.clone())
+
+
+def as_real_strided(x, shape, strides, offset):
+    """torch's view_as_real of ``x`` (shape, real-element strides and storage offset given)
+    as an alias of ``x``'s allocation, for a non-contiguous ``x`` with elements."""
+    if x.stop_gradient or not paddle.is_grad_enabled():
+        return _as_real_alias(x, list(shape), list(strides), offset)
+    return _AsRealStrided.apply(x, list(shape), list(strides), offset)
+
+
 # Views in the autograd graph.  Paddle's in-place kernels, and the facade's in-place ops, write
 # into a view without carrying the write into its base's gradient (torch's CopySlices; Paddle
 # 2.6.2 and 3.3.1, docs/memory-model.md bug 5), so the facade refuses in-place methods on views
@@ -603,7 +636,8 @@ _VIEW_GRAD_NODES = frozenset((
     "UnsqueezeGradNode", "AsRealGradNode", "AsComplexGradNode", "AsStridedGradNode",
     "IndexSelectStridedGradNode"))
 # the facade's own aliasing PyLayers (Paddle 2.6 appends "_backward" to the node name)
-_VIEW_PYLAYER_NODES = tuple("GradNodePyLayer_" + c.__name__ for c in (_StridedView, _AsReal))
+_VIEW_PYLAYER_NODES = tuple("GradNodePyLayer_" + c.__name__
+                            for c in (_StridedView, _AsReal, _AsRealStrided))
 STRIDE_KERNELS: bool = bool(paddle.get_flags(["FLAGS_use_stride_kernel"])
                             .get("FLAGS_use_stride_kernel", False))
 

@@ -452,14 +452,20 @@ def index_add(input, dim, index, source, *, alpha=1):
 @adapter("torch.view_as_real")
 @view_op("torch.view_as_real")
 def view_as_real(input):
-    """torch's view (Paddle's as_real aliases except over non-contiguous inputs on Paddle 2.6:
-    there a copy, into which in-place writes raise: tensor_methods.view_or_marked_copy)."""
+    """torch's view (Paddle's as_real aliases except over non-contiguous inputs on Paddle 2.6,
+    where it reads the wrong elements: paddle_shims.as_real_strided builds the view there; a
+    result that still does not alias with torch's geometry is a marked copy into which in-place
+    writes raise: tensor_methods.view_or_marked_copy)."""
     if not _name(input.dtype).startswith("complex"):
         raise RuntimeError("view_as_real is only supported for complex tensors")
     from ..paddle_shims import as_real_view
     from .storage import storage_offset
     from .tensor_methods import same_storage, stride, view_or_marked_copy
     strides, offset = [2 * st for st in stride(input)] + [1], 2 * storage_offset(input)
+    from ..paddle_shims import AS_REAL_NEEDS_CONTIGUOUS, as_real_strided
+    if AS_REAL_NEEDS_CONTIGUOUS and 0 not in input.shape and not input.is_contiguous():
+        # Paddle 2.6: as_real over a contiguous alias of the allocation, then torch's strides
+        return as_real_strided(input, list(input.shape) + [2], strides, offset)
     r = as_real_view(input)
     if same_storage(r, input) and list(stride(r)) != strides:
         # Paddle 2.6 over a non-contiguous input: the allocation with contiguous strides, which
