@@ -196,6 +196,7 @@ INPLACE = {
     # a backward from outside the graph (fuzzer F7)
     "backward_of_detached_raises": "x.detach().mean().backward()",
     "backward_of_view_dtype_raises": "(x * 1).view(torch.float32).sum().backward()",
+    "backward_of_complex_loss_raises": "torch.complex(x, x).sum().backward()",
     "autograd_backward_of_no_grad_result_raises":
         "torch.autograd.backward([x * 1, x.detach() * 2], [torch.ones(4, 6), torch.ones(4, 6)])",
     "leaf_view_setitem_raises": "x[1].__setitem__(slice(None), 5.0)",

@@ -471,6 +471,10 @@ def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, 
             n *= d
         if n != 1:  # Paddle would silently use ones; torch refuses
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        if self.is_complex():  # so does torch for a complex loss (Paddle: a gradient of 1)
+            from .dtypes import torch_name
+            raise RuntimeError("grad can be implicitly created only for real scalar outputs but "
+                               f"got torch.{torch_name(self.dtype)}")
     # inside torchproxy, self.backward is Paddle's own method
     _run_backward(self.backward, gradient, retain_graph=bool(retain_graph))
 
