@@ -621,6 +621,35 @@ def strided_view(x, shape, strides, offset, grad_of):
     return _StridedView.apply(x, list(shape), list(strides), offset, grad_of)
 
 
+# A view with no elements (as_strided to a 0-size shape) aliases nothing, so it is a fresh empty
+# tensor; torch still gives its base a gradient (zeros) through it.  _EmptyView keeps the
+# autograd edge: its backward is zeros of the base's shape.  Paddle 2.6.2 segfaults in
+# slice_grad when a 0-size gradient reaches a slice (docs/memory-model.md), so there a 0-size
+# base gets no edge: the view only requires grad as torch's does (its base.grad stays None;
+# zero_size.py stops 0-size gradients at the reduction too).  Remove the 2.6 branch with 2.6.
+class _EmptyView(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.base_shape = list(x.shape)
+        return paddle.zeros(shape, dtype="int64").astype(x.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return paddle.zeros(ctx.base_shape, dtype=grad.dtype)
+
+
+def empty_view(x, shape):
+    """The 0-element view of ``x`` with ``shape``, differentiable to zeros when ``x`` requires
+    grad (and has elements: see above)."""
+    if x.stop_gradient or not paddle.is_grad_enabled():
+        return paddle.zeros(shape, dtype="int64").astype(x.dtype)
+    if IS_PADDLE_2 and 0 in list(x.shape):
+        out = paddle.zeros(shape, dtype="int64").astype(x.dtype)
+        out.stop_gradient = False
+        return out
+    return _EmptyView.apply(x, list(shape))
+
+
 # paddle.broadcast_tensors' backward segfaults (Paddle 2.6.2 and 3.3.1) when an operand does not
 # require grad (``a`` requiring grad, ``b = paddle.to_tensor(ndarray)``, ``((x - y) ** 2).mean()
 # .backward()``: docs/memory-model.md); broadcast_to's backward is sound, so each operand is
@@ -661,6 +690,39 @@ def as_real_view(x):
     return _AsReal.apply(x)
 
 
+# Paddle 2.6's as_real of a non-contiguous complex tensor shares the allocation with contiguous
+# strides, reading the wrong elements (docs/memory-model.md bug 8); its as_real of a contiguous
+# alias of the allocation from its first element is right.  as_real_strided builds torch's
+# view_as_real that way: the allocation as 1-D complex, as_real, then as_strided with torch's
+# real strides.  Remove with Paddle 2.6 support.
+AS_REAL_NEEDS_CONTIGUOUS: bool = IS_PADDLE_2
+
+
+def _as_real_alias(x, shape, strides, offset):
+    itemsize = {paddle.complex64: 8, paddle.complex128: 16}[x.dtype]
+    end = byte_offset(x) // itemsize + 1 + sum((n - 1) * st for n, st in zip(x.shape, x.strides))
+    whole = paddle.as_real(_alias(x, [end], [1], 0))
+    return paddle.as_strided(whole, shape, strides, offset * itemsize // 2)
+
+
+class _AsRealStrided(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, x, shape, strides, offset):
+        return _as_real_alias(x, shape, strides, offset)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return paddle.as_complex(grad.clone())
+
+
+def as_real_strided(x, shape, strides, offset):
+    """torch's view_as_real of ``x`` (shape, real-element strides and storage offset given)
+    as an alias of ``x``'s allocation, for a non-contiguous ``x`` with elements."""
+    if x.stop_gradient or not paddle.is_grad_enabled():
+        return _as_real_alias(x, list(shape), list(strides), offset)
+    return _AsRealStrided.apply(x, list(shape), list(strides), offset)
+
+
 # Views in the autograd graph.  Paddle's in-place kernels, and the facade's in-place ops, write
 # into a view without carrying the write into its base's gradient (torch's CopySlices; Paddle
 # 2.6.2 and 3.3.1, docs/memory-model.md bug 5), so the facade refuses in-place methods on views
@@ -674,7 +736,8 @@ _VIEW_GRAD_NODES = frozenset((
     "UnsqueezeGradNode", "AsRealGradNode", "AsComplexGradNode", "AsStridedGradNode",
     "IndexSelectStridedGradNode"))
 # the facade's own aliasing PyLayers (Paddle 2.6 appends "_backward" to the node name)
-_VIEW_PYLAYER_NODES = tuple("GradNodePyLayer_" + c.__name__ for c in (_StridedView, _AsReal))
+_VIEW_PYLAYER_NODES = tuple("GradNodePyLayer_" + c.__name__
+                            for c in (_StridedView, _AsReal, _AsRealStrided))
 STRIDE_KERNELS: bool = bool(paddle.get_flags(["FLAGS_use_stride_kernel"])
                             .get("FLAGS_use_stride_kernel", False))
 

@@ -113,6 +113,37 @@ for _b, _base in BASES.items():
         CASES[f"{_v}-{_b}"] = (VIEW_SNIPPET.format(base=_base, expr=_expr,
                                                     skip_write=_v in WRITE_UNDEFINED), (X,))
 
+# views of a 0-d tensor (Paddle's reshape of a 0-d tensor copies: fuzzer F5), torch's strides
+# for size-1 dims of non-contiguous views and of expand's new dims (F13)
+ZERO_D_VIEWS = {
+    "0d_view": ("(leaf * 1.0)[1, 2]", "t.view(1, 1)"),
+    "0d_reshape": ("(leaf * 1.0)[1, 2]", "t.reshape(-1)"),
+    "0d_reshape_0d": ("(leaf * 1.0)[1, 2]", "t.reshape(())"),
+    "0d_unsqueeze": ("(leaf * 1.0)[1, 2]", "t.unsqueeze(0)"),
+    "0d_view_as": ("(leaf * 1.0)[1, 2]", "t.view_as(torch.empty(1, 1, 1))"),
+    "0d_flatten": ("(leaf * 1.0)[1, 2]", "torch.flatten(t)"),
+    "0d_torch_reshape": ("(leaf * 1.0)[1, 2]", "torch.reshape(t, (1, 1))"),
+    "strided_unsqueeze_end": ("(leaf * 1.0)[:, ::2]", "t.unsqueeze(2)"),
+    "strided_unsqueeze_mid": ("(leaf * 1.0)[:, ::2]", "torch.unsqueeze(t, 1)"),
+    "strided_squeeze": ("(leaf * 1.0)[:1, ::2]", "t.squeeze(0)"),
+    "strided_view_size1": ("(leaf * 1.0)[:, ::2][:, :1]", "t.view(2, 1, 2)"),
+    "strided_reshape_size1": ("(leaf * 1.0)[:, ::2][:1]", "t.reshape(1, 3, 1)"),
+    "expand_new_size1_dims": ("(leaf * 1.0)[:, ::2]", "t.expand(1, 1, 4, 3)"),
+    "expand_new_dims_mixed": ("(leaf * 1.0)[:1, ::2]", "t.expand(1, 2, 1, 3, 3)"),
+}
+for _n, (_base, _expr) in ZERO_D_VIEWS.items():
+    CASES[_n] = (VIEW_SNIPPET.format(base=_base, expr=_expr, skip_write=False), (X,))
+# a 0-element as_strided view: torch's zero gradient reaches the base (F14); its storage is not
+# compared (Paddle gives 0-element tensors no allocation, fuzzer F3)
+CASES["as_strided_empty"] = ("""
+import torch
+def f(x):
+    x = x.requires_grad_()
+    v = (x * 1.0)[:, 1:5].as_strided((2, 0), (1, 1))
+    (v * 2).sum().backward()
+    return tuple(v.shape), v.stride(), x.grad
+""", (X,))
+
 # dtype-reinterpreting views and complex parts (geometry, aliasing, values, no autograd for
 # view(dtype)); Paddle 2.6 has no view(dtype) kernel (gaps.toml)
 DTYPE_VIEWS = {
@@ -160,6 +191,15 @@ INPLACE = {
     "expanded_fill_ok": "(x.detach() * 1)[:, :1].expand(-1, 6).fill_(2)",
     "saved_then_modified": "(lambda a: ((a * a), a.add_(1)))(x * 1)[0].sum().backward()",
     "saved_then_modified_via_view": "(lambda a: ((a * a), a[0].add_(1)))(x * 1)[0].sum().backward()",
+    # indexed assignment: torch writes through a view of x, hence "a view of a leaf" for both
+    "leaf_setitem_raises": "x.__setitem__(0, 5.0)",
+    # a backward from outside the graph (fuzzer F7)
+    "backward_of_detached_raises": "x.detach().mean().backward()",
+    "backward_of_view_dtype_raises": "(x * 1).view(torch.float32).sum().backward()",
+    "backward_of_complex_loss_raises": "torch.complex(x, x).sum().backward()",
+    "autograd_backward_of_no_grad_result_raises":
+        "torch.autograd.backward([x * 1, x.detach() * 2], [torch.ones(4, 6), torch.ones(4, 6)])",
+    "leaf_view_setitem_raises": "x[1].__setitem__(slice(None), 5.0)",
 }
 for _n, _stmt in INPLACE.items():
     CASES[_n] = (f"""
@@ -350,6 +390,18 @@ def f(x):
     (a * a).sum().backward()
     return a, x.grad
 """, (X,))
+# indexed assignment into a computed tensor (no view): set_value, torch's gradient
+CASES["setitem_on_computed_base"] = ("""
+import torch
+def f(x):
+    x = x.requires_grad_()
+    a = x * 1.0
+    a[0] = 7.0
+    a[:, 1:3] += x[:, :2]
+    a[2:, ::2] = x[:2, :3] * 2
+    (a * a).sum().backward()
+    return a, x.grad
+""", (X,))
 # ... but on a view held in a variable it is not (no set_value follows): a known gap
 CASES["inplace_operator_on_view_variable"] = ("""
 import torch
@@ -382,6 +434,9 @@ KNOWN_GAPS = {
     **{f"index_none-{b}": (True, "gaps.toml torch.Tensor.__getitem__ (None): the inserted size-1 "
                                  "dim's stride differs (no addressed element differs)")
        for b in BASES},
+    "as_strided_empty": (_PADDLE_2, "fuzzer F14 on Paddle 2.6: its slice_grad segfaults on a "
+                                    "0-size gradient, so none reaches the base (None, torch "
+                                    "zeros)"),
     "inplace_through_view_gradient": (True, "gaps.toml torch.Tensor (in-place through a view "
                                             "under autograd)"),
     "inplace_operators_on_indexed_base_twice": (True, "gaps.toml torch.Tensor (in-place "
@@ -390,10 +445,6 @@ KNOWN_GAPS = {
                                                 "view under autograd)"),
     **{n: (_PADDLE_2, "gaps.toml torch.Tensor.view (dtype, Paddle 2.6)")
        for n in ("view_dtype_int32", "view_dtype_narrower_slice", "view_dtype_wider_offset")},
-    **{n: (_PADDLE_2, "gaps.toml torch.view_as_real (non-contiguous, Paddle 2.6): a copy with "
-                      "contiguous strides; writes into it raise (test_copy_standing_for_a_view_"
-                      "refuses_writes)")
-       for n in ("imag_slice", "view_as_real_slice")},
 }
 
 
@@ -451,10 +502,67 @@ def f(x):
     np.testing.assert_allclose(a.numpy(), want, rtol=1e-6)
 
 
-def test_copy_standing_for_a_view_refuses_writes():
-    """Where Paddle cannot alias (view_as_real of a non-contiguous tensor on Paddle 2.6), the
-    copy refuses in-place writes (RuntimeError) instead of silently not reaching the base;
-    where Paddle aliases, the write reaches the base."""
+def test_inplace_operator_and_setitem_on_view_under_autograd_are_refused():
+    """The in-place operator on a view held in a variable (``v *= 3``) and indexed assignment
+    into a view (``v[1] = 7``, ``a[1][0] = 7``, ``a[1][0] *= 3``) of a computed tensor that
+    requires grad: Paddle would not carry the write into the base's gradient (torch rebases
+    it), so the facade raises RuntimeError naming the gap instead of a silently wrong
+    gradient; ``a[:, 0] *= 3`` (set_value on ``a`` itself) is exact, and without grad every
+    form writes through."""
+    import torchproxy
+    torchproxy.enable(scope={"difftest_scoped"})
+    from difftest import load
+    mod = load("""
+import torch
+def f(x):
+    x = x.requires_grad_()
+    errors = []
+    def v_imul(a):
+        v = a[:, 0]
+        v *= 3
+    def v_setitem(a):
+        v = a[:, 0]
+        v[1] = 7.0
+    def nested_setitem(a):
+        a[1][0] = 7.0
+    def nested_imul(a):
+        a[1][0] *= 3
+    for write in (v_imul, v_setitem, nested_setitem, nested_imul):
+        try:
+            write(x * 1.0)
+            errors.append(None)
+        except RuntimeError as e:
+            errors.append(str(e))
+    a = x * 1.0
+    a[:, 0] *= 3
+    w = torch.arange(24.0).reshape(4, 6)
+    (a * w).sum().backward()
+    with torch.no_grad():
+        b = x * 1.0
+        v = b[:, 0]
+        v *= 3
+        v[1] = 7.0
+        b[2][0] *= 2
+    return errors, x.grad, b
+""", scoped=True)
+    errors, grad, b = mod.f(paddle.to_tensor(X))
+    assert all(e is not None and "in-place operation on a view of a tensor that requires grad"
+               in e for e in errors), errors
+    want = np.arange(24.0, dtype="float32").reshape(4, 6)
+    want[:, 0] *= 3
+    np.testing.assert_allclose(grad.numpy(), want)
+    wb = X.copy()
+    wb[:, 0] *= 3
+    wb[1, 0] = 7.0
+    wb[2, 0] *= 2
+    np.testing.assert_allclose(b.numpy(), wb, rtol=1e-6)
+
+
+def test_view_as_real_of_a_slice_aliases():
+    """view_as_real of a non-contiguous complex tensor is torch's view on every Paddle (2.6's
+    as_real of such a tensor read the wrong elements: the facade builds it over a contiguous
+    alias of the allocation, paddle_shims.as_real_strided), so an in-place write through it
+    reaches the base."""
     import torchproxy
     torchproxy.enable(scope={"difftest_scoped"})
     from difftest import load
@@ -464,18 +572,14 @@ def f(x):
     t = x * 1
     v = torch.view_as_real(t[:, 1:])
     aliased = v.untyped_storage().data_ptr() == t.untyped_storage().data_ptr()
-    try:
-        v.add_(1)  # adds 1 to the real and the imaginary parts
-    except RuntimeError as e:
-        return aliased, str(e), t
-    return aliased, None, t
+    v.add_(1)  # adds 1 to the real and the imaginary parts
+    t.imag[:, :1].flatten().mul_(0)  # a view of a complex part: reaches t too
+    return aliased, v.stride(), t
 """, scoped=True)
     x = paddle.to_tensor(XC)
-    aliased, err, t = mod.f(x)
-    if not _PADDLE_2:
-        assert aliased and err is None, err
-        np.testing.assert_allclose(t.numpy()[:, 1:], XC[:, 1:] + (1 + 1j), rtol=1e-6)
-        np.testing.assert_array_equal(t.numpy()[:, 0], XC[:, 0])
-    else:  # Paddle 2.6: shares the allocation with the wrong strides: refused, base untouched
-        assert err is not None and "copy where torch's view_as_real returns a view" in err, err
-        np.testing.assert_array_equal(t.numpy(), XC)
+    aliased, strides, t = mod.f(x)
+    assert aliased and tuple(strides) == (12, 2, 1)
+    want = XC.copy()
+    want[:, 1:] += 1 + 1j
+    want[:, 0] = want[:, 0].real
+    np.testing.assert_allclose(t.numpy(), want, rtol=1e-6)

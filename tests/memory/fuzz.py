@@ -389,7 +389,9 @@ def main(argv=None) -> int:
         recheck_alone(results, python=args.python)
     wall = time.monotonic() - start
     failing = [r for r in results if r.classes]
+    every_failing = failing
     explained_by = Counter()
+    finding_of = {}  # chain index -> sorted open findings that explain its failures
     if args.ledger:
         from viewledger import explain, open_findings
         findings = open_findings(paddle_version.split(".")[0])
@@ -397,6 +399,7 @@ def main(argv=None) -> int:
         for r in failing:
             hits, missing = explain(r.chain, r.failures, findings)
             explained_by.update(set(hits.values()))
+            finding_of[r.index] = sorted(set(hits.values()))
             if missing:
                 unexplained.append(r)
         failing = unexplained
@@ -412,11 +415,15 @@ def main(argv=None) -> int:
                   "unexplained": len(failing)})
     print(json.dumps(s, indent=1))
     if args.json:
+        # every failing chain (explained or not: triage of a whole run needs them all); with
+        # --ledger, "findings" names the open findings that explain it ([] = unexplained)
         with open(args.json, "w") as f:
             json.dump([{"index": r.index, "classes": r.classes, "chain": r.chain,
                         "snippet": one_line(r.chain),
                         "failures": r.failures,
-                        "details": [d for _, d in r.failures]} for r in failing], f, indent=1)
+                        "findings": finding_of.get(r.index, []),
+                        "details": [d for _, d in r.failures]} for r in every_failing], f,
+                      indent=1)
     return 1 if failing else 0
 
 

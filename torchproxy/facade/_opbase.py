@@ -199,9 +199,10 @@ def make_inplace(name, fn):
     return method
 
 
-def _check_inplace_target(self, views):
-    from .tensor_methods import check_inplace_target
-    check_inplace_target(self, views=views)
+def _check_inplace_target(self, method):
+    from .tensor_methods import augmented_subscript, check_inplace_target
+    # an operator (x *= 2) on a view of a computed tensor is exact only inside a[i] *= 2
+    check_inplace_target(self, views=True if method else lambda: not augmented_subscript())
 
 
 write_out = _write_out  # torch's out= rules (creation.py: cast check, resize, write)

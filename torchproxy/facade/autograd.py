@@ -173,6 +173,15 @@ def _run_backward(fn, *args, **kwargs):
 
 
 # -- torch.autograd.grad / backward -------------------------------------------------------------
+def _check_differentiable(tensors):
+    """torch refuses a backward from a tensor outside the graph (``x.detach().sum()``, a
+    no_grad result); Paddle runs it and leaves every .grad as it was."""
+    for i, t in enumerate(tensors):
+        if isinstance(t, paddle.Tensor) and t.stop_gradient:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
+                               "have a grad_fn")
+
+
 def _as_list(x):
     if x is None:
         return None
@@ -211,6 +220,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if create_graph or inputs is not None:
         raise NotImplementedError("torchproxy: torch.autograd.backward(create_graph=, inputs=) "
                                   "is not provided")
+    _check_differentiable(_as_list(tensors))
     _run_backward(paddle.autograd.backward, _as_list(tensors), _as_list(grad_tensors),
                   bool(retain_graph))
 
@@ -454,12 +464,17 @@ def requires_grad_(self, requires_grad: bool = True):
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     if create_graph or inputs is not None:
         raise NotImplementedError("torchproxy: Tensor.backward(create_graph=, inputs=) is not provided")
+    _check_differentiable([self])
     if gradient is None:
         n = 1
         for d in self.shape:
             n *= d
         if n != 1:  # Paddle would silently use ones; torch refuses
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        if self.is_complex():  # so does torch for a complex loss (Paddle: a gradient of 1)
+            from .dtypes import torch_name
+            raise RuntimeError("grad can be implicitly created only for real scalar outputs but "
+                               f"got torch.{torch_name(self.dtype)}")
     # inside torchproxy, self.backward is Paddle's own method
     _run_backward(self.backward, gradient, retain_graph=bool(retain_graph))
 

@@ -44,7 +44,11 @@ def __setitem__(self, index, value):
     (``p[:, :, M == 0] = -inf`` masks the last two dims).  Paddle's __setitem__ broadcasts the
     mask against the whole tensor instead (and fails); the mask is turned into its k nonzero
     index vectors (torch's own definition of boolean indexing), which Paddle's advanced
-    indexing assigns through, autograd included.  Every other index goes to Paddle as is."""
+    indexing assigns through, autograd included.  Every other index goes to Paddle as is.
+    First torch's refusals (tensor_methods.check_setitem_target: leaves, views of leaves,
+    views of computed tensors under autograd, copies standing for views)."""
+    from .tensor_methods import check_setitem_target
+    check_setitem_target(self)
     if isinstance(index, tuple) and len(index) > 1 and any(_is_mask(i) for i in index):
         parts = []
         for i in index:

@@ -29,7 +29,7 @@ NAMES = (
 
 import paddle
 
-from ..paddle_shims import strided_view
+from ..paddle_shims import empty_view, strided_view
 from . import dtypes as _dt
 from ._opbase import _legacy, _name, view_op, wrap_dim
 from .registry import adapter, op, tensor_method
@@ -123,8 +123,8 @@ def as_strided(input, size, stride, storage_offset=None):
     need = nbytes_strided(size, stride, item, offset) // item
     if need:
         check_view(size, stride, offset, item, _storage_numel(input, item) * item)
-    if need == 0:
-        return paddle.zeros(size, dtype="int64").astype(input.dtype)
+    if need == 0:  # no elements: nothing to alias, but torch's zero gradient to input
+        return empty_view(input, size)
     return strided_geometry_view(input, size, stride, offset)
 
 

@@ -50,6 +50,17 @@ from .registry import module, type_
 _EMPTY_REDUCE_FAILS = IS_PADDLE_2
 
 
+def _empty_reduced(r, x):
+    """An identity-valued result standing for a reduction of the empty ``x`` on Paddle 2.6:
+    it requires grad when a floating ``x`` does (torch's does; ``loss.backward()`` must run,
+    not raise 'does not require grad').  No gradient reaches ``x`` (Paddle 2.6 segfaults on
+    0-size gradients in slice_grad: docs/memory-model.md)."""
+    if not x.stop_gradient and paddle.is_grad_enabled() and \
+            (x.is_floating_point() or x.is_complex()):
+        r.stop_gradient = False
+    return r
+
+
 def _nobool(x):
     """Paddle registers no bool kernels for max/min/amax/amin/prod/cummax/cummin/argsort/
     searchsorted: bools run on int32 (exact for 0/1); callers cast the values back."""
@@ -70,7 +81,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     x = _reduce_dtype(input, dtype)
     axis = _dims(dim, x.ndim)
     if x.size == 0 and _EMPTY_REDUCE_FAILS:  # torch: the empty sum is 0
-        return _write_out(_full(_reduced_shape(x.shape, axis, keepdim), 0, x.dtype, x), out)
+        return _write_out(_empty_reduced(_full(_reduced_shape(x.shape, axis, keepdim), 0,
+                                               x.dtype, x), x), out)
     if x.dtype == paddle.bool:  # sum(dtype=torch.bool): any
         return _write_out(paddle.any(x, axis=axis, keepdim=keepdim), out)
     return _write_out(paddle.sum(x, axis=axis, keepdim=keepdim), out)
@@ -81,8 +93,8 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     x = _reduce_dtype(input, dtype)
     axis = None if dim is None else wrap_dim(dim, x.ndim)
     if x.size == 0 and _EMPTY_REDUCE_FAILS:  # torch: the empty product is 1
-        return _full(_reduced_shape(x.shape, None if axis is None else [axis], keepdim), 1,
-                     x.dtype, x)
+        return _empty_reduced(_full(_reduced_shape(x.shape, None if axis is None else [axis],
+                                                   keepdim), 1, x.dtype, x), x)
     r = paddle.prod(_nobool(x), axis=axis, keepdim=keepdim)
     return r.astype(x.dtype) if r.dtype != x.dtype else r
 
@@ -96,8 +108,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
                            f"a floating point or complex dtype. Got: {n.capitalize()}")
     axis = _dims(dim, x.ndim)
     if x.size == 0 and _EMPTY_REDUCE_FAILS:  # torch: the empty mean is nan
-        return _write_out(_full(_reduced_shape(x.shape, axis, keepdim), float("nan"), x.dtype,
-                                x), out)
+        return _write_out(_empty_reduced(_full(_reduced_shape(x.shape, axis, keepdim),
+                                               float("nan"), x.dtype, x), x), out)
     return _write_out(paddle.mean(x, axis=axis, keepdim=keepdim), out)
 
 
@@ -175,8 +187,9 @@ def _extreme(torch_name, paddle_fn):
                                    "'dim' argument.")
             _check_empty_reduce(input, axis, torch_name)
             if _EMPTY_REDUCE_FAILS:  # an empty result (Paddle 3 reduces it in the graph)
-                return _write_out(kernel_empty(_reduced_shape(input.shape, axis, keepdim),
-                                               input.dtype, input.place), out)
+                return _write_out(_empty_reduced(kernel_empty(
+                    _reduced_shape(input.shape, axis, keepdim), input.dtype, input.place),
+                    input), out)
         r = paddle_fn(_nobool(input), axis=axis, keepdim=keepdim)
         return _write_out(r.astype(input.dtype) if r.dtype != input.dtype else r, out)
     fn.__name__ = torch_name
@@ -229,7 +242,8 @@ def logsumexp(input, dim, keepdim=False):
     axis = _dims(dim, x.ndim)
     if x.size == 0:
         if _EMPTY_REDUCE_FAILS:
-            return _full(_reduced_shape(x.shape, axis, keepdim), float("-inf"), x.dtype, x)
+            return _empty_reduced(_full(_reduced_shape(x.shape, axis, keepdim), float("-inf"),
+                                        x.dtype, x), x)
         return paddle.log(paddle.sum(paddle.exp(x), axis=axis, keepdim=keepdim))
     m = paddle.amax(x, axis=axis, keepdim=True).detach()
     m = paddle.where(paddle.isinf(m), paddle.zeros_like(m), m)

@@ -87,7 +87,8 @@ def reshape(input, shape):
         # Paddle 2.6 reads a 0 in the target as "copy this dimension": an empty tensor of
         # the shape (Paddle 2.6 gives 0-size tensors no gradient anyway)
         return paddle.zeros(new, dtype="int64").astype(input.dtype)
-    return input.reshape(new)
+    from .tensor_methods import reshape_view  # torch's aliasing and strides
+    return reshape_view(input, new)
 
 
 @adapter("torch.transpose")
@@ -130,26 +131,44 @@ def flatten(input, start_dim=0, end_dim=-1):
     if s == e:
         return input
     shape = list(input.shape)
-    return input.reshape(shape[:s] + [-1 if 0 not in shape[s:e + 1] else 0] + shape[e + 1:])
+    if 0 in shape:  # nothing to alias (Paddle reads a 0 in the target as "keep this dim")
+        return input.reshape(shape[:s] + [-1 if 0 not in shape[s:e + 1] else 0] + shape[e + 1:])
+    from .tensor_methods import reshape_view  # torch's aliasing and strides
+    return reshape_view(input, shape[:s] + [_prod(shape[s:e + 1])] + shape[e + 1:])
 
 
 @adapter("torch.squeeze")
 @view_op("torch.squeeze")
 def squeeze(input, dim=None):
     nd = input.ndim
-    if dim is None:
-        return input.reshape([d for d in input.shape if d != 1])
-    dims = _dims(dim, nd) or []
     shape = list(input.shape)
-    return input.reshape([s for i, s in enumerate(shape) if not (i in dims and s == 1)])
+    dims = range(nd) if dim is None else (_dims(dim, nd) or [])
+    keep = [i for i in range(nd) if not (i in dims and shape[i] == 1)]
+    if len(keep) == nd:
+        return input
+    new = [shape[i] for i in keep]
+    if not input.is_contiguous():  # torch drops the squeezed dims' strides, keeps the others
+        from .tensor_methods import stride, with_layout
+        own = stride(input)
+        return with_layout(input, input.reshape(new), new, [own[i] for i in keep])
+    return input.reshape(new)
 
 
 @adapter("torch.unsqueeze")
 @view_op("torch.unsqueeze")
 def unsqueeze(input, dim):
-    d = wrap_dim(dim, input.ndim + 1)
+    nd = input.ndim
+    d = wrap_dim(dim, nd + 1)
     shape = list(input.shape)
-    return input.reshape(shape[:d] + [1] + shape[d:])
+    new = shape[:d] + [1] + shape[d:]
+    if nd and input.is_contiguous():
+        return input.reshape(new)  # Paddle's contiguous strides are torch's here
+    # torch's rule for the new dim's stride: size * stride of the dim it goes before (1 at
+    # the end); Paddle's reshape copies a 0-d tensor and strides size-1 dims its own way
+    from .tensor_methods import stride, with_layout
+    own = list(stride(input))
+    st = shape[d] * own[d] if d < nd else 1
+    return with_layout(input, input.reshape(new) if nd else None, new, own[:d] + [st] + own[d:])
 
 
 @adapter("torch.split")
@@ -446,14 +465,20 @@ def index_add(input, dim, index, source, *, alpha=1):
 @adapter("torch.view_as_real")
 @view_op("torch.view_as_real")
 def view_as_real(input):
-    """torch's view (Paddle's as_real aliases except over non-contiguous inputs on Paddle 2.6:
-    there a copy, into which in-place writes raise: tensor_methods.view_or_marked_copy)."""
+    """torch's view (Paddle's as_real aliases except over non-contiguous inputs on Paddle 2.6,
+    where it reads the wrong elements: paddle_shims.as_real_strided builds the view there; a
+    result that still does not alias with torch's geometry is a marked copy into which in-place
+    writes raise: tensor_methods.view_or_marked_copy)."""
     if not _name(input.dtype).startswith("complex"):
         raise RuntimeError("view_as_real is only supported for complex tensors")
     from ..paddle_shims import as_real_view
     from .storage import storage_offset
     from .tensor_methods import same_storage, stride, view_or_marked_copy
     strides, offset = [2 * st for st in stride(input)] + [1], 2 * storage_offset(input)
+    from ..paddle_shims import AS_REAL_NEEDS_CONTIGUOUS, as_real_strided
+    if AS_REAL_NEEDS_CONTIGUOUS and 0 not in input.shape and not input.is_contiguous():
+        # Paddle 2.6: as_real over a contiguous alias of the allocation, then torch's strides
+        return as_real_strided(input, list(input.shape) + [2], strides, offset)
     r = as_real_view(input)
     if same_storage(r, input) and list(stride(r)) != strides:
         # Paddle 2.6 over a non-contiguous input: the allocation with contiguous strides, which

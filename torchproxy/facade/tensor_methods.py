@@ -222,14 +222,51 @@ def view(self, *shape, dtype=None):
         return _view_dtype(self, dtype if dtype is not None else shape[0])
     old = list(_shape(self))
     new = _infer_shape(_shape_args(shape, "view"), _numel(old))
-    if _paddle_is_contiguous(self):
+    if old and _paddle_is_contiguous(self):
         return self.reshape(new)  # a view in Paddle for contiguous tensors (shares memory)
-    strides = _view_strides(old, list(self.strides), new)
+    strides = torch_view_strides(self, new)
     if strides is None:
         raise RuntimeError("view size is not compatible with input tensor's size and stride "
                            "(at least one dimension spans across two contiguous subspaces). "
                            "Use .reshape(...) instead.")
-    return strided(self, new, strides)
+    return with_layout(self, self.reshape(new) if old else None, new, strides)
+
+
+def torch_view_strides(self, new):
+    """The strides torch's view/reshape give ``self`` reshaped to ``new`` (computeStride; a
+    0-d tensor's views have stride 1 in every dim), or None where torch's reshape copies."""
+    old = list(_shape(self))
+    if not old:
+        return [1] * len(new)
+    return _view_strides(old, list(stride(self)), new)
+
+
+def with_layout(self, out, shape, strides):
+    """``out`` (Paddle's result of a view op on ``self``, or None) when it aliases ``self``
+    with torch's ``strides``; else the view of ``self`` torch gives, built with ``strided``.
+    Paddle 2.6.2 and 3.3.1 reshape a 0-d tensor into a copy (``x[0].reshape(1)``: a write
+    through it does not reach x), and give size-1 dims of a non-contiguous tensor's
+    reshape/unsqueeze other strides than torch's convention."""
+    if 0 in shape:
+        return out if out is not None else self.reshape(shape)  # no memory to alias
+    if out is not None and list(out.strides) == list(strides) \
+            and out.data_ptr() == self.data_ptr():
+        return out
+    return strided(self, shape, strides)
+
+
+def reshape_view(self, new):
+    """torch's reshape (``new`` with -1 resolved): a view with torch's strides where torch's
+    computeStride finds them, else a copy (Paddle's reshape)."""
+    old = _shape(self)
+    if old and _paddle_is_contiguous(self):
+        return self.reshape(new)  # Paddle's contiguous strides are torch's here
+    if not old and not new:
+        return self.reshape(new)  # Paddle aliases a 0-d tensor reshaped to 0-d
+    strides = torch_view_strides(self, new)
+    if strides is None:
+        return self.reshape(new)  # torch copies too
+    return with_layout(self, self.reshape(new) if old else None, new, strides)
 
 
 def strided(self, shape, strides):
@@ -299,7 +336,7 @@ def _view_dtype(self, dtype):
 
 @tensor_method("reshape")
 def reshape(self, *shape):
-    return self.reshape(_infer_shape(_shape_args(shape, "reshape"), _numel(self.shape)))
+    return reshape_view(self, _infer_shape(_shape_args(shape, "reshape"), _numel(self.shape)))
 
 
 @tensor_method("reshape_as")
@@ -365,8 +402,15 @@ def expand_view(self, target):
         return paddle.expand(self, target)  # nothing to alias
     lead = len(target) - len(shape)
     own = stride(self)
-    strides = [0] * lead + [0 if n == 1 and t != 1 else s
-                            for n, t, s in zip(shape, target[lead:], own)]
+    # torch's inferExpandGeometry: 0 where a dim is broadcast; a new leading dim of size 1
+    # gets size * stride of the dim after it (as unsqueeze would)
+    strides = [0] * len(target)
+    for i in range(len(target) - 1, -1, -1):
+        if i >= lead:
+            n, st = shape[i - lead], own[i - lead]
+            strides[i] = 0 if n == 1 and target[i] != 1 else st
+        elif target[i] == 1:
+            strides[i] = target[i + 1] * strides[i + 1] if i + 1 < len(target) else 1
     summed = [lead + i for i, (n, t) in enumerate(zip(shape, target[lead:])) if n == 1 and t != 1]
 
     def grad_of(g):
@@ -625,10 +669,12 @@ def check_inplace_target(self, overlap=True, views=True):
     a view of one (while grad mode is on), and, with ``overlap``, a tensor whose elements share
     memory through a zero stride (an expanded view: torch's assert_no_internal_overlap).  Also
     a copy standing in for a view (view_or_marked_copy): the write would not reach the base.
-    With ``views``, a view of a computed tensor that requires grad is refused too: Paddle would
-    not carry the write into the base's gradient (gaps.toml).  The in-place operators pass
-    False: ``a[i] *= 2`` is ``a.__setitem__(i, a[i].__imul__(2))``, whose set_value on the base
-    has the right gradient."""
+    With ``views`` (True, or a function answering it, called only for such a view), a view of
+    a computed tensor that requires grad is refused too: Paddle would not carry the write into
+    the base's gradient (gaps.toml).  The in-place operators refuse unless
+``augmented_subscript()``:
+    ``a[i] *= 2`` is ``a.__setitem__(i, a[i].__imul__(2))``, whose set_value on ``a`` gives
+    the right gradient (when ``a`` is no view itself: __setitem__ checks that)."""
     copied = _COPIED_VIEWS.get(id(self))
     if copied is not None and copied[0]() is self:
         raise RuntimeError(f"torchproxy: this tensor is a copy where torch's {copied[1]} returns "
@@ -643,7 +689,7 @@ def check_inplace_target(self, overlap=True, views=True):
         if root == "leaf":
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
-        if root == "graph" and views:
+        if root == "graph" and (views() if callable(views) else views):
             raise RuntimeError("torchproxy: in-place operation on a view of a tensor that "
                                "requires grad: Paddle cannot carry the write into the base's "
                                "gradient (gaps.toml 'torch.Tensor (in-place through a view under "
@@ -654,6 +700,46 @@ def check_inplace_target(self, overlap=True, views=True):
             raise RuntimeError("unsupported operation: more than one element of the written-to "
                                "tensor refers to a single memory location. Please clone() the "
                                "tensor before performing the operation.")
+
+
+# the instructions between an in-place operator and the store of its result (CPython 3.10:
+# ROT_THREE; 3.11+: SWAP 3, SWAP 2) that do not decide where the result goes
+_STACK_SHUFFLES = frozenset(("ROT_TWO", "ROT_THREE", "ROT_FOUR", "SWAP", "COPY", "DUP_TOP",
+                             "DUP_TOP_TWO", "EXTENDED_ARG", "CACHE", "NOP"))
+
+
+def augmented_subscript() -> bool:
+    """Is the running in-place operator (``__imul__``...) the middle of ``a[i] op= y``, whose
+    result CPython stores back with ``a.__setitem__`` (STORE_SUBSCR)?  Read from the caller's
+    bytecode: the first frame outside torchproxy, the instruction after its current one.
+    ``v = a[:, 0]; v *= 3`` (STORE_FAST follows) gets False: nothing rebases ``a`` then."""
+    import dis
+    import sys
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("torchproxy"):
+        frame = frame.f_back
+    if frame is None:
+        return False
+    after = False
+    for ins in dis.get_instructions(frame.f_code):
+        if ins.offset == frame.f_lasti:
+            after = True
+        elif after and ins.opname not in _STACK_SHUFFLES:
+            return ins.opname == "STORE_SUBSCR"
+    return False
+
+
+def check_setitem_target(self):
+    """torch's refusals before an indexed assignment ``self[index] = value``.  torch writes
+    through a view of ``self`` (``self[index].copy_(value)``), hence its message for a leaf
+    too; Paddle's set_value gives ``self`` torch's gradient when ``self`` is no view, but into
+    a view of a computed tensor the write would not reach the base's gradient: refused
+    (check_inplace_target, gaps.toml), as is a write into a copy standing for a view."""
+    if not self.stop_gradient and paddle.is_grad_enabled() and \
+            (self.is_leaf or autograd_view_root(self) == "leaf"):
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
+    check_inplace_target(self, overlap=False)
 
 
 def _complex_part(self, k, op):
