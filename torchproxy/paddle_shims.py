@@ -690,9 +690,9 @@ def as_real_view(x):
     return _AsReal.apply(x)
 
 
-# Paddle 2.6's as_real of a non-contiguous complex tensor shares the allocation with contiguous
-# strides, reading the wrong elements (docs/memory-model.md bug 8); its as_real of a contiguous
-# alias of the allocation from its first element is right.  as_real_strided builds torch's
+# Paddle 2.6's as_real (and as_complex) of a non-contiguous tensor shares the allocation with
+# contiguous strides, reading the wrong elements (docs/memory-model.md bug 8); over a contiguous
+# alias of the allocation from its first element they are right.  as_real_strided builds torch's
 # view_as_real that way: the allocation as 1-D complex, as_real, then as_strided with torch's
 # real strides.  Remove with Paddle 2.6 support.
 AS_REAL_NEEDS_CONTIGUOUS: bool = IS_PADDLE_2
@@ -713,6 +713,34 @@ class _AsRealStrided(paddle.autograd.PyLayer):
     @staticmethod
     def backward(ctx, grad):
         return paddle.as_complex(grad.clone())
+
+
+def _as_complex_alias(x, shape, strides, offset):
+    # torch's checks passed (even offset, even strides, last dim (2, stride 1)), so the view's
+    # last float element has an odd index and the prefix holds whole complex numbers
+    itemsize = {paddle.float32: 4, paddle.float64: 8}[x.dtype]
+    end = byte_offset(x) // itemsize + 1 + sum((n - 1) * st for n, st in zip(x.shape, x.strides))
+    whole = paddle.as_complex(_alias(x, [end // 2, 2], [2, 1], 0))
+    return paddle.as_strided(whole, shape, strides, offset * itemsize * 2)
+
+
+class _AsComplexStrided(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, x, shape, strides, offset):
+        return _as_complex_alias(x, shape, strides, offset)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return paddle.as_real(grad.clone())
+
+
+def as_complex_strided(x, shape, strides, offset):
+    """torch's view_as_complex of a non-contiguous float32/float64 ``x`` with elements (complex
+    strides and storage offset given) as an alias of ``x``'s allocation (Paddle 2.6's
+    as_complex of a non-contiguous tensor reads the wrong elements, like its as_real)."""
+    if x.stop_gradient or not paddle.is_grad_enabled():
+        return _as_complex_alias(x, list(shape), list(strides), offset)
+    return _AsComplexStrided.apply(x, list(shape), list(strides), offset)
 
 
 def as_real_strided(x, shape, strides, offset):
@@ -737,7 +765,8 @@ _VIEW_GRAD_NODES = frozenset((
     "IndexSelectStridedGradNode"))
 # the facade's own aliasing PyLayers (Paddle 2.6 appends "_backward" to the node name)
 _VIEW_PYLAYER_NODES = tuple("GradNodePyLayer_" + c.__name__
-                            for c in (_StridedView, _AsReal, _AsRealStrided))
+                            for c in (_StridedView, _AsReal, _AsRealStrided,
+                                      _AsComplexStrided))
 STRIDE_KERNELS: bool = bool(paddle.get_flags(["FLAGS_use_stride_kernel"])
                             .get("FLAGS_use_stride_kernel", False))
 
