@@ -25,8 +25,9 @@ from helpers import unique, write_pkg
 @pytest.fixture
 def hidden(tmp_path, monkeypatch):
     """A module on sys.path and a finder at the front of sys.meta_path that hides it."""
-    if triton_messages.DRIVER_MODULE in sys.modules:
-        pytest.skip("Triton's driver module is loaded: enable() puts no watcher on meta_path")
+    # enable() puts the watcher on sys.meta_path while Triton's driver module is not loaded
+    # (an earlier test may have loaded it: set aside for this test, put back after)
+    monkeypatch.delitem(sys.modules, triton_messages.DRIVER_MODULE, raising=False)
     name = unique("tp_hidden")
     write_pkg(tmp_path, name, {})
     monkeypatch.syspath_prepend(str(tmp_path))
