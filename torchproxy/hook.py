@@ -185,10 +185,17 @@ def _make_import(original):
                 if importer not in _users:
                     _note_user(importer)
                 return _import_facade(name, fromlist)
-            if _STATE.snapshot[1] and _STATE.snapshot[0]:
+            snap = _STATE.snapshot  # one read: global mode's two flags from the same rules
+            if snap[0] and snap[1]:
                 return _real_import_in_global_mode(original, name, globals, locals, fromlist,
                                                    level)
-            return original(name, globals, locals, fromlist, level)
+            result = original(name, globals, locals, fromlist, level)
+            if _global_published and is_facade(result) and not _wants_facade(importer):
+                # another thread published global mode while this import ran (it found the
+                # facade in sys.modules): an importer the rules give real torch gets it
+                return _real_import_in_global_mode(original, name, globals, locals, fromlist,
+                                                   level)
+            return result
         if name in _C_COMPANIONS:
             return _import_c_companion(original, name, globals, locals, fromlist, level)
         return original(name, globals, locals, fromlist, level)
@@ -293,19 +300,34 @@ def _make_import_module(original):
             if _wants_facade(importer):
                 _note_user(importer)
                 return facade_module(name)
-            if _STATE.snapshot[1] and _STATE.snapshot[0]:
-                loaded = _saved_real.get(name)
-                if loaded is not None:
-                    return loaded  # already loaded: no window with real torch in sys.modules
-                with _lock:
-                    _enter_real_view()
-                    try:
-                        return original(name, package)
-                    finally:
-                        _leave_real_view()
+            snap = _STATE.snapshot
+            if snap[0] and snap[1]:
+                return _real_import_module_in_global_mode(original, name, package)
+            result = original(name, package)
+            if _global_published and is_facade(result) and not _wants_facade(importer):
+                # global mode published meanwhile (see _proxy_import)
+                return _real_import_module_in_global_mode(original, name, package)
+            return result
         return original(name, package)
 
     return _proxy_import_module
+
+
+def _real_import_module_in_global_mode(original, name, package):
+    """importlib.import_module for an importer that gets real torch in global mode."""
+    loaded = _saved_real.get(name)
+    if loaded is not None:
+        return loaded  # already loaded: no window with real torch in sys.modules
+    with _lock:
+        if not _global_published:
+            # withdrawn (another thread's disable()) since the rules were read: real torch is
+            # back in sys.modules; a view now would set it aside again, with global mode off
+            return original(name, package)
+        _enter_real_view()
+        try:
+            return original(name, package)
+        finally:
+            _leave_real_view()
 
 
 def _make_find_spec(original):
@@ -541,6 +563,12 @@ def _real_import_in_global_mode(original, name, globals, locals, fromlist, level
     if loaded is not None:
         return loaded
     with _lock:
+        if not _global_published:
+            # The facade was withdrawn (another thread's disable() or guard exit) between
+            # reading the rules and taking the lock: real torch is back in sys.modules, and a
+            # view now would set it aside into _saved_real with global mode off (the next
+            # import would load a second real torch).  A plain import is real torch.
+            return original(name, globals, locals, fromlist, level)
         _enter_real_view()
         try:
             return original(name, globals, locals, fromlist, level)

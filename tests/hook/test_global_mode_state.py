@@ -140,3 +140,53 @@ def test_reload_is_importlibs_own_again_after_disable(clean):
     torchproxy.disable()
     assert importlib.reload is original
     assert hook.installed() is False
+
+
+# -- global mode switched by another thread while an import is on its way -----------------------
+def test_blocked_import_routed_to_global_mode_after_it_was_withdrawn(clean):
+    # A blocked importer read the rules (global mode) and waited for the hook's lock while
+    # another thread's disable() withdrew the facade: real torch is back in sys.modules, and it
+    # must stay there (no view that sets it aside into _saved_real with global mode off).
+    blocked = unique("tp_gm_late")
+    torchproxy.enable(scope=None, blocked={blocked})
+    torchproxy.disable()
+    before = _torch_entries()
+    g = {"__name__": blocked}
+    assert hook._real_import_in_global_mode(hook._original_import, "torch", g, None, None,
+                                            0) is real_torch
+    assert hook._real_import_module_in_global_mode(importlib.import_module, "torch.nn",
+                                                   None) is real_torch.nn
+    assert sys.modules["torch"] is real_torch and hook._saved_real == {}
+    assert _torch_entries() == before
+
+
+@pytest.mark.parametrize("form", ["import", "import_module"])
+def test_global_mode_published_during_a_blocked_import_still_gives_real_torch(clean, form):
+    # The blocked importer read the rules before another thread's enable(scope=None), and the
+    # import found the facade that enable() published meanwhile: it gets real torch all the same.
+    blocked = unique("tp_gm_mid")
+    torchproxy.enable(scope={unique("tp_gm_scope")}, blocked={blocked})
+    if form == "import":
+        below = hook._original_import
+
+        def switching(name, *args):
+            torchproxy.enable(scope=None)  # another thread, at this point of the import
+            return below(name, *args)
+
+        proxy = hook._make_import(switching)
+        got = proxy("torch", {"__name__": blocked}, None, ("nn",), 0)
+        assert got is real_torch
+    else:
+        below = hook._original_import_module
+
+        def switching(name, package=None):
+            torchproxy.enable(scope=None)
+            return below(name, package)
+
+        proxy = hook._make_import_module(switching)
+        g = {"__name__": blocked, "proxy": proxy}
+        exec("got = proxy('torch.nn')", g)
+        assert g["got"] is real_torch.nn
+    assert torchproxy.status()["global"] and sys.modules["torch"] is facade()
+    torchproxy.disable()
+    assert sys.modules["torch"] is real_torch

@@ -20,6 +20,9 @@ kernel runs: its CPU interpreter out of torchproxy's scope, and no Triton driver
 """
 from __future__ import annotations
 
+import functools
+import gc
+import operator
 import os
 import sys
 
@@ -120,14 +123,38 @@ class _WrappingLoader:
     def exec_module(self, module):
         self._loader.exec_module(module)
         _wrap(module)
-        while _watcher in sys.meta_path:  # its one module is loaded: nothing left to watch
-            sys.meta_path.remove(_watcher)
+        _edit_meta_path(add=False)  # its one module is loaded: nothing left to watch
 
     def __getattr__(self, attr):  # get_source, get_code, ...: the real loader's
         return getattr(self._loader, attr)
 
 
 _watcher = _DriverWatcher()
+_not_watcher = functools.partial(operator.is_not, _watcher)
+
+
+def _edit_meta_path(add: bool) -> None:
+    """``sys.meta_path`` with the watcher first (add) or nowhere, as a *new* list.
+
+    Never in place: importlib iterates the list by index while it imports (in any thread), so
+    removing an entry that an import in flight has passed shifts the next finder under that
+    import's iterator, which then skips it (and inserting makes it visit one twice).  A finder
+    that hides real torch (a Paddle-only process's) skipped that way let an unscoped
+    ``import torch`` load real torch while another thread ran disable().  An import in flight
+    keeps the list it started with.  The new list is made from the current one and assigned in
+    one chain of C calls (lazy maps driven by one ``list()``, the collector off: its finalizers
+    are Python code), so no other thread runs in between and a finder another thread adds or
+    removes meanwhile is not lost.  Idempotent: the watcher is in the list once at most."""
+    current = map(getattr, (sys,), ("meta_path",))
+    others = map(list, map(filter, (_not_watcher,), current))
+    new = map(operator.add, ([_watcher],), others) if add else others
+    gc_was_on = gc.isenabled()
+    try:
+        gc.disable()
+        list(map(setattr, (sys,), ("meta_path",), new))
+    finally:
+        if gc_was_on:
+            gc.enable()
 
 
 def watch_driver() -> None:
@@ -136,13 +163,13 @@ def watch_driver() -> None:
     if module is not None:
         _wrap(module)
     elif _watcher not in sys.meta_path:
-        sys.meta_path.insert(0, _watcher)
+        _edit_meta_path(add=True)
 
 
 def unwatch_driver() -> None:
     """At disable: Triton's own ``_create_driver`` back, and no watcher on sys.meta_path."""
-    while _watcher in sys.meta_path:
-        sys.meta_path.remove(_watcher)
+    if _watcher in sys.meta_path:
+        _edit_meta_path(add=False)
     module = sys.modules.get(DRIVER_MODULE)
     wrapped = module.__dict__.get("_create_driver") if module is not None else None
     if wrapped is not None and hasattr(wrapped, _ORIGINAL):
