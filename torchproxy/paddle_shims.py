@@ -698,9 +698,14 @@ def as_real_view(x):
 AS_REAL_NEEDS_CONTIGUOUS: bool = IS_PADDLE_2
 
 
+def _elements_spanned(x, itemsize):
+    """Elements of ``itemsize`` bytes from the allocation's start through x's last element."""
+    return byte_offset(x) // itemsize + 1 + sum((n - 1) * st for n, st in zip(x.shape, x.strides))
+
+
 def _as_real_alias(x, shape, strides, offset):
     itemsize = {paddle.complex64: 8, paddle.complex128: 16}[x.dtype]
-    end = byte_offset(x) // itemsize + 1 + sum((n - 1) * st for n, st in zip(x.shape, x.strides))
+    end = _elements_spanned(x, itemsize)
     whole = paddle.as_real(_alias(x, [end], [1], 0))
     return paddle.as_strided(whole, shape, strides, offset * itemsize // 2)
 
@@ -719,7 +724,7 @@ def _as_complex_alias(x, shape, strides, offset):
     # torch's checks passed (even offset, even strides, last dim (2, stride 1)), so the view's
     # last float element has an odd index and the prefix holds whole complex numbers
     itemsize = {paddle.float32: 4, paddle.float64: 8}[x.dtype]
-    end = byte_offset(x) // itemsize + 1 + sum((n - 1) * st for n, st in zip(x.shape, x.strides))
+    end = _elements_spanned(x, itemsize)
     whole = paddle.as_complex(_alias(x, [end // 2, 2], [2, 1], 0))
     return paddle.as_strided(whole, shape, strides, offset * itemsize * 2)
 
