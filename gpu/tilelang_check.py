@@ -19,7 +19,7 @@ Two subprocesses, one per side, each with its own TileLang kernel cache (so both
 The body (BODY below) compiles each kernel, checks one call of the torch-style wrapper against
 a numpy reference, times the compiled kernel with CUDA events on the current stream, times the
 wrapper per call on the host, runs TileLang's own profiler, and repeats one kernel on a side
-stream.  Paddle 2.6.2's own GPU kernels do nothing on sm_90 (see /work/shared/gpu/README.md):
+stream.  Paddle 2.6.2's own GPU kernels do nothing on sm_90 (see shared/gpu/README.md beside this checkout):
 the body uses no framework GPU op (allocation and copies only), and the paddle side records
 whether Paddle's own ops work on this GPU.
 

@@ -6,7 +6,7 @@ Run on the GPU machine from the project root (well under 5 minutes):
     PYTHONPATH=/tmp/site:. OUT=/some/dir python3 gpu/triton_check.py
 
 Wheels it needs in /tmp/site: paddlepaddle-gpu==2.6.2 and its small deps (astor, decorator,
-opt-einsum==3.3.0 -- /work/shared/gpu/prepare_gpu_wheels.sh's default set).  Nothing else:
+opt-einsum==3.3.0 -- shared/gpu/prepare_gpu_wheels.sh's default set, beside this checkout).  Nothing else:
 torch 2.11, triton 3.6 and numpy are on the machine.
 
 Writes $OUT/triton_check.json and $OUT/triton_check.log; exits 1 on any mismatch or failure.
