@@ -31,3 +31,18 @@ def test_chunk_names_are_unique_and_venvs_known():
     assert len(names) == len(set(names))
     assert {venv for venv, _ in _chunks().values()} <= {
         ".venv", ".venv26", ".venv-tlp", ".venv-tlu", ".venv-py310"}
+
+
+def test_test_files_in_one_chunk_have_distinct_basenames():
+    # tests/ has no __init__.py files, so pytest imports each test file by its basename: two
+    # folders of one chunk holding the same file name stop that chunk at collection
+    # ("import file mismatch"), which is how CI failed once.
+    clashes = {}
+    for name, (_venv, folders) in _chunks().items():
+        seen = {}
+        for folder in folders:
+            for entry in sorted(os.listdir(os.path.join(ROOT, folder))):
+                if entry.startswith("test_") and entry.endswith(".py"):
+                    seen.setdefault(entry, []).append(folder)
+        clashes.update({(name, f): where for f, where in seen.items() if len(where) > 1})
+    assert clashes == {}
