@@ -6,7 +6,7 @@
  * a lookup in the decision cache of the current rules, and on a miss a call to
  * scope.STATE.wants_facade.  The current rules are pushed here, not polled: scope.py publishes
  * every new snapshot through publish(), which assigns scope.STATE.snapshot and points g_cache
- * at its decision cache (snapshot[4]) in one C call, and bumps a generation counter.  A small
+ * at its decision cache (snapshot.cache) in one C call, and bumps a generation counter.  A small
  * table remembers the last decisions per globals dict, keyed by the dict's address, its
  * version tag and that generation: CPython 3.10 to 3.13 give every dict state a globally
  * unique ma_version_tag, so a (dict, tag) pair cannot be confused with another dict or with a
@@ -74,23 +74,27 @@ static inline uint64_t dict_tag(PyObject *d) {
 #endif
 #endif
 
-/* The rules are pushed, not polled: scope.py publishes every new snapshot (a tuple; [4] is its
- * decision cache) through publish() below, which assigns STATE.snapshot and points g_cache at
+/* scope.Snapshot's field "cache" (a NamedTuple, so a tuple): its position, defined here once;
+ * exported as SNAPSHOT_CACHE_INDEX and checked against scope.CACHE_INDEX before use. */
+#define SNAPSHOT_CACHE_INDEX 4
+
+/* The rules are pushed, not polled: scope.py publishes every new snapshot (a tuple whose
+ * SNAPSHOT_CACHE_INDEX item is its decision cache) through publish() below, which assigns STATE.snapshot and points g_cache at
  * the new cache in one C call (no Python code runs between the two, so no thread switch and
  * no KeyboardInterrupt can split them).  The hot path then reads one pointer and one integer,
  * on every Python version. */
 static int take_snapshot(PyObject *snap) {
-    if (!PyTuple_Check(snap) || PyTuple_GET_SIZE(snap) < 5 ||
-            !PyDict_Check(PyTuple_GET_ITEM(snap, 4))) {
+    if (!PyTuple_Check(snap) || PyTuple_GET_SIZE(snap) <= SNAPSHOT_CACHE_INDEX ||
+            !PyDict_Check(PyTuple_GET_ITEM(snap, SNAPSHOT_CACHE_INDEX))) {
         PyErr_SetString(PyExc_TypeError, "torchproxy._cdispatch: a snapshot is a tuple with "
-                        "the decision cache (a dict) at [4]");
+                        "the decision cache (a dict) at SNAPSHOT_CACHE_INDEX");
         return -1;
     }
     return 0;
 }
 
 static void use_snapshot(PyObject *snap) {
-    PyObject *cache = PyTuple_GET_ITEM(snap, 4);
+    PyObject *cache = PyTuple_GET_ITEM(snap, SNAPSHOT_CACHE_INDEX);
     if (cache != g_cache)
         Py_XSETREF(g_cache, Py_NewRef(cache));
     g_gen++;  /* the table's decisions were made under other rules */
@@ -719,7 +723,7 @@ static PyMethodDef module_methods[] = {
      "not_implemented(*args) -> NotImplemented"},
     {"configure", (PyCFunction)mod_configure, METH_VARARGS,
      "configure(decide, state): decide(module_name) -> bool for cache misses; state is "
-     "scope.STATE, whose snapshot[4] is the current decision cache"},
+     "scope.STATE, whose snapshot.cache is the current decision cache"},
     {"publish", (PyCFunction)mod_publish, METH_O,
      "publish(snapshot): STATE.snapshot = snapshot, and the dispatcher follows the new rules "
      "(scope.py publishes every change through it)"},
@@ -754,7 +758,8 @@ PyMODINIT_FUNC PyInit__cdispatch(void) {
         PyModule_AddObject(m, "Attr", (PyObject *)&AttrType) < 0 ||
         PyModule_AddObject(m, "ImportFilter", (PyObject *)&FilterType) < 0 ||
         PyModule_AddIntConstant(m, "DICT_TAGS", TPX_DICT_TAGS) < 0 ||
-        PyModule_AddIntConstant(m, "API", 4) < 0 ||
+        PyModule_AddIntConstant(m, "API", 5) < 0 ||
+        PyModule_AddIntConstant(m, "SNAPSHOT_CACHE_INDEX", SNAPSHOT_CACHE_INDEX) < 0 ||
         PyModule_AddStringConstant(m, "SOURCE_SHA", TPX_SOURCE_SHA) < 0) {
         Py_DECREF(m);
         return NULL;

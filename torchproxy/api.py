@@ -24,7 +24,6 @@ from .integrations import triton_messages as _triton_messages
 
 _STATE = _scope.STATE
 _lock = _STATE.lock
-_TRITON_NATIVE = "triton._C.libtriton"  # hook._maybe_settle_triton has work only once it is loaded
 
 
 _meta_path_checked = None  # the sys.meta_path (as a tuple) last found free of Paddle's proxy
@@ -96,16 +95,18 @@ def _publish(new) -> None:
     prev = _STATE.snapshot
     if new is prev:
         return
-    if not new[1] and not prev[1] and (not new[0] or hook._installed and _tensor._saved):
+    on = new.active
+    if not new.global_mode and not prev.global_mode and (
+            not on or hook.installed() and _tensor.installed()):
         # the common case (a guard in and out, pieces parked): one assignment
         _STATE.assign(new)
-        if new[0] and not hook._triton_settled and _TRITON_NATIVE in sys.modules:
-            hook._maybe_settle_triton()
+        if on:
+            hook.settle_triton_if_due()
         return
-    fresh = new[0] and not (hook.installed() and _tensor.installed())
-    sync = (new[0] and new[1]) != (prev[0] and prev[1])
+    fresh = on and not (hook.installed() and _tensor.installed())
+    sync = (on and new.global_mode) != (prev.active and prev.global_mode)
     try:
-        if new[0]:
+        if on:
             hook.install()
             _tensor.install()
             _triton_messages.watch_driver()  # "0 active drivers" says what to do
@@ -119,8 +120,8 @@ def _publish(new) -> None:
         if fresh:
             _teardown()
         raise
-    if new[0] and not hook._triton_settled:
-        hook._maybe_settle_triton()  # Triton's C import of torch, when Triton is loaded in scope
+    if on:
+        hook.settle_triton_if_due()  # Triton's C import of torch, when Triton is loaded in scope
 
 
 def _untrack_streams() -> None:
@@ -214,7 +215,7 @@ class guard:
             self._layers.append(layer)
             try:
                 # (with_guard's remembered transition, inline: guards are hot)
-                _publish(_STATE.snapshot[8].get(layer) or _STATE.with_guard(layer))
+                _publish(_STATE.snapshot.pushes.get(layer) or _STATE.with_guard(layer))
             except BaseException:
                 self._layers.pop()
                 raise
@@ -225,8 +226,8 @@ class guard:
             layer = self._layers[-1]
             try:
                 s = _STATE.snapshot
-                parent = s[9]  # (without_guard's shortcut, inline: guards are hot)
-                new = parent[1] if parent is not None and parent[0] is layer else \
+                parent = s.parent  # (without_guard's shortcut, inline: guards are hot)
+                new = parent.below if parent is not None and parent.layer is layer else \
                     _STATE.without_guard(layer)
                 if new is not s:
                     _publish(new)

@@ -46,11 +46,11 @@ def current_rules():
     or None while torchproxy is off."""
     from . import scope as _scope
     snap = _scope.STATE.snapshot
-    base = snap[5]
+    base = snap.base
     if base is None:
         return None
     scope = None if base.scope is None else tuple(sorted(base.scope))
-    return scope, tuple(sorted(snap[7]))
+    return scope, tuple(sorted(snap.base_blocked))
 
 
 def _with_rules(original):

@@ -186,7 +186,7 @@ def _make_import(original):
                     _note_user(importer)
                 return _import_facade(name, fromlist)
             snap = _STATE.snapshot  # one read: global mode's two flags from the same rules
-            if snap[0] and snap[1]:
+            if snap.active and snap.global_mode:
                 return _real_import_in_global_mode(original, name, globals, locals, fromlist,
                                                    level)
             result = original(name, globals, locals, fromlist, level)
@@ -206,8 +206,8 @@ def _make_import(original):
 def _c_level_import(original, name, importer, globals, locals, fromlist):
     snap = _STATE.snapshot
     if name == "torch" and not _triton_settled:
-        _maybe_settle_triton()
-    if snap[0] and snap[1]:
+        settle_triton_if_due()
+    if snap.active and snap.global_mode:
         # global mode: the facade is published; every C reader is meant to get it
         if _wants_facade(importer):
             _note_user(importer)
@@ -301,7 +301,7 @@ def _make_import_module(original):
                 _note_user(importer)
                 return facade_module(name)
             snap = _STATE.snapshot
-            if snap[0] and snap[1]:
+            if snap.active and snap.global_mode:
                 return _real_import_module_in_global_mode(original, name, package)
             result = original(name, package)
             if _global_published and is_facade(result) and not _wants_facade(importer):
@@ -415,13 +415,18 @@ def _atomic_publish_call(key: str, value, fn, *args):
         sys.settrace(tracer)
 
 
+_TRITON_NATIVE = "triton._C.libtriton"  # Triton's C module; its specializer imports torch
+
+
 def _triton_specializer():
-    lt = sys.modules.get("triton._C.libtriton")
+    lt = sys.modules.get(_TRITON_NATIVE)
     return getattr(lt, "native_specialize_impl", None) if lt is not None else None
 
 
-def _maybe_settle_triton() -> None:
-    if _triton_settled or _triton_specializer() is None:
+def settle_triton_if_due() -> None:
+    """settle_triton() when it has work and Triton is in scope; cheap otherwise (api calls it
+    on every change of the rules that leaves the facade on)."""
+    if _triton_settled or _TRITON_NATIVE not in sys.modules or _triton_specializer() is None:
         return
     if _wants_facade("triton.runtime.jit"):
         try:

@@ -4,11 +4,11 @@ Everything that must answer "does this caller get torch semantics?" (the import 
 Tensor method dispatchers) calls :func:`wants_facade` with a module name.  The answer depends
 only on that name and on the current rules, and is cached per name.
 
-The whole state is ONE tuple, ``STATE.snapshot``; every change (enable, a guard entering or
+The whole state is ONE immutable :class:`Snapshot` (a NamedTuple), ``STATE.snapshot``; every change (enable, a guard entering or
 leaving, disable) computes a new tuple and publishes it with one assignment.  So a change is
 all-or-nothing (an exception or KeyboardInterrupt before that assignment leaves the old state,
 after it the new one), and readers in other threads see either the old or the new rules, never
-a mix.  ``snapshot[4]`` is the decision cache (module name -> bool); it is shared by every
+a mix.  ``snapshot.cache`` is the decision cache (module name -> bool); it is shared by every
 snapshot with the same decision inputs (active, global, scope, blocked), so re-entering the same
 guard finds its answers already cached.
 
@@ -17,16 +17,16 @@ the C dispatcher's ``publish`` when it is built, which also points the dispatche
 decision cache), never by assigning ``STATE.snapshot`` directly.
 
 Guards are cheap because transitions are remembered: a guard's layer is interned per
-arguments (:func:`layer`), ``snapshot[8]`` maps a layer to the snapshot with that layer pushed,
-and ``snapshot[9]`` is ``(layer, parent)`` for a snapshot made by pushing ``layer`` on
-``parent``.  Entering and leaving the same guard again and again publishes the same two
+arguments (:func:`layer`), ``snapshot.pushes`` maps a layer to the snapshot with that layer
+pushed, and ``snapshot.parent`` is ``Push(layer, below)`` for a snapshot made by pushing
+``layer`` on ``below``.  Entering and leaving the same guard again and again publishes the same two
 snapshots, and builds nothing.
 """
 from __future__ import annotations
 
 import functools
 import threading
-from typing import Iterable
+from typing import Iterable, NamedTuple, Optional
 
 # Facade internals and Paddle itself keep Paddle semantics, even in global mode: Paddle's own
 # Python code calls `x.numel()` and `x.size` expecting Paddle's answers.  Real torch's own
@@ -134,6 +134,30 @@ MAIN_ALIASES = {"__main__": ("__mp_main__",)}
 _MAX_PUSHES = 64  # remembered guard transitions per snapshot
 
 
+class Push(NamedTuple):
+    layer: "_Layer"
+    below: "Snapshot"
+
+
+class Snapshot(NamedTuple):
+    """The rules at one moment.  The first four fields are the decision inputs; the C
+    dispatcher reads ``cache`` by position (``SNAPSHOT_CACHE_INDEX`` in _dispatch.c, checked
+    against ``CACHE_INDEX`` below at configure time), so fields are only ever appended."""
+    active: bool
+    global_mode: bool
+    scope: frozenset
+    blocked: frozenset
+    cache: dict              # module name -> decision, shared by snapshots with equal inputs
+    base: Optional["_Layer"]  # what enable() calls added (None: not enabled)
+    guards: tuple            # the guards' layers, innermost last
+    base_blocked: frozenset  # enable()'s blocked names (guards keep their own)
+    pushes: dict             # layer -> the snapshot with that layer pushed (remembered)
+    parent: Optional[Push]   # set when made by pushing a guard's layer on another snapshot
+
+
+CACHE_INDEX = Snapshot._fields.index("cache")
+
+
 def _build(base, guards: tuple, base_blocked: frozenset, parent=None):
     active = False
     global_mode = False
@@ -160,7 +184,8 @@ def _build(base, guards: tuple, base_blocked: frozenset, parent=None):
         if len(_CACHES) > 256:
             _CACHES.clear()
         cache = _CACHES[key] = {}
-    return key + (cache, base, guards, base_blocked, {}, parent)
+    return Snapshot(active, global_mode, key[2], blocked, cache, base, guards, base_blocked, {},
+                    parent)
 
 
 class ScopeState:
@@ -180,31 +205,31 @@ class ScopeState:
     # -- read lock-free by the hot paths ------------------------------------------------------
     @property
     def active(self) -> bool:
-        return self.snapshot[0]
+        return self.snapshot.active
 
     @property
     def global_mode(self) -> bool:
-        return self.snapshot[1]
+        return self.snapshot.global_mode
 
     @property
     def scope(self) -> frozenset[str]:
-        return self.snapshot[2]
+        return self.snapshot.scope
 
     @property
     def blocked(self) -> frozenset[str]:
-        return self.snapshot[3]
+        return self.snapshot.blocked
 
     @property
     def base(self) -> _Layer | None:
-        return self.snapshot[5]
+        return self.snapshot.base
 
     @property
     def guards(self) -> tuple:
-        return self.snapshot[6]
+        return self.snapshot.guards
 
     def wants_facade(self, importer) -> bool:
         snap = self.snapshot
-        cache = snap[4]
+        cache = snap.cache
         if type(importer) is not str:
             # Only exact str keys are cached: a str subclass can define __hash__/__eq__ to
             # collide with a scoped name and so poison the entry the real module reads.  Its
@@ -226,21 +251,21 @@ class ScopeState:
     def with_base(self, scope: frozenset[str] | None, blocked: frozenset[str] = frozenset()):
         """The snapshot after enable(scope, blocked=blocked); does not publish it."""
         s = self.snapshot
-        base = s[5]
+        base = s.base
         if base is None:
             base = _Layer(scope, True)
         elif scope is None or base.scope is None:
             base = _Layer(None, True)
         else:
             base = _Layer(base.scope | scope, True)
-        return _build(base, s[6], s[7] | blocked)
+        return _build(base, s.guards, s.base_blocked | blocked)
 
     def with_guard(self, layer: _Layer):
         s = self.snapshot
-        pushes = s[8]
+        pushes = s.pushes
         new = pushes.get(layer)
         if new is None:
-            new = _build(s[5], s[6] + (layer,), s[7], (layer, s))
+            new = _build(s.base, s.guards + (layer,), s.base_blocked, Push(layer, s))
             if len(pushes) < _MAX_PUSHES:
                 pushes[layer] = new
         return new
@@ -249,13 +274,13 @@ class ScopeState:
         """The snapshot with ``layer`` removed (by identity: guards exited out of order, from
         threads, remove their own layer only); the current one if it is not there."""
         s = self.snapshot
-        parent = s[9]
-        if parent is not None and parent[0] is layer:
-            return parent[1]  # s is parent with layer pushed on top
-        guards = s[6]
+        parent = s.parent
+        if parent is not None and parent.layer is layer:
+            return parent.below  # s is `below` with layer pushed on top
+        guards = s.guards
         for i in range(len(guards) - 1, -1, -1):
             if guards[i] is layer:
-                return _build(s[5], guards[:i] + guards[i + 1:], s[7])
+                return _build(s.base, guards[:i] + guards[i + 1:], s.base_blocked)
         return s
 
     def initial(self):
@@ -268,7 +293,7 @@ class ScopeState:
     def clear_base(self):
         with self.lock:
             s = self.snapshot
-            self.assign(_build(None, s[6], s[7]))
+            self.assign(_build(None, s.guards, s.base_blocked))
 
     def push(self, layer: _Layer):
         with self.lock:
@@ -281,13 +306,13 @@ class ScopeState:
     def add_blocked(self, names: Iterable[str]):
         with self.lock:
             s = self.snapshot
-            self.assign(_build(s[5], s[6], s[7] | frozenset(names)))
+            self.assign(_build(s.base, s.guards, s.base_blocked | frozenset(names)))
 
     def set_blocked(self, names: frozenset[str]):
         """The blocked names of enable() (guards' own blocked names stay with their guards)."""
         with self.lock:
             s = self.snapshot
-            self.assign(_build(s[5], s[6], frozenset(names)))
+            self.assign(_build(s.base, s.guards, frozenset(names)))
 
     def reset(self):
         with self.lock:
@@ -303,7 +328,7 @@ class ScopeState:
 
 
 def _decide(snap, importer) -> bool:
-    active, global_mode, scope, blocked = snap[0], snap[1], snap[2], snap[3]
+    active, global_mode, scope, blocked = snap.active, snap.global_mode, snap.scope, snap.blocked
     if not active:
         return False
     if not isinstance(importer, str):

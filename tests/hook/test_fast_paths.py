@@ -161,8 +161,17 @@ def test_rules_are_published_through_one_call(clean):
         assert tp_scope.STATE.assign is dispatch._C.publish
     torchproxy.enable(scope={"tp_fp_pub"})
     snap = tp_scope.STATE.snapshot
-    assert snap[0] and snap[2] == {"tp_fp_pub"}
+    assert type(snap) is tp_scope.Snapshot
+    assert snap.active and not snap.global_mode and snap.scope == {"tp_fp_pub"}
+    with torchproxy.guard(scope="tp_fp_pub2"):
+        inner = tp_scope.STATE.snapshot
+        assert inner.parent == (inner.guards[-1], snap) and inner.scope == {"tp_fp_pub",
+                                                                            "tp_fp_pub2"}
     if dispatch.c_available():
+        # the C file reads the decision cache by a position it defines once; dispatch.py
+        # refuses a build whose position differs from the NamedTuple's
+        assert dispatch._C.SNAPSHOT_CACHE_INDEX == tp_scope.CACHE_INDEX
+        assert snap[dispatch._C.SNAPSHOT_CACHE_INDEX] is snap.cache
         with pytest.raises(TypeError, match="decision cache"):
             dispatch._C.publish(("not", "a", "snapshot"))
         assert tp_scope.STATE.snapshot is snap
@@ -212,3 +221,21 @@ def test_installed_entry_point_and_disable(clean):
     assert torchproxy.is_facade(t) and j is sys.modules["json"]
     torchproxy.disable()
     assert builtins.__import__ is before
+
+
+def test_no_module_reads_the_snapshot_by_position():
+    # the rules are a NamedTuple so that readers name fields; a new `snapshot[5]` (or `snap[5]`)
+    # anywhere in the package would bring back the positional reads this replaced
+    import os
+    import re
+    root = os.path.dirname(torchproxy.__file__)
+    found = []
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path) as f:
+                    for no, line in enumerate(f, 1):
+                        if re.search(r"\bsnap(shot)?\[\d", line):
+                            found.append(f"{os.path.relpath(path, root)}:{no}")
+    assert found == []

@@ -55,7 +55,7 @@ def _source_changed(mod) -> bool:
 
 
 _C = None
-_C_API = 4  # must equal torchproxy/_dispatch.c's API constant
+_C_API = 5  # must equal torchproxy/_dispatch.c's API constant
 _C_ERROR = ""
 if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
     _C_ERROR = f"{PURE_PYTHON_ENV}={os.environ[PURE_PYTHON_ENV]} selects the pure-Python dispatcher"
@@ -75,10 +75,13 @@ else:
                                   "changed since); `pip install -e .` rebuilds it")
 
 if _C is not None:
-    # misses go to wants_facade; the current rules (STATE.snapshot[4], the decision cache) are
+    # misses go to wants_facade; the current rules (STATE.snapshot.cache, the decision cache) are
     # pushed to it: every snapshot is published through _C.publish (scope.STATE.assign), which
     # assigns STATE.snapshot and points the C dispatcher at the new cache in one C call
     try:
+        if _C.SNAPSHOT_CACHE_INDEX != _scope.CACHE_INDEX:
+            raise TypeError(f"it reads the decision cache at [{_C.SNAPSHOT_CACHE_INDEX}], "
+                            f"scope.Snapshot has it at [{_scope.CACHE_INDEX}]")
         _C.configure(_wants, _STATE)
         _STATE.set_publisher(_C.publish)
     except (TypeError, AttributeError, RuntimeError) as e:  # scope.py changed shape
@@ -229,7 +232,7 @@ def _paddle_getter(paddle_attr):
 # _getframe and _record as globals.
 _CHECK = """\
         try:
-            scoped = _STATE.snapshot[4][_getframe(1).f_globals["__name__"]]
+            scoped = _STATE.snapshot.cache[_getframe(1).f_globals["__name__"]]
         except (KeyError, TypeError):
             scoped = _wants(_getframe(1).f_globals.get("__name__"))
 """
