@@ -16,7 +16,7 @@ from ..paddle_shims import ZERO_SIZE_KERNELS_FAIL
 from ..paddle_shims import kernel_empty, kernel_full  # noqa: F401 - shared with op modules
 from . import zero_size as _zero_size
 from .creation import _check_cast, _write_out, default_float  # noqa: F401 - shared
-from .registry import torch_function as _register_adapter
+from .registry import torch_function
 from .registry import op as _register_op
 
 _name = _dt.torch_name
@@ -138,14 +138,8 @@ def opmath_function(torch_name):
     and returns it, so Tensor methods (tensor_methods.py) and ops calling ops get the same
     behaviour as ``torch.<name>``."""
     def deco(fn):
-        return _register_adapter(torch_name)(fn if _wrapped(fn) else _opmath(fn, torch_name))
+        return torch_function(torch_name)(fn if _wrapped(fn) else _opmath(fn, torch_name))
     return deco
-
-
-# The old name, kept only for ops_shape.py (other branches are editing it now; it moves to
-# opmath_function when they land, then this alias goes).  ops_shape.py also imports
-# _register_adapter (registry.torch_function) from here.
-adapter = opmath_function
 
 
 def op(torch_name, *, method=False, inplace=False, out=False, note=""):

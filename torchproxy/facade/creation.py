@@ -35,7 +35,7 @@ from . import _sizes
 from . import dtypes as _dt
 from .core import Size as _Size
 from .device import to_place
-from .registry import adapter, type_, value
+from .registry import torch_function, type_, value
 
 _to_dtype = _dt.to_paddle
 DTYPES = _dt.DTYPES
@@ -189,7 +189,7 @@ def _dtype_or_default(dtype):
     return default_float() if dtype is None else _to_dtype(dtype)
 
 
-@adapter("torch.empty")
+@torch_function("torch.empty")
 def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False, memory_format=None):
     if len(sizes) == 1 and size is None and out is None and not requires_grad \
@@ -218,7 +218,7 @@ def _like(x, dtype, device):
             x.place if device is None else to_place(device))
 
 
-@adapter("torch.empty_like")
+@torch_function("torch.empty_like")
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
     if dtype is None and device is None and not requires_grad and memory_format is None:
@@ -241,7 +241,7 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     return _finish(kernel_empty_like(input, dt, place), requires_grad)
 
 
-@adapter("torch.empty_strided")
+@torch_function("torch.empty_strided")
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False):
     shape = parse_size((size,), fn="empty_strided")
@@ -311,14 +311,14 @@ def check_fill(value, dtype):
     return value
 
 
-@adapter("torch.zeros")
+@torch_function("torch.zeros")
 def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False):
     return _full(parse_size(sizes, size, fn="zeros"), 0, _dtype_or_default(dtype), device,
                  requires_grad, out)
 
 
-@adapter("torch.ones")
+@torch_function("torch.ones")
 def ones(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False):
     return _full(parse_size(sizes, size, fn="ones"), 1, _dtype_or_default(dtype), device,
@@ -339,7 +339,7 @@ def _scalar_dtype(v):
     return default_float()
 
 
-@adapter("torch.full")
+@torch_function("torch.full")
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
          requires_grad=False):
     dt = _scalar_dtype(fill_value) if dtype is None else _to_dtype(dtype)
@@ -353,21 +353,21 @@ def _full_like(x, fill, dtype, device, requires_grad):
     return _finish(kernel_full(list(x.shape), check_fill(fill, dt), dt, place), requires_grad)
 
 
-@adapter("torch.zeros_like")
+@torch_function("torch.zeros_like")
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
     _check_memory_format(memory_format)
     return _full_like(input, 0, dtype, device, requires_grad)
 
 
-@adapter("torch.ones_like")
+@torch_function("torch.ones_like")
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     _check_memory_format(memory_format)
     return _full_like(input, 1, dtype, device, requires_grad)
 
 
-@adapter("torch.full_like")
+@torch_function("torch.full_like")
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     _check_memory_format(memory_format)
@@ -404,7 +404,7 @@ def _trunc_int(v):
     return int(v)
 
 
-@adapter("torch.arange")
+@torch_function("torch.arange")
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False):
     if end is None:
@@ -459,7 +459,7 @@ def _two_product_sum(a, b, c):
     return s + (t + err)
 
 
-@adapter("torch.linspace")
+@torch_function("torch.linspace")
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False):
     _check_steps(steps, "linspace", start, end)
@@ -520,7 +520,7 @@ def logspace_values(start, end, steps, base, dt):
         return np.trunc(np.power(base, exps))
 
 
-@adapter("torch.eye")
+@torch_function("torch.eye")
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     m = n if m is None else m
     if n < 0 or m < 0:
@@ -546,7 +546,7 @@ def _check_generator(generator):
         raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
 
 
-@adapter("torch.randn")
+@torch_function("torch.randn")
 def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
     _check_generator(generator)
@@ -557,7 +557,7 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     return _write_out(_finish(t, requires_grad), out)
 
 
-@adapter("torch.rand")
+@torch_function("torch.rand")
 def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     _check_generator(generator)
@@ -568,7 +568,7 @@ def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, d
     return _write_out(_finish(t, requires_grad), out)
 
 
-@adapter("torch.randint")
+@torch_function("torch.randint")
 def randint(*args, generator=None, out=None, dtype=None, layout=None, device=None,
             requires_grad=False, size=None, low=None, high=None):
     _check_generator(generator)
@@ -589,7 +589,7 @@ def randint(*args, generator=None, out=None, dtype=None, layout=None, device=Non
     return _write_out(_finish(t.astype(dt), requires_grad), out)
 
 
-@adapter("torch.randint_like")
+@torch_function("torch.randint_like")
 def randint_like(input, *args, low=None, high=None, generator=None, dtype=None, layout=None,
                  device=None, requires_grad=False, memory_format=None):
     """torch.randint_like(input, high) / (input, low, high): input's shape, dtype and device
@@ -614,7 +614,7 @@ def randint_like(input, *args, low=None, high=None, generator=None, dtype=None, 
     return _finish(t.astype(dt), requires_grad)
 
 
-@adapter("torch.empty_permuted")
+@torch_function("torch.empty_permuted")
 def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None,
                    requires_grad=False, pin_memory=False):
     """Uninitialised, of shape ``size``, laid out in memory in ``physical_layout``'s order
@@ -643,7 +643,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
     return _finish(t, requires_grad)
 
 
-@adapter("torch.zero_")
+@torch_function("torch.zero_")
 def zero_(input):
     """torch.zero_: fills ``input`` with zeros in place and returns it."""
     if not isinstance(input, paddle.Tensor):
@@ -655,7 +655,7 @@ def zero_(input):
     return input
 
 
-@adapter("torch.randn_like")
+@torch_function("torch.randn_like")
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
     dt, _ = _like(input, dtype, None)
@@ -664,7 +664,7 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     return _finish(t, requires_grad)
 
 
-@adapter("torch.rand_like")
+@torch_function("torch.rand_like")
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     dt, _ = _like(input, dtype, None)
@@ -708,7 +708,7 @@ class _on:
             set_expected_place(self.saved)
 
 
-@adapter("torch.manual_seed")
+@torch_function("torch.manual_seed")
 def manual_seed(seed):
     """Seeds Paddle's generators (all devices, as torch.manual_seed does) and returns the
     default CPU generator, wrapped as a torch.Generator (torch returns torch.default_generator)."""
@@ -724,7 +724,7 @@ def _CPU_DEVICE():
     return CPU
 
 
-@adapter("torch.seed")
+@torch_function("torch.seed")
 def seed():
     s = int(np.random.SeedSequence().entropy % (2 ** 63))
     paddle.seed(s)
@@ -832,7 +832,7 @@ def _suspect(arr, name, inferred) -> bool:
     return inferred and k == "f" and arr.size > 0 and float(np.max(np.abs(arr))) >= 2.0 ** 63
 
 
-@adapter("torch.tensor")
+@torch_function("torch.tensor")
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     if isinstance(data, paddle.Tensor):
         t = data.detach().clone()
@@ -928,7 +928,7 @@ def _strided_from_numpy(arr):
     return paddle.as_strided(flat, list(arr.shape), strides, 0)
 
 
-@adapter("torch.as_tensor")
+@torch_function("torch.as_tensor")
 def as_tensor(data, dtype=None, device=None):
     """torch: no copy when data is already a tensor of that dtype and device."""
     if isinstance(data, paddle.Tensor):
@@ -945,7 +945,7 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype, device=device)
 
 
-@adapter("torch.from_numpy")
+@torch_function("torch.from_numpy")
 def from_numpy(ndarray):
     """Shares memory with the array, as torch does (Paddle's zero-copy constructor)."""
     if not isinstance(ndarray, np.ndarray):

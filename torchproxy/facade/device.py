@@ -18,7 +18,7 @@ NAMES = (
 import paddle
 
 from ..paddle_shims import expected_place, generic_place
-from .registry import adapter, tensor_method, type_
+from .registry import torch_function, tensor_method, type_
 
 # torch's list (the RuntimeError text names them all, as torch's does)
 _TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
@@ -206,6 +206,6 @@ def is_cuda(self):
     return self.place.is_gpu_place()
 
 
-@adapter("torch.get_default_device")
+@torch_function("torch.get_default_device")
 def get_default_device():
     return CPU

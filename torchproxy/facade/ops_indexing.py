@@ -32,7 +32,7 @@ import paddle
 from ..paddle_shims import empty_view, strided_view
 from . import dtypes as _dt
 from ._opbase import _legacy, _name, view_op, wrap_dim
-from .registry import adapter, op, tensor_method
+from .registry import torch_function, op, tensor_method
 from . import ops_shape as _shape
 
 _INT64 = _dt.DTYPES["int64"]
@@ -175,7 +175,7 @@ def as_strided_(self, size, stride, storage_offset=None):
     return set_(self, self.untyped_storage(), offset, size, stride)
 
 
-adapter("torch.as_strided_")(as_strided_)
+torch_function("torch.as_strided_")(as_strided_)
 
 
 @op("torch.as_strided_copy", out=True)
@@ -409,7 +409,7 @@ def _gather_index(x, indices):
     return x[key]
 
 
-@adapter("torch._unsafe_masked_index")
+@torch_function("torch._unsafe_masked_index")
 def _unsafe_masked_index(x, mask, indices, fill):
     """Inductor's decomposition: ``x[indices clamped into range]`` with ``fill`` where ``mask``
     is False."""
@@ -425,7 +425,7 @@ def _unsafe_masked_index(x, mask, indices, fill):
     return _restore(paddle.where(mask, got, fillt), x.dtype)
 
 
-@adapter("torch._unsafe_masked_index_put_accumulate")
+@torch_function("torch._unsafe_masked_index_put_accumulate")
 def _unsafe_masked_index_put_accumulate(x, mask, indices, values):
     if _name(mask.dtype) != "bool":
         raise RuntimeError("tensors used as masks must be bool tensors")
@@ -549,4 +549,4 @@ def resize_as_(self, the_template, memory_format=None):
     return _assign_into(self, _resized(self, _shape_of(the_template)))
 
 
-adapter("torch.resize_as_")(resize_as_)
+torch_function("torch.resize_as_")(resize_as_)

@@ -25,9 +25,9 @@ import paddle
 
 from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST, ZERO_SIZE_KERNELS_FAIL
 from . import dtypes as _dt
-from .registry import tensor_method
-from ._opbase import (_dims, _full, _name, _prod, _register_adapter, _write_out, adapter, op,
-                      builtins_sum, view_op, wrap_dim)
+from .registry import tensor_method, torch_function
+from ._opbase import (_dims, _full, _name, _prod, _write_out, builtins_sum,
+                      op, opmath_function, view_op, wrap_dim)
 
 
 # -- joining and shape ops ---------------------------------------------------------------------
@@ -42,7 +42,7 @@ def _common(tensors, op):
     return [t if t.dtype == dt else t.astype(dt) for t in tensors]
 
 
-@adapter("torch.cat")
+@opmath_function("torch.cat")
 def cat(tensors, dim=0, *, out=None):
     ts = _common(tensors, "cat")
     # torch skips legacy 1-D empty tensors (shape [0]) when joining others
@@ -62,13 +62,13 @@ def cat(tensors, dim=0, *, out=None):
     return _write_out(paddle.concat(kept, axis=d), out)
 
 
-adapter("torch.concat")(cat)
+opmath_function("torch.concat")(cat)
 
 
-adapter("torch.concatenate")(cat)
+opmath_function("torch.concatenate")(cat)
 
 
-@adapter("torch.stack")
+@opmath_function("torch.stack")
 def stack(tensors, dim=0, *, out=None):
     ts = _common(tensors, "stack")
     shapes = {tuple(t.shape) for t in ts}
@@ -78,7 +78,7 @@ def stack(tensors, dim=0, *, out=None):
     return _write_out(paddle.stack(ts, axis=d), out)
 
 
-@adapter("torch.reshape")
+@opmath_function("torch.reshape")
 @view_op("torch.reshape")
 def reshape(input, shape):
     from .tensor_methods import _infer_shape  # torch's -1 inference and size check
@@ -91,7 +91,7 @@ def reshape(input, shape):
     return reshape_view(input, new)
 
 
-@adapter("torch.transpose")
+@opmath_function("torch.transpose")
 @view_op("torch.transpose")
 def transpose(input, dim0, dim1):
     nd = input.ndim
@@ -103,10 +103,10 @@ def transpose(input, dim0, dim1):
     return input.transpose(perm)
 
 
-adapter("torch.swapaxes")(transpose)
+opmath_function("torch.swapaxes")(transpose)
 
 
-@adapter("torch.permute")
+@opmath_function("torch.permute")
 @view_op("torch.permute")
 def permute(input, dims):
     nd = input.ndim
@@ -118,7 +118,7 @@ def permute(input, dims):
     return input.transpose(perm) if nd else input
 
 
-@adapter("torch.flatten")
+@opmath_function("torch.flatten")
 @view_op("torch.flatten")
 def flatten(input, start_dim=0, end_dim=-1):
     nd = input.ndim
@@ -137,7 +137,7 @@ def flatten(input, start_dim=0, end_dim=-1):
     return reshape_view(input, shape[:s] + [_prod(shape[s:e + 1])] + shape[e + 1:])
 
 
-@adapter("torch.squeeze")
+@opmath_function("torch.squeeze")
 @view_op("torch.squeeze")
 def squeeze(input, dim=None):
     nd = input.ndim
@@ -154,7 +154,7 @@ def squeeze(input, dim=None):
     return input.reshape(new)
 
 
-@adapter("torch.unsqueeze")
+@opmath_function("torch.unsqueeze")
 @view_op("torch.unsqueeze")
 def unsqueeze(input, dim):
     nd = input.ndim
@@ -171,7 +171,7 @@ def unsqueeze(input, dim):
     return with_layout(input, input.reshape(new) if nd else None, new, own[:d] + [st] + own[d:])
 
 
-@adapter("torch.split")
+@opmath_function("torch.split")
 @view_op("torch.split")
 def split(tensor, split_size_or_sections, dim=0):
     """torch: an int is the size of each chunk (the last may be smaller)."""
@@ -313,14 +313,14 @@ def masked_fill(input, mask, value):
     return _back(paddle.where(mask.astype("bool"), fill, x), input.dtype)
 
 
-@adapter("torch.tril")
+@opmath_function("torch.tril")
 def tril(input, diagonal=0, *, out=None):
     if input.ndim < 2:
         raise RuntimeError("tril: input tensor must have at least 2 dimensions")
     return _write_out(paddle.tril(input, diagonal), out)
 
 
-@adapter("torch.triu")
+@opmath_function("torch.triu")
 def triu(input, diagonal=0, *, out=None):
     if input.ndim < 2:
         raise RuntimeError("triu: input tensor must have at least 2 dimensions")
@@ -371,7 +371,7 @@ def roll(input, shifts, dims=None):
                  input.dtype)
 
 
-@adapter("torch.broadcast_to")
+@opmath_function("torch.broadcast_to")
 @view_op("torch.broadcast_to")
 def broadcast_to(input, size):
     """torch: ``input.expand(size)`` (a zero-stride view; Paddle's broadcast_to copies)."""
@@ -388,12 +388,12 @@ def broadcast_to_method(self, size):
     return broadcast_to(self, size)
 
 
-@adapter("torch.numel")
+@opmath_function("torch.numel")
 def numel(input) -> int:
     return _prod(input.shape)
 
 
-@adapter("torch.clone")
+@opmath_function("torch.clone")
 def clone(input, *, memory_format=None):
     return input.clone()
 
@@ -462,7 +462,7 @@ def index_add(input, dim, index, source, *, alpha=1):
                  input.dtype)
 
 
-@adapter("torch.view_as_real")
+@opmath_function("torch.view_as_real")
 @view_op("torch.view_as_real")
 def view_as_real(input):
     """torch's view (Paddle's as_real aliases except over non-contiguous inputs on Paddle 2.6,
@@ -487,7 +487,7 @@ def view_as_real(input):
     return view_or_marked_copy(r, input, "view_as_real", strides, offset)
 
 
-@adapter("torch.view_as_complex")
+@opmath_function("torch.view_as_complex")
 @view_op("torch.view_as_complex")
 def view_as_complex(input):
     """torch's checks (RuntimeError), then Paddle's as_complex (a view where Paddle aliases;
@@ -530,7 +530,7 @@ def _legacy_scalar(dtype):
             "complex128": "ComplexDouble"}.get(_name(dtype), _name(dtype))
 
 
-@adapter("torch.movedim")
+@opmath_function("torch.movedim")
 @view_op("torch.movedim")
 def movedim(input, source, destination):
     nd = input.ndim
@@ -554,7 +554,7 @@ def movedim(input, source, destination):
     return input.transpose(perm) if nd else input
 
 
-adapter("torch.moveaxis")(movedim)
+opmath_function("torch.moveaxis")(movedim)
 
 
 @op("torch.diagonal", method=True)
@@ -567,7 +567,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
                            axis2=wrap_dim(dim2, nd))
 
 
-@_register_adapter("torch.broadcast_shapes")
+@torch_function("torch.broadcast_shapes")
 def broadcast_shapes(*shapes):
     """torch's rule in Python (Paddle 2.6's broadcast_shape turns a 0 into -1)."""
     out = []
@@ -584,7 +584,7 @@ def broadcast_shapes(*shapes):
     return Size(out)
 
 
-@adapter("torch.broadcast_tensors")
+@opmath_function("torch.broadcast_tensors")
 @view_op("torch.broadcast_tensors")
 def broadcast_tensors(*tensors):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
@@ -595,7 +595,7 @@ def broadcast_tensors(*tensors):
     return tuple(broadcast_to(t, shape) for t in tensors)
 
 
-@adapter("torch.atleast_2d")
+@opmath_function("torch.atleast_2d")
 def atleast_2d(*tensors):
     def one(t):
         return t.reshape([1, 1]) if t.ndim == 0 else t.reshape([1, t.shape[0]]) \
@@ -606,7 +606,7 @@ def atleast_2d(*tensors):
     return tuple(one(t) for t in ts)
 
 
-@adapter("torch.fill")
+@opmath_function("torch.fill")
 def fill(input, value):
     if isinstance(value, paddle.Tensor):
         value = value.item()

@@ -147,11 +147,6 @@ def torch_function(torch_name: str, note: str = "") -> Callable:
     return deco
 
 
-# The old name, kept only for creation.py, device.py and ops_indexing.py, which other branches
-# are editing now: they move to torch_function when those land, then this alias goes.
-adapter = torch_function
-
-
 def type_(torch_name: str, cls, note: str = ""):
     _register(Entry(torch_name, "type", cls, note))
     return cls
