@@ -19,7 +19,8 @@ NAMES = (
     "torch.linspace", "torch.manual_seed", "torch.memory_format", "torch.ones", "torch.ones_like",
     "torch.preserve_format", "torch.rand", "torch.rand_like", "torch.randint", "torch.randn",
     "torch.randn_like", "torch.seed", "torch.strided", "torch.tensor", "torch.zeros",
-    "torch.zeros_like",
+    "torch.zeros_like", "torch.sparse_coo", "torch.sparse_csr", "torch.sparse_csc",
+    "torch.sparse_bsr", "torch.sparse_bsc", "torch._mkldnn", "torch.jagged",
 )
 
 import math
@@ -31,6 +32,7 @@ from ..paddle_shims import EMPTY_LIKE_OWN_DTYPE as _OWN_DTYPE
 from ..paddle_shims import (copy_to, default_cpu_generator, expected_place, kernel_empty,
                             kernel_empty_like, kernel_full, new_generator, same_place,
                             set_expected_place, tensor_from_numpy_zero_copy)
+from ..errors import NotProvidedError
 from . import _sizes
 from . import dtypes as _dt
 from .core import Size as _Size
@@ -192,6 +194,7 @@ def _dtype_or_default(dtype):
 @torch_function("torch.empty")
 def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False, memory_format=None):
+    require_strided(layout, 'empty')
     if len(sizes) == 1 and size is None and out is None and not requires_grad \
             and memory_format is None:
         # the kernel wrappers' call, torch.empty((n, m), device=x.device, dtype=x.dtype): the
@@ -221,6 +224,7 @@ def _like(x, dtype, device):
 @torch_function("torch.empty_like")
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
+    require_strided(layout, 'empty_like')
     if dtype is None and device is None and not requires_grad and memory_format is None:
         # the hot path (kernel wrappers' torch.empty_like(x)): Paddle takes input's dtype
         # itself, no dtype object is read or hashed here
@@ -244,6 +248,7 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 @torch_function("torch.empty_strided")
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False):
+    require_strided(layout, 'empty_strided')
     shape = parse_size((size,), fn="empty_strided")
     stride = [int(s) for s in stride]
     _sizes.check_int64(stride, "empty_strided", "stride")
@@ -314,6 +319,7 @@ def check_fill(value, dtype):
 @torch_function("torch.zeros")
 def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False):
+    require_strided(layout, 'zeros')
     return _full(parse_size(sizes, size, fn="zeros"), 0, _dtype_or_default(dtype), device,
                  requires_grad, out)
 
@@ -321,6 +327,7 @@ def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
 @torch_function("torch.ones")
 def ones(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False):
+    require_strided(layout, 'ones')
     return _full(parse_size(sizes, size, fn="ones"), 1, _dtype_or_default(dtype), device,
                  requires_grad, out)
 
@@ -342,6 +349,7 @@ def _scalar_dtype(v):
 @torch_function("torch.full")
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
          requires_grad=False):
+    require_strided(layout, 'full')
     dt = _scalar_dtype(fill_value) if dtype is None else _to_dtype(dtype)
     if isinstance(fill_value, paddle.Tensor):
         fill_value = fill_value.item()
@@ -356,6 +364,7 @@ def _full_like(x, fill, dtype, device, requires_grad):
 @torch_function("torch.zeros_like")
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
+    require_strided(layout, 'zeros_like')
     _check_memory_format(memory_format)
     return _full_like(input, 0, dtype, device, requires_grad)
 
@@ -363,6 +372,7 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 @torch_function("torch.ones_like")
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
+    require_strided(layout, 'ones_like')
     _check_memory_format(memory_format)
     return _full_like(input, 1, dtype, device, requires_grad)
 
@@ -370,6 +380,7 @@ def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
 @torch_function("torch.full_like")
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
+    require_strided(layout, 'full_like')
     _check_memory_format(memory_format)
     if isinstance(fill_value, paddle.Tensor):
         fill_value = fill_value.item()
@@ -407,6 +418,7 @@ def _trunc_int(v):
 @torch_function("torch.arange")
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False):
+    require_strided(layout, 'arange')
     if end is None:
         start, end = 0, start
     start, end, step = _num(start), _num(end), _num(step)
@@ -462,6 +474,7 @@ def _two_product_sum(a, b, c):
 @torch_function("torch.linspace")
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False):
+    require_strided(layout, 'linspace')
     _check_steps(steps, "linspace", start, end)
     start, end = _bound(start, "linspace", start, end), _bound(end, "linspace", start, end)
     if steps < 0:
@@ -522,6 +535,7 @@ def logspace_values(start, end, steps, base, dt):
 
 @torch_function("torch.eye")
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    require_strided(layout, 'eye')
     m = n if m is None else m
     if n < 0 or m < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n if n < 0 else m}")
@@ -549,6 +563,7 @@ def _check_generator(generator):
 @torch_function("torch.randn")
 def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
+    require_strided(layout, 'randn')
     _check_generator(generator)
     dt = _dtype_or_default(dtype)
     shape = parse_size(sizes, size, fn="randn")  # torch.randn(2, 3), ((2, 3)) or (size=(2, 3))
@@ -560,6 +575,7 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
 @torch_function("torch.rand")
 def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
+    require_strided(layout, 'rand')
     _check_generator(generator)
     dt = _dtype_or_default(dtype)
     shape = parse_size(sizes, size, fn="rand")
@@ -571,6 +587,7 @@ def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, d
 @torch_function("torch.randint")
 def randint(*args, generator=None, out=None, dtype=None, layout=None, device=None,
             requires_grad=False, size=None, low=None, high=None):
+    require_strided(layout, 'randint')
     _check_generator(generator)
     pos = list(args)
     if size is None:
@@ -594,6 +611,7 @@ def randint_like(input, *args, low=None, high=None, generator=None, dtype=None, 
                  device=None, requires_grad=False, memory_format=None):
     """torch.randint_like(input, high) / (input, low, high): input's shape, dtype and device
     unless given (a float input gets integral values in its float dtype)."""
+    require_strided(layout, 'randint_like')
     pos = [_num(a) for a in args]
     if len(pos) > 2:
         raise TypeError(f"randint_like() takes from 2 to 3 positional arguments but "
@@ -619,6 +637,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
                    requires_grad=False, pin_memory=False):
     """Uninitialised, of shape ``size``, laid out in memory in ``physical_layout``'s order
     (the tensor is a permuted view of a contiguous allocation, so its strides are torch's)."""
+    require_strided(layout, 'empty_permuted')
     shape = parse_size((size,), fn="empty_permuted")
     order = [int(d) for d in physical_layout]
     nd = len(shape)
@@ -658,6 +677,7 @@ def zero_(input):
 @torch_function("torch.randn_like")
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
+    require_strided(layout, 'randn_like')
     dt, _ = _like(input, dtype, None)
     with _on(input.place if device is None else device):
         t = paddle.randn(list(input.shape), dtype=_compute_float(dt)).astype(dt)
@@ -667,6 +687,7 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 @torch_function("torch.rand_like")
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
+    require_strided(layout, 'rand_like')
     dt, _ = _like(input, dtype, None)
     with _on(input.place if device is None else device):
         t = paddle.rand(list(input.shape), dtype=_compute_float(dt)).astype(dt)
@@ -1022,7 +1043,10 @@ for _legacy, _dtype in (("FloatTensor", "float32"), ("DoubleTensor", "float64"),
 
 
 class layout:
-    """torch.layout; only torch.strided exists (Paddle has no sparse_coo layout objects)."""
+    """torch.layout.  Every layout torch names exists (code compares against them, and OpInfo
+    passes them to be refused), but only torch.strided makes tensors here: Paddle's sparse
+    tensors are another type, so a sparse layout is refused by every creation function
+    (:func:`require_strided`), never silently made dense."""
 
     __slots__ = ("name",)
 
@@ -1036,3 +1060,16 @@ class layout:
 type_("torch.layout", layout)
 strided = layout("strided")
 value("torch.strided", strided)
+for _name in ("sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "_mkldnn",
+              "jagged"):
+    value(f"torch.{_name}", layout(_name))
+
+
+def require_strided(layout_, fn: str) -> None:
+    """Creation functions' ``layout=`` check (None and torch.strided make dense tensors)."""
+    if layout_ is not None and layout_ is not strided:
+        if isinstance(layout_, layout):
+            raise NotProvidedError(f"torch.{fn}(layout={layout_!r}) (sparse and other non-strided "
+                                   f"layouts; Paddle's sparse tensors are paddle.sparse)")
+        raise TypeError(f"{fn}(): argument 'layout' must be torch.layout, not "
+                        f"{type(layout_).__name__}")

@@ -18,7 +18,7 @@ import paddle.fft as _pfft
 
 from . import dtypes as _dt
 from ._opbase import _LEGACY_NAMES, _name, with_out
-from .creation import _finish, _from_numpy_as, default_float
+from .creation import _finish, _from_numpy_as, default_float, require_strided
 from .registry import module, op, torch_function
 
 NAMES = (
@@ -232,11 +232,13 @@ def _freq(vals, dtype, device, requires_grad, out):
 
 @torch_function("torch.fft.fftfreq")
 def fftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    require_strided(layout, 'fftfreq')
     return _freq(np.fft.fftfreq(n, d), dtype, device, requires_grad, out)
 
 
 @torch_function("torch.fft.rfftfreq")
 def rfftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    require_strided(layout, 'rfftfreq')
     return _freq(np.fft.rfftfreq(n, d), dtype, device, requires_grad, out)
 
 

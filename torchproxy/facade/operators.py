@@ -40,11 +40,36 @@ from .tensor import original
 
 _SCALARS = (bool, numbers.Number)
 
+# What torch answers when an operator is called unbound on something that is not a Tensor
+# (`torch.Tensor.__radd__(2, t)`, as OpInfo's error inputs do): most are C descriptors of
+# TensorBase (TypeError); these are Python functions in torch/_tensor.py that answer
+# NotImplemented (the reflected ones compute when `other` is a Tensor), or (the division
+# pair) call `self.reciprocal()`.
+_PYTHON_LEVEL_NOT_IMPLEMENTED = {"__rsub__", "__rmod__", "__rpow__", "__pow__", "__rlshift__",
+                                 "__rrshift__"}
+_CALLS_RECIPROCAL = {"__rtruediv__", "__rdiv__"}
+# ... of which these call a torch function with the operands swapped (`torch.remainder(other,
+# self)`), valid when `other` is a Tensor (__rsub__ calls rsub(self, other): never valid)
+_SWAPPED_CALL = {"__rmod__", "__rpow__", "__rlshift__", "__rrshift__"}
+
+
+def _not_a_tensor(name, self):
+    if name in _PYTHON_LEVEL_NOT_IMPLEMENTED:
+        return NotImplemented
+    if name in _CALLS_RECIPROCAL:
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute 'reciprocal'")
+    raise TypeError(f"descriptor '{name}' for 'torch._C.TensorBase' objects doesn't apply to a "
+                    f"'{type(self).__name__}' object")
+
 
 def _operator(name, torch_fn, reflected=False, foreign_paddle=True):
     """``foreign_paddle``: other operands go to Paddle's own operator (when it has one);
     otherwise NotImplemented, as torch answers (``x == None`` is then False)."""
     def op(self, other):
+        if not isinstance(self, paddle.Tensor):
+            if not (name in _SWAPPED_CALL and isinstance(other, paddle.Tensor)):
+                return _not_a_tensor(name, self)
+            # torch/_tensor.py's `torch.remainder(other, self)`: a valid call with a scalar self
         if not isinstance(other, (paddle.Tensor, *_SCALARS)):
             own = original(name) if foreign_paddle else None
             return NotImplemented if own is None else own(self, other)

@@ -24,7 +24,7 @@ from . import ops_shape as _shape
 from ._opbase import (_FLOATS, _INTS, _float_input, _full, _name, _operands, _register_op,
                       _write_out, opmath_function, check_cast, make_inplace, op, result_type,
                       wrap_dim, _LEGACY_NAMES, _return_type)
-from .creation import default_float
+from .creation import default_float, require_strided
 from .registry import TENSOR_TABLE, tensor_method
 
 NAMES = (
@@ -1066,6 +1066,7 @@ def logcumsumexp(input, dim):
 @opmath_function("torch.logspace")
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False):
+    require_strided(layout, 'logspace')
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     from . import creation as _cr
@@ -1454,12 +1455,14 @@ def _tri_indices(fn, row, col, offset, dtype, device):
 
 @opmath_function("torch.tril_indices")
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    require_strided(layout, 'tril_indices')
     import numpy as np
     return _tri_indices(np.tril_indices, row, col, offset, dtype, device)
 
 
 @opmath_function("torch.triu_indices")
 def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    require_strided(layout, 'triu_indices')
     import numpy as np
     return _tri_indices(np.triu_indices, row, col, offset, dtype, device)
 
@@ -1467,6 +1470,7 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
 @opmath_function("torch.scalar_tensor")
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False):
+    require_strided(layout, 'scalar_tensor')
     from . import creation as _cr
     dt = _dt.to_paddle(dtype) if dtype is not None else default_float()
     return _cr.tensor(s, dtype=dt, device=device, requires_grad=requires_grad)
@@ -1875,6 +1879,7 @@ def unsafe_split(input, split_size, dim=0):
 @tensor_method("new_empty_strided")
 def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False,
                       layout=None, pin_memory=False):
+    require_strided(layout, 'Tensor.new_empty_strided')
     from . import creation as _cr
     return _cr.empty_strided(size, stride, dtype=dtype if dtype is not None else self.dtype,
                              device=device if device is not None else self.place,

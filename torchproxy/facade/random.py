@@ -25,6 +25,7 @@ from ..paddle_shims import (default_cpu_generator, default_cuda_generator, expec
                             set_expected_place)
 from . import dtypes as _dt
 from .device import to_place
+from .creation import require_strided
 from .registry import module, tensor_method, torch_function, value
 
 NAMES = (
@@ -280,6 +281,7 @@ def _out(result, out):
 @torch_function("torch.randperm", note="Paddle's generator: a permutation, not torch's for a seed")
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
+    require_strided(layout, 'randperm')
     n = int(n)
     if n < 0:
         raise RuntimeError(f"n must be non-negative, got{n}")
@@ -297,6 +299,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
                 note="Paddle's generator: same seed -> same draws, not torch's numbers")
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
            device=None, requires_grad=False, pin_memory=False):
+    require_strided(layout, 'normal')
     mt, st = isinstance(mean, paddle.Tensor), isinstance(std, paddle.Tensor)
     if not mt and not st:
         if size is None:

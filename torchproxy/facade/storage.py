@@ -41,6 +41,7 @@ import paddle
 
 from ..paddle_shims import byte_offset, place_guard, share_buffer
 from . import _sizes
+from .creation import require_strided
 from .registry import tensor_method, type_
 
 
@@ -282,6 +283,7 @@ def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=
               pin_memory=False):
     """torch: uninitialised, with self's dtype and device unless given (the interpreter calls
     ``arg.new_empty(0, device="cpu")``).  Allocation only: no kernel runs."""
+    require_strided(layout, 'Tensor.new_empty')
     from .creation import parse_size
     from .device import to_place
     from .creation import checked_alloc

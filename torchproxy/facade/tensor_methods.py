@@ -57,7 +57,8 @@ from ..paddle_shims import (DATA_PTR_NONE_FOR_EMPTY, HAS_VIEW_DTYPE, autograd_vi
 from ..paddle_shims import VERSION as PADDLE_VERSION
 from . import dtypes as _dt
 from . import ops
-from .creation import kernel_full, _finish, _from_numpy_as, _scalar_dtype, parse_size, tensor
+from .creation import (kernel_full, _finish, _from_numpy_as, _scalar_dtype, parse_size,
+                       require_strided, tensor)
 from .device import CPU, device, device_of_place, to_place
 from .registry import tensor_method
 from .tensor import original as _original
@@ -582,18 +583,21 @@ def _new_full(self, size, fill, dtype, device, requires_grad, fn):
 @tensor_method("new_zeros")
 def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
               pin_memory=False):
+    require_strided(layout, 'Tensor.new_zeros')
     return _new_full(self, size, 0, dtype, device, requires_grad, "new_zeros")
 
 
 @tensor_method("new_ones")
 def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False):
+    require_strided(layout, 'Tensor.new_ones')
     return _new_full(self, size, 1, dtype, device, requires_grad, "new_ones")
 
 
 @tensor_method("new_full")
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
              layout=None, pin_memory=False):
+    require_strided(layout, 'Tensor.new_full')
     if isinstance(fill_value, paddle.Tensor):
         fill_value = fill_value.item()
     return _new_full(self, (size,), fill_value, dtype, device, requires_grad, "new_full")
@@ -603,6 +607,7 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None,
                pin_memory=False):
     """torch: the data's values with self's dtype and device unless given."""
+    require_strided(layout, 'Tensor.new_tensor')
     dt, _ = _new_args(self, dtype, None)
     dev = device_of_place(self.place) if device is None else device
     return tensor(data, dtype=dt, device=dev, requires_grad=requires_grad)
