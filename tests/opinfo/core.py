@@ -226,15 +226,35 @@ def clone_torch(x):
     return x
 
 
-def to_facade(x):
-    ft = facade_torch()
+def _tensor_to_facade(x):
+    if x.layout != torch.strided:
+        raise Unconvertible(f"{x.layout} tensor")
+    if x.dtype in (torch.bfloat16, torch.complex32) or x.is_quantized:
+        raise Unconvertible(f"{x.dtype} tensor (no numpy dtype)")
+    if x.ndim > 64:  # Paddle's rank limit (torch's too: its error inputs test the 65th)
+        raise Unconvertible(f"a {x.ndim}-d tensor (Paddle: at most 64 dimensions)")
+    if any(st == 0 and n > 1 for n, st in zip(x.shape, x.stride())):
+        # an expanded tensor (OpInfo's error inputs write into one): the facade's own
+        # broadcast_to view of the compact values, so the zero strides arrive too
+        compact = x[tuple(slice(0, 1) if st == 0 and n > 1 else slice(None)
+                          for n, st in zip(x.shape, x.stride()))]
+        return facade_torch().broadcast_to(_tensor_to_facade(compact), tuple(x.shape))
+    arr = x.detach().resolve_conj().resolve_neg().cpu().numpy()
+    return paddle.to_tensor(np.array(arr, copy=True, order="C"))  # keeps 0-d as 0-d
+
+
+def to_facade(x, memo=None):
+    """torch -> facade values.  ``memo`` (id -> converted) keeps aliasing across one call's
+    arguments: a tensor passed twice (``kthvalue(t, 5, out=(t, i))``) arrives as one tensor."""
+    if memo is None:
+        memo = {}
     if isinstance(x, torch.Tensor):
-        if x.layout != torch.strided:
-            raise Unconvertible(f"{x.layout} tensor")
-        if x.dtype in (torch.bfloat16, torch.complex32) or x.is_quantized:
-            raise Unconvertible(f"{x.dtype} tensor (no numpy dtype)")
-        arr = x.detach().resolve_conj().resolve_neg().cpu().numpy()
-        return paddle.to_tensor(np.array(arr, copy=True, order="C"))  # keeps 0-d as 0-d
+        got = memo.get(id(x))
+        if got is None:
+            got = memo[id(x)] = _tensor_to_facade(x)
+            memo[("keep", id(x))] = x  # keep x alive while its id is a key
+        return got
+    ft = facade_torch()
     if isinstance(x, torch.dtype):
         return getattr(ft, str(x).split(".")[-1])
     if isinstance(x, torch.Size):
@@ -247,11 +267,11 @@ def to_facade(x):
     if isinstance(x, (torch.memory_format, torch.layout)):
         return getattr(ft, str(x).split(".")[-1])
     if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
-        return type(x)(to_facade(v) for v in x)
+        return type(x)(to_facade(v, memo) for v in x)
     if isinstance(x, dict):
-        return {k: to_facade(v) for k, v in x.items()}
+        return {k: to_facade(v, memo) for k, v in x.items()}
     if isinstance(x, slice):
-        return slice(to_facade(x.start), to_facade(x.stop), to_facade(x.step))
+        return slice(to_facade(x.start, memo), to_facade(x.stop, memo), to_facade(x.step, memo))
     if x is None or x is Ellipsis or isinstance(x, (bool, int, float, complex, str, np.ndarray, np.generic)):
         return x
     raise Unconvertible(f"argument of type {type(x).__module__}.{type(x).__qualname__}")
@@ -711,12 +731,17 @@ def _samples(v: Variant, dtype):
             yield from v.op.sample_inputs("cpu", dtype, requires_grad=False)
 
 
-def _run_oracle(v: Variant, sample, seed: int):
+def _run_oracle(v: Variant, sample, seed: int, as_given: bool = False):
+    """``as_given``: the sample's own tensors (an error input's aliasing and zero strides are
+    its point; clones would lose them)."""
     _ORACLE_SEED[0] = seed
     torch.manual_seed(seed)
-    inp = clone_torch(sample.input)
-    args = clone_torch(sample.args)
-    kwargs = clone_torch(sample.kwargs)
+    if as_given:
+        inp, args, kwargs = sample.input, sample.args, sample.kwargs
+    else:
+        inp = clone_torch(sample.input)
+        args = clone_torch(sample.args)
+        kwargs = clone_torch(sample.kwargs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -732,13 +757,14 @@ def check_sample(v: Variant, call, sample, error_type=None, tol=None, margin: Ma
     """Compare one sample; raise Mismatch or Unconvertible; return True when values were
     not compared (random result)."""
     try:
-        pin = to_facade(sample.input)
-        pargs = to_facade(tuple(sample.args))
-        pkw = to_facade(dict(sample.kwargs))
+        memo = {}
+        pin = to_facade(sample.input, memo)
+        pargs = to_facade(tuple(sample.args), memo)
+        pkw = to_facade(dict(sample.kwargs), memo)
     except NotProvidedError as exc:  # e.g. torch.channels_last in the arguments
         raise Mismatch("not provided", exc.torch_name) from None
     if error_type is not None:  # an ErrorInput: OpInfo states what torch raises ...
-        _, raised = _run_oracle(v, sample, 0)
+        _, raised = _run_oracle(v, sample, 0, as_given=True)
         if raised is None:  # ... and real torch must, for the case to count
             raise TorchDoesNotRaise()
         expected, texc = None, f"{getattr(error_type, '__name__', error_type)} (OpInfo error input)"

@@ -9,6 +9,8 @@ import numbers
 
 import paddle
 
+from .. import paddle_shims as _shims
+from . import _sizes
 from . import dtypes as _dt
 from . import pickling as _pickling
 from .tensor import original as _original
@@ -202,10 +204,71 @@ def _check_inplace_target(self, method):
 write_out = _write_out  # torch's out= rules (creation.py: cast check, resize, write)
 
 
-def with_out(fn):
-    """``fn`` plus a keyword ``out=`` written by :func:`write_out`."""
-    def run(*args, out=None, **kwargs):
-        return write_out(fn(*args, **kwargs), out)
+def _span(t):
+    """[first, last] byte addressed by ``t`` within its allocation (None: no element)."""
+    shape, strides = list(t.shape), list(t.strides)
+    if 0 in shape:
+        return None
+    item = _sizes.itemsize(t.dtype)
+    lo = hi = _shims.byte_offset(t)
+    for n, st in zip(shape, strides):
+        (lo, hi) = (lo + st * (n - 1) * item, hi) if st < 0 else (lo, hi + st * (n - 1) * item)
+    return lo, hi + item - 1
+
+
+def check_no_overlap(out, tensors) -> None:
+    """torch's assert_no_overlap(out, input) for each tensor argument: a written-to tensor
+    may not share an element's memory with an input."""
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    for o in outs:
+        if not isinstance(o, paddle.Tensor):
+            continue
+        for t in tensors:
+            if not isinstance(t, paddle.Tensor):
+                continue
+            if t is o or (t._is_shared_buffer_with(o) and _spans_meet(_span(t), _span(o))):
+                raise RuntimeError("unsupported operation: some elements of the input tensor and "
+                                   "the written-to tensor refer to a single memory location. "
+                                   "Please clone() the tensor before performing the operation.")
+
+
+def _spans_meet(a, b) -> bool:
+    return a is not None and b is not None and a[0] <= b[1] and b[0] <= a[1]
+
+
+class OutRule:
+    """Stricter ``out=`` rules of some torch ops (``op(..., out=OutRule(...))``):
+    ``no_overlap``: an out sharing memory with a tensor argument is refused (torch's
+    assert_no_overlap: gathers, selections); ``same_dtype``: an out of another dtype than the
+    input is refused, with torch's message for that op, formatted with ``self``/``out`` (torch's
+    legacy names: Float, Double) and ``self_lower``/``out_lower`` (float, double)."""
+
+    __slots__ = ("no_overlap", "same_dtype")
+
+    def __init__(self, no_overlap: bool = False, same_dtype: str | None = None):
+        self.no_overlap, self.same_dtype = no_overlap, same_dtype
+
+    def check(self, args, kwargs, out):
+        if self.no_overlap:
+            check_no_overlap(out, args + tuple(kwargs.values()))
+        if self.same_dtype and args and isinstance(out, paddle.Tensor) and \
+                isinstance(args[0], paddle.Tensor) and out.dtype != args[0].dtype:
+            a, b = _legacy(args[0].dtype), _legacy(out.dtype)
+            raise RuntimeError(self.same_dtype.format(self=a, out=b, self_lower=a.lower(),
+                                                      out_lower=b.lower()))
+
+
+def with_out(fn, rule: OutRule | None = None):
+    """``fn`` plus a keyword ``out=`` written by :func:`write_out` (``rule``: torch's stricter
+    rules for this op, checked before ``fn`` runs)."""
+    if rule is not None:
+        def run(*args, out=None, **kwargs):
+            if out is not None:
+                rule.check(args, kwargs, out)
+            return write_out(fn(*args, **kwargs), out)
+    else:
+        def run(*args, out=None, **kwargs):
+            return write_out(fn(*args, **kwargs), out)
     run.__name__, run.__qualname__, run.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
     run.__wrapped__ = fn
     return run

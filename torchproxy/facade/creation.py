@@ -154,6 +154,11 @@ def _write_out(result, out):
         return result
     if not isinstance(out, paddle.Tensor):
         raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+    if 0 in out.strides and any(n > 1 and st == 0 for n, st in zip(out.shape, out.strides)):
+        # an expanded out (torch's assert_no_internal_overlap on every written-to tensor)
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")
     if result.dtype != out.dtype:
         _check_cast(result.dtype, out.dtype)
         result = result.astype(out.dtype)

@@ -182,9 +182,18 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     return _reduce(loss, reduction)
 
 
+def _check_margin_input(x):
+    """torch's multi(label)_margin_loss shape check: a non-empty vector or matrix (or 0-d)."""
+    nd = x.ndim
+    if not ((nd == 2 and x.shape[1] != 0) or (nd == 1 and x.shape[0] != 0) or nd == 0):
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, "
+                           f"but got: {list(x.shape)}")
+
+
 @torch_function(F + "multilabel_margin_loss")
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
+    _check_margin_input(input)
     squeeze = input.ndim <= 1
     x = input.reshape([1, -1]) if squeeze else input
     y = target.reshape([1, -1]) if squeeze else target
@@ -210,6 +219,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     reduction = legacy_reduction(size_average, reduce, reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
+    _check_margin_input(input)
     squeeze = input.ndim <= 1
     x = input.reshape([1, -1]) if squeeze else input
     y = target.reshape([-1])

@@ -93,11 +93,33 @@ def _windows(x, ks, ss, ps, ds, ceil_mode, fill):
     return paddle.stack(views), paddle.stack(idxs), outs, pads
 
 
+def _check_pool_input(input, nd):
+    """torch's max_pool shape check: every non-batch dimension non-empty (the batch may be)."""
+    shape = list(input.shape)
+    if len(shape) not in (nd + 1, nd + 2):
+        return  # _batched reports the rank
+    first = len(shape) - nd - 1  # the channel dim: unbatched inputs have no batch dim
+    empty = next((i for i in range(first, len(shape)) if shape[i] == 0), None)
+    if empty is None:
+        return
+    if nd == 3:
+        raise RuntimeError("max_pool3d_with_indices_out_cpu_template(): Expected input's "
+                           f"non-batch dimensions to have positive length, but input has a shape "
+                           f"of {shape} and non-batch dimension {empty} has length zero!")
+    prefix = "max_pool1d: " if nd == 1 else ""
+    raise RuntimeError(f"{prefix}Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with optional "
+                       f"0 dim batch size for input, but got:{shape}")
+
+
 def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, nd, name):
+    _check_pool_input(input, nd)
     x, unb = _batched(input, nd, name)
     ks = _ntuple(kernel_size, nd)
     ss = _ntuple(stride if stride not in (None, []) and stride != () else kernel_size, nd)
     ps, ds = _ntuple(padding, nd), _ntuple(dilation, nd)
+    for st in ss:
+        if st <= 0:
+            raise RuntimeError(f"stride must be greater than zero, but got {st}")
     for k, p in zip(ks, ps):
         if p < 0:
             raise RuntimeError("pad must be non-negative")

@@ -23,7 +23,7 @@ from . import ops_reduce as _red
 from . import ops_shape as _shape
 from ._opbase import (_FLOATS, _INTS, _float_input, _full, _name, _operands, _register_op,
                       _write_out, opmath_function, check_cast, make_inplace, op, result_type,
-                      wrap_dim, _LEGACY_NAMES, _return_type)
+                      wrap_dim, _LEGACY_NAMES, _return_type, OutRule)
 from .creation import default_float, require_strided
 from .registry import TENSOR_TABLE, tensor_method
 
@@ -1198,7 +1198,9 @@ def index_fill(input, dim, index, value):
     return paddle.where(hit, _full([], value, x.dtype, input), x).astype(input.dtype)
 
 
-@op("torch.take", method=True, out=True)
+@op("torch.take", method=True, out=OutRule(
+    no_overlap=True, same_dtype="take(): self and out expected to have the same dtype, but got "
+                                "self.dtype = {self} and out.dtype = {out}"))
 def take(input, index):
     if _name(index.dtype) != "int64":
         raise RuntimeError("take(): Expected a long tensor for index, but got "
@@ -1237,7 +1239,8 @@ def take_along_dim(input, indices, dim=None):
                                   paddle.broadcast_to(indices, shp), d, broadcast=False)
 
 
-@op("torch.masked_select", method=True, out=True)
+@op("torch.masked_select", method=True, out=OutRule(
+    no_overlap=True, same_dtype="masked_select(): self and result must have the same scalar type"))
 def masked_select(input, mask):
     if _name(mask.dtype) != "bool":
         raise RuntimeError(f"masked_select: expected BoolTensor for mask")
@@ -1298,6 +1301,10 @@ def unbind_copy(input, dim=0):
 def narrow_copy(input, dim, start, length):
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if isinstance(dim, int) and dim >= input.ndim:  # narrow_copy: a TORCH_CHECK, not IndexError
+        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
+                           "but got false.  (Could this error message be improved?  If so, please "
+                           "report an enhancement request to PyTorch.)")
     return _shape.narrow(input, dim, start, length).clone()
 
 

@@ -26,7 +26,7 @@ import paddle
 from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST, ZERO_SIZE_KERNELS_FAIL
 from . import dtypes as _dt
 from .registry import tensor_method, torch_function
-from ._opbase import (_dims, _full, _name, _prod, _write_out, builtins_sum,
+from ._opbase import (OutRule, _dims, check_no_overlap, _full, _name, _prod, _write_out, builtins_sum,
                       op, opmath_function, view_op, wrap_dim)
 
 
@@ -44,7 +44,11 @@ def _common(tensors, op):
 
 @opmath_function("torch.cat")
 def cat(tensors, dim=0, *, out=None):
+    if isinstance(tensors, (list, tuple)) and not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     ts = _common(tensors, "cat")
+    if out is not None:
+        check_no_overlap(out, ts)
     # torch skips legacy 1-D empty tensors (shape [0]) when joining others
     kept = [t for t in ts if not (t.ndim == 1 and t.shape[0] == 0)] or ts[:1]
     d = wrap_dim(dim, kept[0].ndim)
@@ -261,7 +265,9 @@ def _back(r, dtype):
     return r.astype(dtype) if r.dtype != dtype else r
 
 
-@op("torch.gather", method=True)
+@op("torch.gather", method=True, out=OutRule(
+    no_overlap=True, same_dtype="Expected out tensor to have dtype {self_lower}, but got "
+                                "{out_lower} instead"))
 def gather(input, dim, index, *, sparse_grad=False):
     wrap_dim(dim, input.ndim)
     if index.size == 0:  # torch checks nothing more for an empty index
@@ -272,6 +278,8 @@ def gather(input, dim, index, *, sparse_grad=False):
                                "tensor")
         r = gather(input.reshape([1]), 0, index.reshape([1]))
         return r.reshape(list(index.shape))
+    if input.ndim != index.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     if input.dtype == paddle.bool:
         return _back(gather(_bool_safe(input), dim, index), input.dtype)
     d = wrap_dim(dim, input.ndim)
@@ -284,7 +292,8 @@ def gather(input, dim, index, *, sparse_grad=False):
         paddle.take_along_axis(input, index, wrap_dim(dim, input.ndim))
 
 
-@op("torch.index_select", method=True)
+@op("torch.index_select", method=True, out=OutRule(
+    no_overlap=True, same_dtype="index_select(): self and result must have the same scalar type"))
 def index_select(input, dim, index):
     if input.ndim == 0:  # a 0-d input is its own only row
         wrap_dim(dim, 0)

@@ -174,7 +174,7 @@ def tensor_method(name: str, note: str = "") -> Callable:
     return deco
 
 
-def op(torch_name: str, *, method=False, inplace=False, out: bool = False, note: str = ""):
+def op(torch_name: str, *, method=False, inplace=False, out=False, note: str = ""):
     """Decorator: ONE declaration for a torch function and its Tensor forms.
 
         @op("torch.addcmul", method=True, inplace=True)
@@ -191,7 +191,9 @@ def op(torch_name: str, *, method=False, inplace=False, out: bool = False, note:
       arguments: ``x.flip(0, 1)``).
     - ``inplace``: True (the generic in-place form ``<name>_``) or a function (a custom one).
     - ``out``: True when ``fn`` has no ``out=`` of its own and torch has one: the result is
-      written into ``out`` by torch's rules (``_opbase.write_out``).
+      written into ``out`` by torch's rules (``_opbase.write_out``); an ``_opbase.OutRule``:
+      the same, after torch's stricter rules for this op (no overlap with the inputs, the
+      input's dtype).
     - ``note``: the caveat shown in the coverage file (docs/COVERAGE.md).
     Returns the registered function (with ``out=`` handling when asked)."""
     if not torch_name.startswith("torch."):
@@ -202,7 +204,7 @@ def op(torch_name: str, *, method=False, inplace=False, out: bool = False, note:
         impl = fn
         if out:
             from ._opbase import with_out
-            impl = with_out(fn)
+            impl = with_out(fn, None if out is True else out)
         _register(Entry(torch_name, "adapter", impl, note))
         if callable(method):  # a method of its own (torch's Tensor form differs: x.flip(0, 1))
             tensor_method(short, note)(method)
