@@ -28,6 +28,7 @@ without values.  A variant passes when all its samples pass.
 from __future__ import annotations
 
 import builtins
+import functools
 import itertools
 import math
 import operator
@@ -556,6 +557,20 @@ def _operator_spec(fn):
     return f"torch.Tensor.{dunder}", None, facade, lambda i, a, k: fn(i, *a, **k)
 
 
+def _partial_spec(name: str, part: functools.partial):
+    """An in-place variant that is ``functools.partial(torch_fn, inplace=True)``."""
+    spec = _fn_spec(name, part.func)
+    if spec is None:
+        return None
+    label, method, facade, oracle = spec
+    kw = dict(part.keywords)
+
+    def facade_partial():
+        call = facade()
+        return lambda i, a, k: call(i, a, {**kw, **k})
+    return label, method, facade_partial, lambda i, a, k: oracle(i, a, {**kw, **k})
+
+
 def _method_name(fn, fallback):
     n = getattr(fn, "__name__", None)
     return fallback if (n is None or n == "<lambda>") else n
@@ -574,7 +589,10 @@ def variants_of(op) -> list[Variant]:
     add("fn", _fn_spec(op.name, op.op) if op.op is not None else None)
     if op.method_variant is not None:
         add("method", _method_spec(_method_name(op.method_variant, op.name), op.method_variant))
-    if op.inplace_variant is not None:
+    if isinstance(op.inplace_variant, functools.partial) and not op.inplace_variant.args:
+        # F.hardsigmoid(x, inplace=True): torch's function with its keywords, not a method
+        add("inplace", _partial_spec(op.name, op.inplace_variant), inplace=True)
+    elif op.inplace_variant is not None:
         add("inplace", _method_spec(_method_name(op.inplace_variant, op.name + "_"), op.inplace_variant),
             inplace=True)
     if getattr(op, "operator_variant", None) is not None:
