@@ -100,6 +100,7 @@ def trace():
             for mod in modules.build().values():
                 mod.__class__ = tracing_cls
             _dispatch().set_tracing(_record_tensor)
+            modules.set_missing_recorder(record_missing)
         _active.append(t)
     try:
         yield t
@@ -110,3 +111,4 @@ def trace():
                 for mod in modules.MODULES.values():
                     mod.__class__ = modules.FacadeModule
                 _dispatch().set_tracing(None)
+                modules.set_missing_recorder(None)

@@ -35,11 +35,21 @@ def _missing_attribute_hook(module_name: str):
         if attr.startswith("__") and attr.endswith("__"):
             # dunder probes (__path__, __wrapped__, __file__...) keep Python's usual answer
             raise AttributeError(attr)
-        from .. import tracing
         full = f"{module_name}.{attr}"
-        tracing.record_missing(full)
+        if _missing_recorder is not None:
+            _missing_recorder(full)
         raise NotProvidedError(full)
     return __getattr__
+
+
+# torchproxy.tracing's record_missing while a trace is active (tracing sits above the facade:
+# it sets this rather than the facade importing it)
+_missing_recorder = None
+
+
+def set_missing_recorder(record) -> None:
+    global _missing_recorder
+    _missing_recorder = record
 
 
 MODULES: dict[str, FacadeModule] = {}

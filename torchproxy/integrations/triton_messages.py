@@ -80,8 +80,8 @@ def _wrap(module) -> None:
         except RuntimeError as e:
             if not str(e).startswith("0 active drivers") or _interpreting():
                 raise
-            from .. import api
-            if not api.is_enabled():
+            from ..scope import STATE
+            if not STATE.active:  # torchproxy off: Triton's own message
                 raise
             from ..paddle_shims import has_cuda
             raise NoDriverError(NO_DRIVER_GPU if has_cuda() else NO_DRIVER_CPU) from None
