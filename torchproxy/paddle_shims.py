@@ -737,15 +737,14 @@ def _empty_from_sources(shape, dtype, place, sources):
 
 def _cut(r, args, kwargs, empties):
     if isinstance(r, paddle.Tensor):
-        if r.stop_gradient and not empties or \
-                any(r is a for a in args) or any(r is a for a in kwargs.values()):
-            return r  # an operand handed back (in place, out=)
-        if not (r.is_floating_point() or r.is_complex()):
-            return r  # never requires grad in torch
+        # a result that does not require grad stays so (torch's non-differentiable results:
+        # detach(), view(dtype), new_zeros...); so does an operand handed back (in place, out=)
+        if r.stop_gradient or any(r is a for a in args) or \
+                any(r is a for a in kwargs.values()):
+            return r
         if 0 in r.shape:
             if _recorded(r) is not None:
                 return r  # an empty tensor made here already
-            # (a fresh empty result of an empty operand requires grad too, as torch's)
             return _empty_from_sources(list(r.shape), r.dtype, r.place,
                                        grad_sources((args, kwargs)))
         return _with_sources(r, grad_sources(empties)) if empties else r
@@ -774,8 +773,6 @@ def cut_empty_grads(result, args, kwargs):
 
 def _with_sources(value, sources):
     if not sources:
-        if value.stop_gradient:
-            value.stop_gradient = False  # requires grad as torch's; nothing reachable safely
         return value
     if 0 in value.shape:
         return _empty_from_sources(list(value.shape), value.dtype, value.place, sources)
