@@ -762,10 +762,14 @@ def cut_empty_grads(result, args, kwargs):
     whose gradient goes to the nonempty sources of the operands; a floating tensor with
     elements computed from empty operands that require grad (a sum of nothing) given zero
     edges to their sources.  Call on Paddle 2.6 only (ZERO_SIZE_GRAD_CRASHES)."""
-    if not isinstance(result, paddle.Tensor) and not (
-            isinstance(result, (list, tuple)) and
-            any(isinstance(r, paddle.Tensor) for r in result)) or not paddle.is_grad_enabled():
+    if isinstance(result, paddle.Tensor):
+        if result.stop_gradient:
+            return result  # no gradient flows through it: nothing to cut (the common case)
+    elif not (isinstance(result, (list, tuple)) and
+              any(isinstance(r, paddle.Tensor) for r in result)):
         return result  # (sizes, numbers, bools: the common Tensor methods)
+    if not paddle.is_grad_enabled():
+        return result
     empties = []
     _empty_operands((args, kwargs), empties)
     return _cut(result, args, kwargs, empties)
