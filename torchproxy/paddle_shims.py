@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import inspect
 import threading
+import weakref
 
 import paddle
 from paddle import _C_ops
@@ -623,10 +624,8 @@ def strided_view(x, shape, strides, offset, grad_of):
 
 # A view with no elements (as_strided to a 0-size shape) aliases nothing, so it is a fresh empty
 # tensor; torch still gives its base a gradient (zeros) through it.  _EmptyView keeps the
-# autograd edge: its backward is zeros of the base's shape.  Paddle 2.6.2 segfaults in
-# slice_grad when a 0-size gradient reaches a slice (docs/memory-model.md), so there a 0-size
-# base gets no edge: the view only requires grad as torch's does (its base.grad stays None;
-# zero_size.py stops 0-size gradients at the reduction too).  Remove the 2.6 branch with 2.6.
+# autograd edge: its backward is zeros of the base's shape.  On Paddle 2.6 the edge goes to the
+# base's nonempty sources instead (see cut_empty_grads below).
 class _EmptyView(paddle.autograd.PyLayer):
     @staticmethod
     def forward(ctx, x, shape):
@@ -640,14 +639,159 @@ class _EmptyView(paddle.autograd.PyLayer):
 
 def empty_view(x, shape):
     """The 0-element view of ``x`` with ``shape``, differentiable to zeros when ``x`` requires
-    grad (and has elements: see above)."""
+    grad."""
     if x.stop_gradient or not paddle.is_grad_enabled():
         return paddle.zeros(shape, dtype="int64").astype(x.dtype)
-    if IS_PADDLE_2 and 0 in list(x.shape):
-        out = paddle.zeros(shape, dtype="int64").astype(x.dtype)
-        out.stop_gradient = False
-        return out
+    if ZERO_SIZE_GRAD_CRASHES:
+        return _empty_from_sources(list(shape), x.dtype, x.place, grad_sources((x,)))
     return _EmptyView.apply(x, list(shape))
+
+
+# ================================================================================================
+# Paddle 2.6: no gradient with 0 elements may reach a Paddle kernel's backward
+# Paddle 2.6.2's backward kernels fail on a 0-size incoming gradient: slice_grad and
+# reshape_grad segfault (docs/memory-model.md bug 10), multiply_grad raises "Unable to fill
+# empty grad inputs due to empty GradSlotMeta"; Python PyLayer nodes take one fine.  So on 2.6
+# every facade result with 0 elements that requires grad is swapped for a fresh empty tensor
+# whose one autograd edge (a PyLayer) goes straight to the NONEMPTY tensors it was computed
+# from (its "sources"), with zeros: the exact gradient, since nothing depends on a tensor with
+# no elements.  Paddle's own node of the empty result is dropped unused.  A result with
+# elements computed from empty operands (2.6's 0-size recovery: sums, matmuls of empty
+# operands, zero_size.py) gets the same zero edges beside its own.  Sources are found through
+# operands: a nonempty operand is its own source, an empty one made here carries its sources
+# (side table), an empty leaf is its own (Paddle 2.6 then leaves its .grad None: it accumulates
+# no 0-size gradient), and an empty tensor with a Paddle node of its own contributes none.
+# The facade's op wrappers (_opbase, zero_size.guard) and the 2.6 Tensor.__getitem__ call
+# cut_empty_grads.  Remove with Paddle 2.6 support (Paddle 3.x's kernels take 0-size
+# gradients: bug 10's reproducer prints 0.0 there).
+# ================================================================================================
+ZERO_SIZE_GRAD_CRASHES: bool = IS_PADDLE_2
+
+_EMPTY_SOURCES: dict = {}  # id(empty tensor made here) -> (weakref to it, its sources)
+
+
+class _ZeroGradEdge(paddle.autograd.PyLayer):
+    @staticmethod
+    def forward(ctx, value, spec, *sources):
+        ctx.specs = [(list(s.shape), s.dtype) for s in sources]
+        ctx.value = isinstance(value, paddle.Tensor)
+        ctx.through = ctx.value and not value.stop_gradient
+        if ctx.value:
+            return value.clone()
+        shape, dtype, place = spec
+        return kernel_empty(shape, dtype, place)
+
+    @staticmethod
+    def backward(ctx, grad):
+        zeros = tuple(paddle.zeros(shape, dtype=dt) for shape, dt in ctx.specs)
+        if not ctx.value:
+            return zeros if len(zeros) != 1 else zeros[0]
+        out = (grad if ctx.through else None,) + zeros
+        return out
+
+
+def _record(t, sources):
+    key = id(t)
+    _EMPTY_SOURCES[key] = (weakref.ref(t, lambda _r, k=key: _EMPTY_SOURCES.pop(k, None)),
+                           sources)
+    return t
+
+
+def _recorded(t):
+    rec = _EMPTY_SOURCES.get(id(t))
+    return rec[1] if rec is not None and rec[0]() is t else None
+
+
+def grad_sources(values, out=None, seen=None):
+    """The nonempty tensors requiring grad that the tensors in ``values`` (nested lists,
+    tuples, dicts) were computed from, as above."""
+    out = [] if out is None else out
+    seen = set() if seen is None else seen
+    for v in values:
+        if isinstance(v, paddle.Tensor):
+            if v.stop_gradient:
+                continue
+            if 0 not in v.shape or v.is_leaf:
+                found = (v,)
+            else:
+                found = _recorded(v) or ()
+            for s in found:
+                if id(s) not in seen:
+                    seen.add(id(s))
+                    out.append(s)
+        elif isinstance(v, (list, tuple)):
+            grad_sources(v, out, seen)
+        elif isinstance(v, dict):
+            grad_sources(v.values(), out, seen)
+    return out
+
+
+def _empty_from_sources(shape, dtype, place, sources):
+    if sources:
+        t = _ZeroGradEdge.apply(None, (shape, dtype, place), *sources)
+    else:  # nothing reachable safely: requires grad, as torch's, with no edge
+        t = kernel_empty(shape, dtype, place)
+        t.stop_gradient = False
+    return _record(t, tuple(sources))
+
+
+def _cut(r, args, kwargs, empties):
+    if isinstance(r, paddle.Tensor):
+        # a result that does not require grad stays so (torch's non-differentiable results:
+        # detach(), view(dtype), new_zeros...); so does an operand handed back (in place, out=)
+        if r.stop_gradient or any(r is a for a in args) or \
+                any(r is a for a in kwargs.values()):
+            return r
+        if 0 in r.shape:
+            if _recorded(r) is not None:
+                return r  # an empty tensor made here already
+            return _empty_from_sources(list(r.shape), r.dtype, r.place,
+                                       grad_sources((args, kwargs)))
+        return _with_sources(r, grad_sources(empties)) if empties else r
+    if isinstance(r, (list, tuple)):
+        items = [_cut(i, args, kwargs, empties) for i in r]
+        if all(a is b for a, b in zip(items, r)):
+            return r
+        return type(r)(*items) if hasattr(r, "_fields") else type(r)(items)
+    return r
+
+
+def cut_empty_grads(result, args, kwargs):
+    """``result`` (a tensor, or a list/tuple of them) of a facade op on ``args``/``kwargs``,
+    with the gradient edges above: each tensor of 0 elements that requires grad swapped for one
+    whose gradient goes to the nonempty sources of the operands; a floating tensor with
+    elements computed from empty operands that require grad (a sum of nothing) given zero
+    edges to their sources.  Call on Paddle 2.6 only (ZERO_SIZE_GRAD_CRASHES)."""
+    if isinstance(result, paddle.Tensor):
+        if result.stop_gradient:
+            return result  # no gradient flows through it: nothing to cut (the common case)
+    elif not (isinstance(result, (list, tuple)) and
+              any(isinstance(r, paddle.Tensor) for r in result)):
+        return result  # (sizes, numbers, bools: the common Tensor methods)
+    if not paddle.is_grad_enabled():
+        return result
+    empties = []
+    _empty_operands((args, kwargs), empties)
+    return _cut(result, args, kwargs, empties)
+
+
+def _with_sources(value, sources):
+    if not sources:
+        return value
+    if 0 in value.shape:
+        return _empty_from_sources(list(value.shape), value.dtype, value.place, sources)
+    return _ZeroGradEdge.apply(value, None, *sources)
+
+
+def _empty_operands(values, out):
+    for v in values:
+        if isinstance(v, paddle.Tensor):
+            if not v.stop_gradient and 0 in v.shape:
+                out.append(v)
+        elif isinstance(v, (list, tuple)):
+            _empty_operands(v, out)
+        elif isinstance(v, dict):
+            _empty_operands(v.values(), out)
 
 
 # paddle.broadcast_tensors' backward segfaults (Paddle 2.6.2 and 3.3.1) when an operand does not
@@ -792,6 +936,14 @@ def autograd_view_root(t):
         node = nxt[0] if nxt else None
     return "leaf" if node is not None and node.name() == "GradNodeAccumulation" else "graph"
 
+
+# Paddle 2.6's Tensor.__getitem__ refuses negative entries of a list or integer tensor index
+# ("The value of Input(index) must be no less than 0": nanoGPT's x[:, [-1], :]), and reads a
+# slice whose bounds are not clamped as torch/Python do: x[0:-5] of 4 elements gives 3 (torch 0),
+# x[-9:-7] gives 1 (torch 0), x[3:1] raises (torch 0 elements).  The facade registers
+# Tensor.__getitem__ there only, normalising the index first (ops_clients.py).  Remove when 2.6
+# support is dropped.
+GETITEM_NEEDS_NORMAL_INDEX: bool = IS_PADDLE_2
 
 # Tensor.view(dtype) (a reinterpreting view) exists from Paddle 3.0.  Remove when 2.6 support
 # is dropped.

@@ -93,12 +93,7 @@ SOURCES = {
 }
 # (program, Paddle major version) -> why the facade fails it there; the test is a strict xfail
 # on that Paddle, so a fix shows up
-KNOWN_FAILURES = {
-    ("nanogpt", "2"): "Paddle 2.6's Tensor.__getitem__ refuses negative integers inside a list "
-                      "index (nanoGPT's forward at inference: x[:, [-1], :] -> 'The value of "
-                      "Input(index) must be no less than 0'); torch counts them from the end, "
-                      "and the facade does not translate indexing",
-}
+KNOWN_FAILURES: dict = {}
 # where each program's importable code sits inside its fetched source directory
 IMPORT_ROOT = {"nanogpt": "", "mingpt": "", "efficientnet": "efficientnet_pytorch-0.7.1",
                "tcn": ""}

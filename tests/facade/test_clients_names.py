@@ -296,3 +296,29 @@ def test_multiprocessing_spawn_is_a_named_gap():
     mod = load("import torch.multiprocessing as mp\ndef f():\n    return mp.spawn\n", scoped=True)
     with pytest.raises(NotProvidedError, match="torch.multiprocessing.spawn"):
         mod.f()
+
+
+# -- x[index]: torch's slice clamping and negative list entries (Paddle 2.6 needs the facade's
+# Tensor.__getitem__; nanoGPT's generate indexes x[:, [-1], :]) ----------------------------------
+@pytest.mark.parametrize("index", [
+    "[:, [-1]]", "[[-1, 0, -4]]", "[:, 0:-7]", "[:, -9:-7]", "[:, 3:1]", "[5:9]", "[..., 1:1]",
+    "[1:, -3:]", "[:, torch.tensor([-1, 2])]", "[None, :, -2:]", "[:, 1::2]", "[1]", "[-1, -2]",
+    "[..., [-1]]",
+])
+def test_getitem_index_as_torch_reads_it(index):
+    check(f"""
+import torch
+def f(x):
+    y = x.clone().requires_grad_()
+    v = y{index}
+    (v * 2).sum().backward()
+    return v, y.grad
+""", F32)
+
+
+def test_getitem_nanogpt_last_position():
+    check("""
+import torch
+def f(x):
+    return x.reshape(2, 3, 4)[:, [-1], :]
+""", F32)

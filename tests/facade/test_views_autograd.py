@@ -444,9 +444,6 @@ KNOWN_GAPS = {
     **{f"index_none-{b}": (True, "gaps.toml torch.Tensor.__getitem__ (None): the inserted size-1 "
                                  "dim's stride differs (no addressed element differs)")
        for b in BASES},
-    "as_strided_empty": (_PADDLE_2, "fuzzer F14 on Paddle 2.6: its slice_grad segfaults on a "
-                                    "0-size gradient, so none reaches the base (None, torch "
-                                    "zeros)"),
     "inplace_through_view_gradient": (True, "gaps.toml torch.Tensor (in-place through a view "
                                             "under autograd)"),
     "inplace_operators_on_indexed_base_twice": (True, "gaps.toml torch.Tensor (in-place "

@@ -104,7 +104,7 @@ def _opmath(fn, torch_name=None):
     run.__doc__ = fn.__doc__
     run.__wrapped__ = fn
     run.zero_size_guarded = True  # registry.torch_function's zero_size.guard leaves it as it is
-    return run
+    return _zero_size.cutting_empty_grads(run)
 
 
 def view_op(torch_name):
@@ -124,7 +124,7 @@ def view_op(torch_name):
         run.__module__ = fn.__module__
         run.__wrapped__ = fn
         run.zero_size_guarded = True
-        return run
+        return _zero_size.cutting_empty_grads(run)
     return deco
 
 

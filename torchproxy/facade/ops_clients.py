@@ -18,11 +18,13 @@ NAMES = (
     "torch.multiprocessing.cpu_count", "torch.multiprocessing.current_process",
     "torch.multiprocessing.get_all_start_methods", "torch.multiprocessing.get_context",
     "torch.multiprocessing.get_start_method", "torch.multiprocessing.set_start_method",
-    "torch.use_deterministic_algorithms",
+    "torch.use_deterministic_algorithms", "torch.Tensor.__getitem__",
 )
+CONDITIONAL = ("torch.Tensor.__getitem__",)  # Paddle 2.6 only (paddle_shims)
 
 import paddle
 
+from ..paddle_shims import GETITEM_NEEDS_NORMAL_INDEX
 from . import dtypes as _dt
 from ._opbase import op
 from .registry import module, tensor_method, torch_function, value
@@ -58,6 +60,60 @@ def __setitem__(self, index, value):
                 parts.append(i)
         index = tuple(parts)
     self[index] = value  # unscoped frame: Paddle's own __setitem__
+
+
+# -- x[index] on Paddle 2.6 -----------------------------------------------------------------------
+def _normal_item(item, n):
+    """One index entry over a dim of size ``n`` as torch reads it, written so Paddle 2.6 reads
+    it the same: slices clamped (stop never before start), negative list/tensor entries
+    counted from the end."""
+    if isinstance(item, slice):
+        if item.step is not None and not (isinstance(item.step, int) and item.step > 0):
+            return item  # torch refuses these ("step must be greater than zero"): Paddle decides
+        try:
+            start, stop, step = item.indices(n)
+        except TypeError:  # tensor bounds: as they are
+            return item
+        return slice(start, max(start, stop), step)
+    if isinstance(item, list) and item and all(type(i) is int for i in item):
+        return [i + n if i < 0 else i for i in item]
+    if isinstance(item, paddle.Tensor) and item.ndim > 0 and \
+            item.dtype in (paddle.int64, paddle.int32):
+        return paddle.where(item < 0, item + n, item)
+    return item
+
+
+def _dims_used(item) -> int:
+    if item is None:
+        return 0
+    if isinstance(item, paddle.Tensor) and item.dtype == paddle.bool:
+        return max(item.ndim, 1)
+    return 1
+
+
+def _normal_index(shape, index):
+    single = not isinstance(index, tuple)
+    items = [index] if single else list(index)
+    if any(i is Ellipsis for i in items):
+        at = next(k for k, i in enumerate(items) if i is Ellipsis)
+        used = sum(_dims_used(i) for i in items if i is not Ellipsis)
+        items[at:at + 1] = [slice(None)] * max(len(shape) - used, 0)
+    out, d = [], 0
+    for item in items:
+        k = _dims_used(item)
+        out.append(_normal_item(item, shape[d]) if k == 1 and d < len(shape) else item)
+        d += k
+    return out[0] if single and len(out) == 1 else tuple(out)
+
+
+if GETITEM_NEEDS_NORMAL_INDEX:
+    @tensor_method("__getitem__", note="Paddle 2.6: the index is normalised first (negative "
+                                       "list entries, unclamped slices); Paddle's indexing")
+    def __getitem__(self, index):
+        """torch's x[index] on Paddle 2.6 (paddle_shims.GETITEM_NEEDS_NORMAL_INDEX): the
+        index normalised, then Paddle's own __getitem__ (registry.tensor_method gives a result
+        with 0 elements its gradient edge: paddle_shims.cut_empty_grads)."""
+        return self[_normal_index(self.shape, index)]  # unscoped frame: Paddle's __getitem__
 
 
 # -- isposinf / isneginf ------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import types
 from typing import Callable, NamedTuple
 
 KINDS = ("alias", "adapter", "type", "value", "module")
@@ -169,6 +170,11 @@ def tensor_method(name: str, note: str = "") -> Callable:
         if full in TENSOR_TABLE:
             raise ValueError(f"{full} is registered twice")
         _note_registrant(full)
+        if isinstance(impl, types.FunctionType) and (name.endswith("__") or
+                                                     not name.endswith("_")):
+            # Paddle 2.6 only: empty results' gradient edges (in-place forms return self)
+            from .zero_size import cutting_empty_grads
+            impl = cutting_empty_grads(impl)
         TENSOR_TABLE[full] = Entry(full, "adapter", impl, note)
         return impl
     return deco
@@ -201,10 +207,12 @@ def op(torch_name: str, *, method=False, inplace=False, out=False, note: str = "
     short = torch_name.rsplit(".", 1)[1]
 
     def deco(fn):
+        from .zero_size import cutting_empty_grads
         impl = fn
         if out:
             from ._opbase import with_out
             impl = with_out(fn, None if out is True else out)
+        impl = cutting_empty_grads(impl)  # Paddle 2.6 only: empty results' gradient edges
         _register(Entry(torch_name, "adapter", impl, note))
         if callable(method):  # a method of its own (torch's Tensor form differs: x.flip(0, 1))
             tensor_method(short, note)(method)

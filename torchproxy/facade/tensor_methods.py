@@ -61,6 +61,7 @@ from .creation import (kernel_full, _finish, _from_numpy_as, _scalar_dtype, pars
                        require_strided, tensor)
 from .device import CPU, device, device_of_place, to_place
 from .registry import tensor_method
+from .zero_size import cutting_empty_grads
 from .tensor import original as _original
 
 _shape = _original("shape").__get__  # Paddle's getter, not the scope dispatcher
@@ -648,8 +649,12 @@ _COPIED_VIEWS: dict = {}
 
 
 def same_storage(a, b) -> bool:
-    """``a`` and ``b`` view the same allocation (their first bytes' addresses agree)."""
-    return a.data_ptr() - byte_offset(a) == b.data_ptr() - byte_offset(b)
+    """``a`` and ``b`` view the same allocation (their first bytes' addresses agree).  Paddle
+    2.6's data_ptr() is None for a tensor with no allocation (0 elements): it shares none."""
+    pa, pb = a.data_ptr(), b.data_ptr()
+    if pa is None or pb is None:
+        return False
+    return pa - byte_offset(a) == pb - byte_offset(b)
 
 
 def view_or_marked_copy(result, base, op, strides=None, offset=None):
@@ -767,8 +772,9 @@ def _imag(self):
     return _complex_part(self, 1, "Tensor.imag")
 
 
-tensor_method("real")(property(_real))
-tensor_method("imag")(property(_imag))
+# Paddle 2.6: empty views' gradients (paddle_shims.cut_empty_grads)
+tensor_method("real")(property(cutting_empty_grads(_real)))
+tensor_method("imag")(property(cutting_empty_grads(_imag)))
 
 
 @tensor_method("retain_grad")

@@ -35,7 +35,8 @@ import types
 import numpy as np
 import paddle
 
-from ..paddle_shims import ZERO_SIZE_KERNELS_FAIL, is_zero_size_failure, kernel_empty, kernel_full
+from ..paddle_shims import (ZERO_SIZE_GRAD_CRASHES, ZERO_SIZE_KERNELS_FAIL, cut_empty_grads,
+                            is_zero_size_failure, kernel_empty, kernel_full)
 
 # torch name -> the stand-in fill whose result is torch's value over no elements, or NAN (the
 # result is NaN, as torch's mean/var/std of nothing).  Each entry is checked against real torch
@@ -86,8 +87,28 @@ def guard(fn, torch_name):
         setattr(run, attr, getattr(fn, attr))
     run.__wrapped__ = fn  # inspect.signature(run) is fn's
     run.zero_size_guarded = True
+    run = cutting_empty_grads(run)
     run.zero_size_guard_of = fn
     return run
+
+
+def cutting_empty_grads(run):
+    """``run`` whose results with 0 elements that require grad get their gradient edge from
+    ``paddle_shims.cut_empty_grads`` (Paddle 2.6's backward kernels crash on 0-size gradients);
+    ``run`` itself on Paddle 3.x.  Wraps the op wrappers of _opbase and :func:`guard`."""
+    if not ZERO_SIZE_GRAD_CRASHES or getattr(run, "cuts_empty_grads", False):
+        return run
+
+    def cut(*args, **kwargs):
+        return cut_empty_grads(run(*args, **kwargs), args, kwargs)
+    for attr in ("__module__", "__name__", "__qualname__", "__doc__", "__wrapped__",
+                 "zero_size_guarded"):
+        if hasattr(run, attr):
+            setattr(cut, attr, getattr(run, attr))
+    if not hasattr(cut, "__wrapped__"):
+        cut.__wrapped__ = run  # inspect.signature(cut) is run's
+    cut.cuts_empty_grads = True
+    return cut
 
 
 def has_zero_size(values) -> bool:
