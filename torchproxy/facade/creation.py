@@ -15,7 +15,7 @@ NAMES = (
     "torch.empty_permuted", "torch.randint_like", "torch.zero_",
     "torch.IntTensor", "torch.LongTensor", "torch.ShortTensor", "torch.arange", "torch.as_tensor",
     "torch.contiguous_format", "torch.empty", "torch.empty_like", "torch.empty_strided",
-    "torch.eye", "torch.from_numpy", "torch.full", "torch.full_like", "torch.layout",
+    "torch.asarray", "torch.eye", "torch.from_numpy", "torch.full", "torch.full_like", "torch.layout",
     "torch.linspace", "torch.manual_seed", "torch.memory_format", "torch.ones", "torch.ones_like",
     "torch.preserve_format", "torch.rand", "torch.rand_like", "torch.randint", "torch.randn",
     "torch.randn_like", "torch.seed", "torch.strided", "torch.tensor", "torch.zeros",
@@ -1036,3 +1036,52 @@ class layout:
 type_("torch.layout", layout)
 strided = layout("strided")
 value("torch.strided", strided)
+
+
+# -- torch.asarray (safetensors' torch loader: asarray(storage[a:b], dtype=uint8, device=...)) ---
+@adapter("torch.asarray", note="(storages): the tensor holds its own copy of the storage's bytes "
+                               "(torch's aliases them); tensors and writable numpy arrays are "
+                               "shared as in torch")
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    from .storage import UntypedStorage
+    if isinstance(obj, UntypedStorage):
+        raw = obj._bytes()
+        if dtype is None:  # torch reads a storage without dtype as a sequence of ints
+            return tensor(raw.astype(np.int64), device=device, requires_grad=requires_grad)
+        t = from_numpy(raw.copy())
+        if _to_dtype(dtype) != t.dtype:
+            from .tensor_methods import _view_dtype
+            t = _view_dtype(t, dtype)
+        if device is not None:
+            t = copy_to(t, to_place(device), True)
+        return _finish(t, requires_grad)
+    if isinstance(obj, np.ndarray) and copy is not True and obj.ndim and obj.flags.writeable:
+        obj = from_numpy(obj)  # shares the array's memory, as torch does
+    if not isinstance(obj, paddle.Tensor):
+        if copy is False:
+            raise ValueError(f"can't alias {type(obj).__name__} into a tensor: copy=False")
+        return tensor(obj, dtype=dtype, device=device, requires_grad=requires_grad)
+    t = obj
+    want = t.dtype if dtype is None else _to_dtype(dtype)
+    if want != t.dtype:
+        if copy is False:
+            raise ValueError(f"can't alias tensor with dtype '{_SCALAR_NAMES.get(_dt.torch_name(t.dtype))}' "
+                             f"into dtype '{_SCALAR_NAMES.get(_dt.torch_name(want))}'.")
+        t = t.astype(want)
+    if device is not None:
+        from .device import device as _device, device_of_place
+        if device_of_place(t.place) != _device(device):
+            if copy is False:
+                raise ValueError("can't alias tensor from device "
+                                 f"'{device_of_place(t.place)}' to '{_device(device)}'.")
+            t = copy_to(t, to_place(device), True)
+    if copy and t is obj:
+        t = t.clone()
+    return _finish(t, requires_grad) if requires_grad else t
+
+
+# torch's ScalarType names (its error messages name dtypes this way)
+_SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half",
+                 "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short",
+                 "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
+                 "complex128": "ComplexDouble"}
