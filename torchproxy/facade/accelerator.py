@@ -80,7 +80,7 @@ class Stream:
     (``query()`` True) and synchronizing or waiting on it has nothing to wait for.  An
     accelerator stream is ``torch.cuda.Stream``."""
     __slots__ = ()
-    device_type, device_index, stream_id = "cpu", -1, 0
+    device_type, device_index, stream_id = 0, -1, 0  # device_type: c10::DeviceType, CPU = 0
 
     def __init__(self, device=None, *, priority: int = 0, **kwargs):
         kind = _device(device).type if device is not None else (

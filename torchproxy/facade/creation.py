@@ -1045,13 +1045,20 @@ value("torch.strided", strided)
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     from .storage import UntypedStorage
     if isinstance(obj, UntypedStorage):
+        # the bytes read as dtype (int64 when none is given, as torch); a partial last
+        # element is dropped, as torch does
+        want = _to_dtype(dtype if dtype is not None else "int64")
+        item = _dt._ITEMSIZE[_dt.torch_name(want)]
         raw = obj._bytes()
-        if dtype is None:  # torch reads a storage without dtype as a sequence of ints
-            return tensor(raw.astype(np.int64), device=device, requires_grad=requires_grad)
-        t = from_numpy(raw.copy())
-        if _to_dtype(dtype) != t.dtype:
+        if len(raw) < item:
+            return _finish(paddle.zeros([0], want).to(to_place(device or "cpu")), requires_grad)
+        raw = raw[:len(raw) // item * item].copy()
+        name = _dt.torch_name(want)
+        if name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):  # numpy has no such dtype
             from .tensor_methods import _view_dtype
-            t = _view_dtype(t, dtype)
+            t = _view_dtype(from_numpy(raw), want)
+        else:
+            t = from_numpy(raw.view(np.bool_ if name == "bool" else np.dtype(name)))
         if device is not None:
             t = copy_to(t, to_place(device), True)
         return _finish(t, requires_grad)
