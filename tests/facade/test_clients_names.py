@@ -322,3 +322,92 @@ import torch
 def f(x):
     return x.reshape(2, 3, 4)[:, [-1], :]
 """, F32)
+
+
+# -- names Hugging Face transformers 4.57.1 and safetensors reach for (tests/clients/
+#    hf_transformers.py runs the models) ------------------------------------------------------
+@pytest.mark.parametrize("elem", ["3", "5", "2.0", "torch.tensor([1, 2])", "torch.tensor(9)",
+                                  "'a'"])
+def test_tensor_contains(elem):
+    check(f"import torch\ndef f(x):\n    return {elem} in x\n",
+          np.array([[1, 2], [3, 4]], dtype="int64"))
+
+
+def test_tensor_layout_is_strided():
+    check("import torch\ndef f(x):\n    return x.layout == torch.strided, x.layout != torch.strided,"
+          " repr(x.layout)\n", np.ones(2, dtype="float32"))
+
+
+@pytest.mark.parametrize("grad_dtype,input_dtype", [("float32", "float32"),
+                                                    ("float64", "float64"),
+                                                    ("float16", "float32"),
+                                                    ("float32", "float16")])
+def test_softmax_backward_data(grad_dtype, input_dtype):
+    rng = np.random.default_rng(3)
+    g = rng.standard_normal((2, 5)).astype(grad_dtype)
+    x = rng.standard_normal((2, 5)).astype(grad_dtype)
+    check(f'''
+import torch
+def f(g, x):
+    out = torch.softmax(x, 1)
+    return torch._softmax_backward_data(g, out, 1, torch.{input_dtype})
+''', g, x, rtol=1e-3, atol=1e-3)
+
+
+def test_make_subclass_shares_memory():
+    check('''
+import torch
+class Mask(torch.Tensor):
+    pass
+def f(x):
+    m = torch.Tensor._make_subclass(Mask, x, require_grad=False)
+    x.add_(1)
+    return isinstance(m, Mask), isinstance(m, torch.Tensor), m.requires_grad, m + 0
+''', np.arange(4, dtype="float32"))
+
+
+@pytest.mark.parametrize("case", [
+    "torch.asarray([1, 2.5])", "torch.asarray(3)", "torch.asarray([[1, 2]])",
+    "torch.asarray(x) is x", "torch.asarray(x, dtype=torch.float64)",
+    "torch.asarray(x, dtype=torch.float64, copy=False)", "torch.asarray(x, copy=True) is x",
+    "torch.asarray(x.numpy())", "torch.asarray([1, 2], dtype=torch.int32, requires_grad=False)",
+])
+def test_asarray(case):
+    check(f"import torch\ndef f(x):\n    return {case}\n", np.arange(3, dtype="float32"))
+
+
+def test_asarray_shares_numpy_memory():
+    check('''
+import numpy as np
+import torch
+def f():
+    a = np.arange(3.0)
+    t = torch.asarray(a)
+    a[0] = 9
+    return t
+''')
+
+
+def test_storage_from_file_slices_and_asarray(tmp_path):
+    """safetensors' torch loader: UntypedStorage.from_file(shared=False, nbytes) -> untyped()
+    -> storage[a:b] -> asarray(dtype=uint8) -> view(dtype) -> reshape."""
+    from torchproxy.paddle_shims import IS_PADDLE_2
+    if IS_PADDLE_2:
+        pytest.skip("Tensor.view(dtype) needs Paddle >= 3.0 (tensor_methods._view_dtype), so "
+                    "safetensors' torch loader cannot run on Paddle 2.6")
+    path = tmp_path / "blob.bin"
+    raw = np.arange(6, dtype=np.float32).tobytes() + np.arange(4, dtype=np.int16).tobytes()
+    path.write_bytes(raw)
+    check(f'''
+import torch
+def f():
+    s = torch.UntypedStorage.from_file({str(path)!r}, shared=False, nbytes={len(raw)}).untyped()
+    a = torch.asarray(s[0:24], dtype=torch.uint8, device="cpu").view(dtype=torch.float32)
+    b = torch.asarray(s[24:32], dtype=torch.uint8).view(dtype=torch.int16).reshape([2, 2])
+    return len(s), s[4], len(s[8:16]), a.reshape([2, 3]), b, torch.asarray(s[0:4])
+''')
+    check(f'''
+import torch
+def f():
+    return torch.UntypedStorage.from_file({str(path)!r}, shared=False, nbytes=10**6)
+''')

@@ -87,7 +87,7 @@ def f():
 """)
 
 
-@pytest.mark.parametrize("name", ["uint16", "complex32", "chalf", "qint8", "quint8",
+@pytest.mark.parametrize("name", ["complex32", "chalf", "qint8", "quint8",
                                   "float8_e4m3fnuz", "float8_e5m2fnuz"])
 def test_not_provided_dtypes_name_themselves(name):
     mod = load(f"import torch\ndef f():\n    return torch.{name}\n", scoped=True)
@@ -110,6 +110,24 @@ def g():
 """, scoped=True)
     assert mod.f()[:2] == (f"torch.{name}", 1)
     with pytest.raises(TypeError, match=name):
+        mod.g()
+
+
+def test_uint16_is_a_token_on_every_paddle():
+    """paddle.uint16 is Paddle's legacy bfloat16 storage type, so torch.uint16 is a token
+    (safetensors.torch keys a dict by it at import) that no creation accepts."""
+    mod = load("""
+import torch
+def f():
+    return repr(torch.uint16), {torch.uint16: 2}[torch.uint16], torch.uint16.itemsize, \\
+        torch.uint16.is_floating_point, torch.uint16.is_signed, torch.uint16 == torch.bfloat16
+def g():
+    return torch.empty(2, dtype=torch.uint16)
+""", scoped=True)
+    import torch as real
+    assert mod.f() == (repr(real.uint16), 2, real.uint16.itemsize,
+                       real.uint16.is_floating_point, real.uint16.is_signed, False)
+    with pytest.raises(TypeError, match="uint16"):
         mod.g()
 
 

@@ -141,3 +141,25 @@ def test_every_table_method_is_installed():
     for full in registry.TENSOR_TABLE:
         name = full.rsplit(".", 1)[1]
         assert name in paddle.Tensor.__dict__ or hasattr(paddle.Tensor, name), name
+
+
+def test_in_operator_of_unscoped_code_is_cpythons_own():
+    # Paddle has no __contains__: CPython iterates.  The facade's torch rule (any element equal)
+    # is for scoped callers; Paddle's callers keep iteration's answers and its error on 2-D
+    import torchproxy
+
+    def probe():
+        out = []
+        for arr, e in [([1, 2, 3], 3), ([1, 2, 3], 5), ([[1, 2], [3, 4]], 3)]:
+            try:
+                out.append(e in paddle.to_tensor(arr))
+            except Exception as ex:  # noqa: BLE001 - the error is part of the answer
+                out.append(type(ex).__name__)
+        return out
+    before = probe()
+    assert before[:2] == [True, False] and isinstance(before[2], str)
+    torchproxy.enable(scope={"tp_outside_contains_elsewhere"})
+    assert probe() == before
+    from difftest import load
+    src = "import torch\ndef f(t):\n    return 3 in t, 5 in t\n"
+    assert load(src, scoped=True).f(paddle.to_tensor([[1, 2], [3, 4]])) == (True, False)

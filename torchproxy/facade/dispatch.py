@@ -149,13 +149,31 @@ def _not_implemented(self, other):
     return NotImplemented
 
 
+def _contains_by_iteration(self, element):
+    """The unscoped side of ``__contains__`` (Paddle has none): what CPython does without one,
+    iterate and compare each item (identity first, then ``==``), so Paddle's own callers keep
+    their answers and errors (a 2-D tensor's rows compared to a scalar still raise)."""
+    for item in self:
+        if item is element or item == element:
+            return True
+    return False
+
+
+# Protocol methods Paddle lacks but CPython has a default for: dispatched all the same, the
+# unscoped side doing what CPython does without the method (name -> that side, per backend).
+PROTOCOL_DEFAULTS = {name: "not_implemented" for name in INPLACE_OPERATORS}
+PROTOCOL_DEFAULTS["__contains__"] = _contains_by_iteration
+
+
 # -- building ----------------------------------------------------------------------------------
 def make(name: str, impl, paddle_attr):
     """The attribute for ``paddle.Tensor.<name>``: ``impl`` is the torch implementation (a
     function, or a ``property``), ``paddle_attr`` what ``paddle.Tensor.__dict__`` (or a base)
     holds for the name, or None where Paddle lacks it."""
-    if paddle_attr is None and name in INPLACE_OPERATORS:
-        paddle_attr = _C.not_implemented if _backend == "c" else _not_implemented
+    if paddle_attr is None and name in PROTOCOL_DEFAULTS:
+        default = PROTOCOL_DEFAULTS[name]
+        paddle_attr = default if callable(default) else \
+            _C.not_implemented if _backend == "c" else _not_implemented
     is_prop = isinstance(impl, property)
     if is_prop:
         fget, fset = impl.fget, impl.fset

@@ -25,7 +25,8 @@ from ..errors import NotProvidedError
 from .registry import module, torch_function, type_
 
 NAMES = (
-    "torch.distributed.DeviceMesh", "torch.distributed.ProcessGroup", "torch.distributed.tensor.Partial",
+    "torch.distributed.DeviceMesh", "torch.distributed.ProcessGroup", "torch.distributed.fsdp",
+    "torch.distributed.fsdp.FullyShardedDataParallel", "torch.distributed.tensor.Partial",
     "torch.distributed.tensor.Placement", "torch.distributed.tensor.Replicate",
     "torch.distributed.tensor.Shard", "torch.distributed.tensor.distribute_module",
     "torch.distributed.tensor.parallel", "torch.distributed.tensor.parallel.ParallelStyle",
@@ -186,3 +187,22 @@ class ProcessGroup(metaclass=_PaddleGroupMeta):
 type_("torch.distributed.ProcessGroup", ProcessGroup,
       note="isinstance answers True for Paddle's groups (paddle.distributed.new_group); "
            "constructing one raises NotProvidedError")
+
+
+# Hugging Face transformers' generate asks `isinstance(model, torch.distributed.fsdp.
+# FullyShardedDataParallel)` on every call (integrations/fsdp.py).
+module("torch.distributed.fsdp")
+
+
+class FullyShardedDataParallel:
+    """torch's FSDP wrapper: a type for isinstance checks (no module is one); wrapping a
+    module is not provided (Paddle's sharding is paddle.distributed.sharding)."""
+
+    def __new__(cls, *args, **kwargs):
+        raise NotProvidedError("torch.distributed.fsdp.FullyShardedDataParallel (wrapping a "
+                               "module; Paddle's sharding is paddle.distributed.sharding)")
+
+
+FullyShardedDataParallel.__module__ = "torch.distributed.fsdp.fully_sharded_data_parallel"
+type_("torch.distributed.fsdp.FullyShardedDataParallel", FullyShardedDataParallel,
+      note="a type for isinstance checks; wrapping a module raises NotProvidedError")

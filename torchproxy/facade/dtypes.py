@@ -27,7 +27,8 @@ NAMES = (
     "torch.float8_e8m0fnu", "torch.get_default_dtype", "torch.half", "torch.iinfo", "torch.int",
     "torch.int16", "torch.int32", "torch.int64", "torch.int8", "torch.is_complex",
     "torch.is_floating_point", "torch.is_tensor", "torch.long", "torch.promote_types",
-    "torch.set_default_dtype", "torch.short", "torch.uint32", "torch.uint64", "torch.uint8",
+    "torch.set_default_dtype", "torch.short", "torch.uint16", "torch.uint32", "torch.uint64",
+    "torch.uint8",
 )
 
 import paddle
@@ -52,8 +53,6 @@ _ALIASES = {"half": "float16", "float": "float32", "double": "float64", "short":
 
 # Names torch has that the facade does not provide, with the reason (mirrored in gaps.toml).
 NOT_PROVIDED = {
-    "uint16": "Paddle's uint16 prints as 'paddle.bfloat16' (its legacy bf16 storage type), so "
-              "Triton and str() would see bfloat16",
     "complex32": "Paddle has no complex32", "chalf": "Paddle has no complex32",
     "float8_e4m3fnuz": "Paddle has no fnuz float8", "float8_e5m2fnuz": "Paddle has no fnuz float8",
     "float4_e2m1fn_x2": "Paddle has no float4",
@@ -86,7 +85,7 @@ type_("torch.dtype", DTYPE_TYPE)
 # tensor), so nothing silently computes in another dtype.
 class UnavailableDtype:
     __slots__ = ("name", "reason")
-    _SIZES = {"float8_e4m3fn": 1, "float8_e5m2": 1, "uint32": 4, "uint64": 8,
+    _SIZES = {"float8_e4m3fn": 1, "float8_e5m2": 1, "uint16": 2, "uint32": 4, "uint64": 8,
               "float8_e8m0fnu": 1}
 
     def __init__(self, name: str, reason: str):
@@ -114,8 +113,13 @@ class UnavailableDtype:
 # import; no Paddle has e8m0, so it is a token on every version.  Notes are the same on every
 # Paddle version (docs/COVERAGE.md is generated on any): the per-version tokens are documented
 # in gaps.toml ("torch.uint32 (Paddle 2.6)").
+# torch.uint16 is a token on every Paddle: paddle.uint16 is its legacy bfloat16 storage type
+# (it prints 'paddle.bfloat16'), so handing it out would make str() and Triton see bfloat16.
+# safetensors.torch builds {torch.uint16: 2, ...} at import (Hugging Face transformers imports it).
 for _name, _why in {**MISSING_ON_THIS_PADDLE,
-                    "float8_e8m0fnu": "Paddle has no e8m0 float8"}.items():
+                    "float8_e8m0fnu": "Paddle has no e8m0 float8",
+                    "uint16": "Paddle has no uint16 tensors (paddle.uint16 is its legacy "
+                              "bfloat16 storage type)"}.items():
     value(f"torch.{_name}", UnavailableDtype(_name, _why),
           note="" if _name in MISSING_ON_THIS_PADDLE else
           _why + ": a dtype token (dict key, comparisons); tensors of it cannot be created")

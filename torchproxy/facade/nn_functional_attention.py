@@ -1,10 +1,21 @@
 """``torch.nn.functional`` attention (``scaled_dot_product_attention``,
-``multi_head_attention_forward``) and ``torch.nn.attention`` (``SDPBackend``, ``sdpa_kernel``).
+``multi_head_attention_forward``), ``torch.nn.attention`` (``SDPBackend``, ``sdpa_kernel``,
+the import-time names of ``flex_attention``) and the SDPA backend switches of
+``torch.backends.cuda`` (``enable_flash_sdp``...: one set of enabled backends, shared with
+``sdpa_kernel`` as in torch).
 """
 from __future__ import annotations
 
 NAMES = (
-    "torch.nn.attention", "torch.nn.attention.SDPBackend", "torch.nn.attention.sdpa_kernel",
+    "torch.backends.cuda.cudnn_sdp_enabled", "torch.backends.cuda.enable_cudnn_sdp",
+    "torch.backends.cuda.enable_flash_sdp", "torch.backends.cuda.enable_math_sdp",
+    "torch.backends.cuda.enable_mem_efficient_sdp", "torch.backends.cuda.flash_sdp_enabled",
+    "torch.backends.cuda.math_sdp_enabled", "torch.backends.cuda.mem_efficient_sdp_enabled",
+    "torch.nn.attention", "torch.nn.attention.SDPBackend", "torch.nn.attention.flex_attention",
+    "torch.nn.attention.flex_attention.BlockMask",
+    "torch.nn.attention.flex_attention._DEFAULT_SPARSE_BLOCK_SIZE",
+    "torch.nn.attention.flex_attention.create_block_mask",
+    "torch.nn.attention.flex_attention.flex_attention", "torch.nn.attention.sdpa_kernel",
     "torch.nn.functional.multi_head_attention_forward",
     "torch.nn.functional.scaled_dot_product_attention",
 )
@@ -17,7 +28,8 @@ import paddle
 import paddle.nn.functional as PF
 
 from .nn_functional import F
-from .registry import module, torch_function, type_
+from ..errors import NotProvidedError
+from .registry import module, torch_function, type_, value
 
 
 # -- attention --------------------------------------------------------------------------------------
@@ -26,9 +38,8 @@ from .registry import module, torch_function, type_
                      "numbers")
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
-    backends = _SDPA_BACKENDS[-1]
     if query.place.is_cpu_place() and not ({SDPBackend.MATH, SDPBackend.FLASH_ATTENTION}
-                                           & set(backends)):
+                                           & _SDP_ENABLED):
         raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This "
                            "is likely due to turning off both the math kernel and the fused "
                            "kernels.")
@@ -222,7 +233,8 @@ class SDPBackend(enum.IntEnum):
 
 type_("torch.nn.attention.SDPBackend", SDPBackend)
 
-_SDPA_BACKENDS = [list(SDPBackend)]
+# the enabled backends: torch's global SDP flags, which sdpa_kernel sets and restores
+_SDP_ENABLED = set(SDPBackend) - {SDPBackend.ERROR, SDPBackend.OVERRIDEABLE}
 
 
 @torch_function("torch.nn.attention.sdpa_kernel",
@@ -236,8 +248,66 @@ def sdpa_kernel(backends, set_priority: bool = False):
                                                            for b in backends):
         raise AssertionError("Backend must be an instance of SDPBackend or a list of "
                              "SDPBackend instances")
-    _SDPA_BACKENDS.append(list(backends))
+    saved = set(_SDP_ENABLED)
+    _SDP_ENABLED.clear()
+    _SDP_ENABLED.update(backends)
     try:
         yield
     finally:
-        _SDPA_BACKENDS.pop()
+        _SDP_ENABLED.clear()
+        _SDP_ENABLED.update(saved)
+
+
+def _sdp_switch(backend: SDPBackend, setter: str):
+    def enable(enabled) -> None:
+        if not isinstance(enabled, bool):
+            # torch's message names the math setter for every backend (its C binding's text)
+            raise RuntimeError(f"set_sdp_use_math expects a bool, but got "
+                               f"{type(enabled).__name__}")
+        (_SDP_ENABLED.add if enabled else _SDP_ENABLED.discard)(backend)
+
+    def enabled() -> bool:
+        return backend in _SDP_ENABLED
+    return enable, enabled
+
+
+for _short, _backend in (("flash", SDPBackend.FLASH_ATTENTION),
+                         ("mem_efficient", SDPBackend.EFFICIENT_ATTENTION),
+                         ("math", SDPBackend.MATH), ("cudnn", SDPBackend.CUDNN_ATTENTION)):
+    _on, _is_on = _sdp_switch(_backend, _short)
+    torch_function(f"torch.backends.cuda.enable_{_short}_sdp",
+                   note="sets the flag sdpa_kernel shares; the facade computes attention with "
+                        "one kernel (CPU needs math or flash enabled, as torch)")(_on)
+    torch_function(f"torch.backends.cuda.{_short}_sdp_enabled")(_is_on)
+
+
+# -- torch.nn.attention.flex_attention: importable, not computed ------------------------------
+# Hugging Face transformers imports BlockMask, create_block_mask and the block size at import
+# whenever torch >= 2.5; calling flex attention needs torch's compiled block-sparse kernels.
+module("torch.nn.attention.flex_attention")
+value("torch.nn.attention.flex_attention._DEFAULT_SPARSE_BLOCK_SIZE", 128)
+
+
+class BlockMask:
+    """torch's block-sparse mask for flex_attention: a type for annotations and isinstance
+    checks (False for everything); making one raises NotProvidedError."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotProvidedError("torch.nn.attention.flex_attention.BlockMask")
+
+
+BlockMask.__module__ = "torch.nn.attention.flex_attention"
+type_("torch.nn.attention.flex_attention.BlockMask", BlockMask,
+      note="a type only (isinstance False); flex_attention itself is not provided")
+
+
+@torch_function("torch.nn.attention.flex_attention.create_block_mask",
+                note="raises NotProvidedError (flex_attention needs torch's compiled kernels)")
+def create_block_mask(*args, **kwargs):
+    raise NotProvidedError("torch.nn.attention.flex_attention.create_block_mask")
+
+
+@torch_function("torch.nn.attention.flex_attention.flex_attention",
+                note="raises NotProvidedError (torch compiles it into block-sparse kernels)")
+def flex_attention(*args, **kwargs):
+    raise NotProvidedError("torch.nn.attention.flex_attention.flex_attention")

@@ -8,10 +8,14 @@ from __future__ import annotations
 NAMES = (
     "torch.nn.init", "torch.nn.init._calculate_correct_fan",
     "torch.nn.init._calculate_fan_in_and_fan_out", "torch.nn.init.calculate_gain",
-    "torch.nn.init.constant_", "torch.nn.init.dirac_", "torch.nn.init.eye_",
-    "torch.nn.init.kaiming_normal_", "torch.nn.init.kaiming_uniform_", "torch.nn.init.normal_",
-    "torch.nn.init.ones_", "torch.nn.init.orthogonal_", "torch.nn.init.sparse_",
-    "torch.nn.init.trunc_normal_", "torch.nn.init.uniform_", "torch.nn.init.xavier_normal_",
+    "torch.nn.init.constant", "torch.nn.init.constant_", "torch.nn.init.dirac",
+    "torch.nn.init.dirac_", "torch.nn.init.eye", "torch.nn.init.eye_",
+    "torch.nn.init.kaiming_normal", "torch.nn.init.kaiming_normal_",
+    "torch.nn.init.kaiming_uniform", "torch.nn.init.kaiming_uniform_", "torch.nn.init.normal",
+    "torch.nn.init.normal_", "torch.nn.init.ones_", "torch.nn.init.orthogonal",
+    "torch.nn.init.orthogonal_", "torch.nn.init.sparse", "torch.nn.init.sparse_",
+    "torch.nn.init.trunc_normal_", "torch.nn.init.uniform", "torch.nn.init.uniform_",
+    "torch.nn.init.xavier_normal", "torch.nn.init.xavier_normal_", "torch.nn.init.xavier_uniform",
     "torch.nn.init.xavier_uniform_", "torch.nn.init.zeros_",
 )
 
@@ -220,3 +224,23 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
                 col = paddle.scatter(col, idx, paddle.zeros([num_zeros], col.dtype))
                 v[:, c] = col
     return _write(tensor, v)
+
+
+# torch's deprecated spellings without the trailing underscore (Hugging Face's modeling_utils
+# lists them at import): each warns as torch does and calls the in-place initialiser.
+def _deprecated(new_name):
+    meth = globals()[new_name]
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        import warnings
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
+                      FutureWarning, stacklevel=2)
+        return meth(*args, **kwargs)
+    deprecated_init.__name__ = old_name
+    return deprecated_init
+
+
+for _new in ("uniform_", "normal_", "constant_", "eye_", "dirac_", "xavier_uniform_",
+             "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "sparse_"):
+    torch_function(I + _new[:-1])(_deprecated(_new))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 NAMES = (
     "torch.Tensor.__setitem__", "torch.Tensor.isneginf", "torch.Tensor.isposinf",
-    "torch.are_deterministic_algorithms_enabled",
+    "torch.Tensor.__contains__", "torch.Tensor._make_subclass", "torch.Tensor.layout", "torch._softmax_backward_data",
+    "torch.are_deterministic_algorithms_enabled", "torch.get_deterministic_debug_mode",
     "torch.is_deterministic_algorithms_warn_only_enabled", "torch.isneginf", "torch.isposinf",
     "torch.multiprocessing", "torch.multiprocessing.Array", "torch.multiprocessing.Barrier",
     "torch.multiprocessing.Condition", "torch.multiprocessing.Event",
@@ -18,7 +19,8 @@ NAMES = (
     "torch.multiprocessing.cpu_count", "torch.multiprocessing.current_process",
     "torch.multiprocessing.get_all_start_methods", "torch.multiprocessing.get_context",
     "torch.multiprocessing.get_start_method", "torch.multiprocessing.set_start_method",
-    "torch.use_deterministic_algorithms", "torch.Tensor.__getitem__",
+    "torch.set_deterministic_debug_mode", "torch.use_deterministic_algorithms",
+    "torch.utils.checkpoint", "torch.utils.checkpoint.checkpoint", "torch.Tensor.__getitem__",
 )
 CONDITIONAL = ("torch.Tensor.__getitem__",)  # Paddle 2.6 only (paddle_shims)
 
@@ -162,6 +164,110 @@ def are_deterministic_algorithms_enabled():
 @torch_function("torch.is_deterministic_algorithms_warn_only_enabled")
 def is_deterministic_algorithms_warn_only_enabled():
     return _DETERMINISTIC["warn_only"]
+
+
+# 0 default, 1 warn, 2 error: torch's debug-mode view of the same two settings
+_DEBUG_MODES = ("default", "warn", "error")
+
+
+@torch_function("torch.get_deterministic_debug_mode")
+def get_deterministic_debug_mode() -> int:
+    if not _DETERMINISTIC["mode"]:
+        return 0
+    return 1 if _DETERMINISTIC["warn_only"] else 2
+
+
+@torch_function("torch.set_deterministic_debug_mode")
+def set_deterministic_debug_mode(debug_mode) -> None:
+    if isinstance(debug_mode, str):
+        if debug_mode not in _DEBUG_MODES:
+            raise RuntimeError(f"invalid value of debug_mode, expected one of `default`, `warn`, "
+                               f"`error`, but got {debug_mode}")
+        debug_mode = _DEBUG_MODES.index(debug_mode)
+    elif isinstance(debug_mode, int) and not isinstance(debug_mode, bool):
+        if debug_mode not in (0, 1, 2):
+            raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got "
+                               f"{debug_mode}")
+    else:
+        raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
+    use_deterministic_algorithms(debug_mode > 0, warn_only=debug_mode == 1)
+
+
+# -- `x in tensor` (Hugging Face: `pad_token_id in input_ids[:, [-1, 0]]`) -----------------------
+@tensor_method("__contains__")
+def __contains__(self, element):
+    """torch's rule: any element equal to ``element`` (a scalar, or a tensor broadcast against
+    ``self``); Paddle has no ``__contains__``, so Python iterated rows and failed on 2-D."""
+    import numbers
+    if isinstance(element, (paddle.Tensor, numbers.Number)):
+        return bool((self == element).any().item())
+    raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in "
+                       f"a {type(element)}.")
+
+
+# -- Tensor.layout (safetensors refuses anything but torch.strided) ------------------------------
+@tensor_method("layout", note="torch.strided for every dense tensor (Paddle's own .layout, the data "
+                              "layout string 'NCHW', stays for unscoped callers)")
+@property
+def layout(self):
+    from .creation import strided
+    return strided
+
+
+# -- private names Hugging Face transformers calls ---------------------------------------------
+_SCALAR_TYPE = {"float16": "Half", "bfloat16": "BFloat16", "float32": "Float", "float64": "Double"}
+
+
+@torch_function("torch._softmax_backward_data")
+def _softmax_backward_data(grad_output, output, dim, input_dtype):
+    """The gradient of softmax at its output: output * (grad - sum(grad * output, dim)).
+    A half-precision gradient of a float32 softmax (torch's half_to_float case) is computed
+    in float32 and returned in the gradient's dtype, as torch's CPU kernel does."""
+    g, want = _name(grad_output.dtype), _name(input_dtype)
+    if g != want and not (want == "float32" and g in ("float16", "bfloat16")):
+        raise RuntimeError(f"expected scalar type {_SCALAR_TYPE.get(g, g)} but found "
+                           f"{_SCALAR_TYPE.get(want, want)}")
+    go, out = grad_output, output
+    if g in ("float16", "bfloat16"):
+        go, out = go.astype("float32"), out.astype("float32")
+    res = out * (go - (go * out).sum(axis=dim, keepdim=True))
+    return res.astype(grad_output.dtype)
+
+
+@tensor_method("_make_subclass", note="Paddle's Tensor subclass over the same memory")
+def _make_subclass(cls, data, require_grad=False, **kwargs):
+    """``torch.Tensor._make_subclass(cls, data)``: an instance of the Tensor subclass ``cls``
+    that shares ``data``'s memory (detached from its graph)."""
+    if not (isinstance(cls, type) and issubclass(cls, paddle.Tensor)):
+        raise TypeError(f"cls must be a type (got {cls})")
+    obj = paddle.Tensor.__new__(cls)
+    paddle.Tensor.__init__(obj, data.detach())
+    obj.stop_gradient = not require_grad
+    return obj
+
+
+# -- torch.utils.checkpoint (Hugging Face's modeling_utils imports it at the top) ---------------
+import warnings as _warnings  # noqa: E402
+
+module("torch.utils.checkpoint")
+
+
+@torch_function("torch.utils.checkpoint.checkpoint",
+                note="runs the function once and keeps its activations: the same values and "
+                     "gradients, without the memory saving (no recomputation in backward)")
+def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism_check="default",
+               debug=False, early_stop=True, **kwargs):
+    if use_reentrant is None:
+        _warnings.warn("torch.utils.checkpoint: the use_reentrant parameter should be passed "
+                       "explicitly. Starting in PyTorch 2.9, calling checkpoint without "
+                       "use_reentrant will raise an exception. use_reentrant=False is "
+                       "recommended, but if you need to preserve the current default behavior, "
+                       "you can pass use_reentrant=True. Refer to docs for more details on the "
+                       "differences between the two variants.", stacklevel=2)
+        use_reentrant = True
+    if use_reentrant and kwargs:
+        raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
+    return function(*args, **kwargs)
 
 
 # -- torch.multiprocessing (Liger's test modules import it at the top) ---------------------------

@@ -53,6 +53,8 @@ AREAS = (
     "torchproxy.facade.cuda",       # torch.cuda, streams, events, memory
     "torchproxy.facade.cpu",        # torch.cpu (device-agnostic helpers: one CPU device)
     "torchproxy.facade.runtime",    # torch._C, torch.version, torch.backends, torch.compile
+    "torchproxy.facade.compiler_probes",  # torch.fx.Proxy, _dynamo/compiler export probes, cond
+    "torchproxy.facade.accelerator",  # torch.accelerator, torch.Stream (CPU)
     "torchproxy.facade.autograd",   # autograd.Function, no_grad, enable_grad, inference_mode
     "torchproxy.facade.library",    # torch.library, torch.ops
     "torchproxy.facade.nn",         # torch.nn.Module/Parameter, torch.nn.functional
@@ -102,6 +104,7 @@ AREAS = (
     "torchproxy.facade.masked",  # torch.masked: masked reductions/normalizations (torch's strided code)
     "torchproxy.facade.ops_other",  # unravel_index, constant_pad_nd, _chunk_cat, gradient (OpInfo "other")
     "torchproxy.facade.hub",  # torch.hub checkpoint download, torch.utils.model_zoo.load_url
+    "torchproxy.facade.pytree",  # torch.utils._pytree (registry of nodes, flatten/unflatten/map)
 )
 
 

@@ -37,6 +37,7 @@ NAMES = (
 
 from sys import _getframe
 
+import numpy as np
 import paddle
 
 from ..paddle_shims import byte_offset, place_guard, share_buffer
@@ -189,6 +190,59 @@ class UntypedStorage:
     def __repr__(self):
         return (f"torchproxy UntypedStorage(data_ptr={self._ptr:#x}, nbytes={self._nbytes}, "
                 f"place={self._place})")
+
+    # -- reading checkpoints (safetensors' torch loader: from_file, untyped(), [a:b]) ----------
+    @classmethod
+    def from_file(cls, filename, shared=False, nbytes=0) -> "UntypedStorage":
+        """The file's first ``nbytes`` bytes in host memory.  ``shared=True`` (writes reach
+        the file through a shared mapping) is not provided: the bytes are read into memory,
+        as torch's ``shared=False`` storage behaves."""
+        if shared:
+            from ..errors import NotProvidedError
+            raise NotProvidedError("torch.UntypedStorage.from_file(shared=True) (a storage "
+                                   "mapped onto the file)")
+        import os
+        size = os.path.getsize(filename)
+        if size < nbytes:
+            raise RuntimeError(f"file <{filename}> size <{size}> is smaller than the required "
+                               f"mapping size <{nbytes}>")
+        with open(filename, "rb") as f:
+            data = np.frombuffer(f.read(nbytes), dtype=np.uint8).copy()
+        if nbytes == 0:
+            return cls(0, 0, None, paddle.CPUPlace())
+        flat = paddle.to_tensor(data, place=paddle.CPUPlace())
+        return cls(flat.data_ptr(), nbytes, flat, paddle.CPUPlace())
+
+    def untyped(self) -> "UntypedStorage":
+        return self
+
+    def _bytes(self):
+        """Every byte of the storage, as a 1-D uint8 numpy array (host storages only)."""
+        if self._nbytes == 0:
+            return np.zeros([0], np.uint8)
+        if self._flat is None:
+            _refuse_bare(self._whole.dtype, "reading an UntypedStorage's bytes")
+        host = self._flat if self._is_cpu() else self._flat.cpu()
+        raw = host.numpy()
+        return raw.reshape(-1).view(np.uint8) if raw.dtype != np.uint8 else raw.reshape(-1)
+
+    def __getitem__(self, idx):
+        """An int gives that byte's value; a slice (step 1) gives a storage over those bytes
+        (its own copy of them: torch's shares them; reading is the same)."""
+        if isinstance(idx, slice):
+            start, stop, step = idx.indices(self._nbytes)
+            if step != 1:
+                raise RuntimeError("slices with steps other than 1 are not supported")
+            data = self._bytes()[start:max(start, stop)].copy()
+            if data.size == 0:
+                return UntypedStorage(0, 0, None, self._place)
+            flat = paddle.to_tensor(data, place=paddle.CPUPlace())
+            return UntypedStorage(flat.data_ptr(), data.size, flat, paddle.CPUPlace())
+        if not isinstance(idx, int) or isinstance(idx, bool):
+            raise TypeError(f"can't index a torch.UntypedStorage with {type(idx).__name__}")
+        if not -self._nbytes <= idx < self._nbytes:
+            raise IndexError(f"index {idx} out of range for storage of size {self._nbytes}")
+        return int(self._bytes()[idx])
 
 
 type_("torch.UntypedStorage", UntypedStorage)

@@ -113,7 +113,8 @@ def policy_of(name: str) -> str:
     """'added' (Paddle lacks it) or 'dispatched' (torch semantics in scope only)."""
     import paddle
     saved = _saved.get(name, _MISSING) if _saved else _lookup_static(paddle.Tensor, name)
-    # in-place operators Paddle lacks are dispatched all the same: their unscoped side answers
-    # NotImplemented so CPython falls back to Paddle's binary operator (dispatch.INPLACE_OPERATORS)
-    return "added" if saved is _MISSING and name not in _dispatch.INPLACE_OPERATORS else \
+    # protocol methods Paddle lacks are dispatched all the same: their unscoped side does what
+    # CPython does without them (in-place operators answer NotImplemented, so CPython falls back
+    # to Paddle's binary operator; `in` iterates): dispatch.PROTOCOL_DEFAULTS
+    return "added" if saved is _MISSING and name not in _dispatch.PROTOCOL_DEFAULTS else \
         "dispatched"
