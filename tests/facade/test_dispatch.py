@@ -115,6 +115,7 @@ SAMPLES.update({
     "geometric_": (X, lambda: (0.5,), {}), "multinomial": (X, lambda: (2,), {}),
 })
 SAMPLES.update({
+    "__contains__": (X, lambda: (0.5,), {}),  # (unscoped: CPython's iteration over 2-D raises)
     "addbmm": (X, lambda: (paddle.ones([2, 3, 5]), paddle.ones([2, 5, 4])), {}),
     "baddbmm": (X, lambda: (paddle.ones([2, 3, 5]), paddle.ones([2, 5, 4])), {}),
     "addmv": (X, lambda: (paddle.ones([4, 5]), paddle.ones([5])), {}),
@@ -348,6 +349,12 @@ def test_unscoped_callers_get_paddles_own_attribute(outcomes, name):
         if name in dispatch.INPLACE_OPERATORS:
             # Paddle lacks it, yet dispatched: NotImplemented (x += y then rebinds, as Paddle)
             assert out is NotImplemented and _impl_code(name) not in entered, backend
+            continue
+        if name in dispatch.PROTOCOL_DEFAULTS:
+            # Paddle lacks it, yet dispatched: CPython's default behaviour (`in` iterates)
+            default = dispatch.PROTOCOL_DEFAULTS[name]
+            assert _first_below(codes, caller) is default.__code__, backend
+            assert _impl_code(name) not in entered, backend
             continue
         if (backend, "direct") not in r:
             # Paddle lacks the name: torch's implementation for every caller, no recording
