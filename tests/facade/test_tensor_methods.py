@@ -125,3 +125,20 @@ def f(v):
     (x * 2 + casts[0].float() + casts[3].float() + casts[5].float() + casts[6].float()).sum().backward()
     return flags, x.grad
 """, x)
+
+
+def test_grad_fn_is_none_exactly_where_torchs_is():
+    from difftest import load
+    src = """
+import torch
+def f():
+    x = torch.ones(2, requires_grad=True)
+    z = torch.ones(2)
+    y = x * 2
+    out = [x.grad_fn is None, z.grad_fn is None, (z * 2).grad_fn is None, y.grad_fn is None,
+           y.detach().grad_fn is None, y.sum().grad_fn is None]
+    with torch.no_grad():
+        out.append((x * 2).grad_fn is None)
+    return out
+"""
+    assert load(src, scoped=True).f() == load(src, scoped=False).f()

@@ -13,7 +13,8 @@ from __future__ import annotations
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
 NAMES = (
-    "torch.Tensor.backward", "torch.Tensor.grad", "torch.Tensor.requires_grad",
+    "torch.Tensor.backward", "torch.Tensor.grad", "torch.Tensor.grad_fn",
+    "torch.Tensor.requires_grad",
     "torch.Tensor.requires_grad_", "torch.autograd", "torch.autograd.Function",
     "torch.autograd.backward", "torch.autograd.enable_grad", "torch.autograd.function",
     "torch.autograd.function.Function", "torch.autograd.function.FunctionCtx",
@@ -497,3 +498,17 @@ def _set_grad(self, value):
 
 tensor_method("grad", note="a view of Paddle's grad with requires_grad False, as torch's; "
                            "x.grad = None releases it")(property(_get_grad, _set_grad))
+
+
+def _get_grad_fn(self):
+    # torch: a leaf (and any tensor that does not require grad) has no grad_fn; Paddle gives
+    # every tensor a node (an accumulation node for leaves), so `t.grad_fn is None`, the usual
+    # leaf test, would never hold
+    if self.stop_gradient or self.is_leaf:
+        return None
+    return self.grad_fn  # Paddle's node (name(), next_functions) inside torchproxy
+
+
+tensor_method("grad_fn", note="None for leaves and tensors that do not require grad, as torch's; "
+                              "otherwise Paddle's grad node (its name() is Paddle's, e.g. "
+                              "MultiplyGradNode for torch's MulBackward0)")(property(_get_grad_fn))
