@@ -247,8 +247,8 @@ def _norm(v, values=True):
         return ("UntypedStorage", v.nbytes())
     if isinstance(v, (list, tuple)):
         return (type(v).__name__, tuple(_norm(i, values) for i in v))
-    if type(v).__name__ == "PyCapsule":
-        return ("PyCapsule",)
+    if type(v).__name__ in ("PyCapsule", "GradNodeBase"):
+        return (type(v).__name__,)  # (a new wrapper object on every read: compare the type)
     if isinstance(v, (bool, int, float, str, type(None))):
         return (type(v).__name__, v if values else None)
     return (type(v).__name__, repr(v))
