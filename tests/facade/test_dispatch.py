@@ -116,6 +116,7 @@ SAMPLES.update({
 })
 SAMPLES.update({
     "__contains__": (X, lambda: (0.5,), {}),
+    "__format__": (X, lambda: ("",), {}),
     # torch calls it on the class (Tensor._make_subclass(cls, data)); on an instance, self is
     # taken for cls and refused: the call still reaches the implementation
     "_make_subclass": (X, lambda: (X(),), {}),  # (unscoped: CPython's iteration over 2-D raises)

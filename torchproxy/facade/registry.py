@@ -41,6 +41,7 @@ TENSOR_TABLE: dict[str, Entry] = {}
 # that does not exist is an error; so is a module outside this list that registers names.
 AREAS = (
     "torchproxy.facade.core",       # torch.Tensor, torch.Size, numel/size/shape/dim
+    "torchproxy.facade.tensor_str",  # how a tensor prints: repr/str/format, set_printoptions
     "torchproxy.facade.dtypes",     # dtypes, finfo/iinfo, default dtype
     "torchproxy.facade.device",     # torch.device
     "torchproxy.facade.creation",   # empty/zeros/arange/tensor/... with torch signatures
