@@ -674,6 +674,8 @@ class _ZeroGradEdge(paddle.autograd.PyLayer):
     @staticmethod
     def forward(ctx, value, spec, *sources):
         ctx.specs = [(list(s.shape), s.dtype) for s in sources]
+        # empty leaves: Paddle 2.6 drops their (0-size) gradient, torch stores an empty one
+        ctx.empty_leaves = [weakref.ref(s) for s in sources if s.is_leaf and 0 in s.shape]
         ctx.value = isinstance(value, paddle.Tensor)
         ctx.through = ctx.value and not value.stop_gradient
         if ctx.value:
@@ -683,11 +685,36 @@ class _ZeroGradEdge(paddle.autograd.PyLayer):
 
     @staticmethod
     def backward(ctx, grad):
+        for ref in ctx.empty_leaves:
+            leaf = ref()
+            if leaf is not None:
+                _REACHED_EMPTY_LEAVES[id(leaf)] = weakref.ref(
+                    leaf, lambda _r, k=id(leaf): _REACHED_EMPTY_LEAVES.pop(k, None))
         zeros = tuple(paddle.zeros(shape, dtype=dt) for shape, dt in ctx.specs)
         if not ctx.value:
             return zeros if len(zeros) != 1 else zeros[0]
         out = (grad if ctx.through else None,) + zeros
         return out
+
+
+# id(empty leaf) -> weakref to it: leaves with 0 elements a backward reached (Paddle 2.6 keeps
+# their .grad None; torch holds an empty gradient)
+_REACHED_EMPTY_LEAVES: dict = {}
+
+
+def empty_leaf_grad(t):
+    """Paddle 2.6: the gradient torch holds for ``t``, a leaf with 0 elements that a backward
+    reached through the edges above (an empty tensor of its shape), or None.  Remove with 2.6
+    support (with ZERO_SIZE_GRAD_CRASHES)."""
+    ref = _REACHED_EMPTY_LEAVES.get(id(t))
+    if ref is None or ref() is not t:
+        return None
+    return paddle.zeros(list(t.shape), dtype=t.dtype)
+
+
+def forget_empty_leaf_grad(t) -> None:
+    """``t.grad = None`` (zero_grad): the empty gradient above is released too."""
+    _REACHED_EMPTY_LEAVES.pop(id(t), None)
 
 
 def _record(t, sources):

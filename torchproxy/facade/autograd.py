@@ -32,6 +32,9 @@ import threading
 import paddle
 from paddle.autograd import PyLayer
 
+from ..paddle_shims import ZERO_SIZE_GRAD_CRASHES
+from ..paddle_shims import empty_leaf_grad as _empty_leaf_grad
+from ..paddle_shims import forget_empty_leaf_grad as _forget_empty_leaf_grad
 from ..paddle_shims import set_grad_enabled as _set_grad_enabled
 from .registry import module, torch_function, type_
 
@@ -482,7 +485,10 @@ def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, 
 
 def _get_grad(self):
     g = self.grad  # Paddle's (inside torchproxy)
-    if g is None or g.stop_gradient:
+    if g is None:
+        # Paddle 2.6 keeps an empty leaf's gradient None (paddle_shims.empty_leaf_grad)
+        return _empty_leaf_grad(self) if ZERO_SIZE_GRAD_CRASHES and 0 in self.shape else None
+    if g.stop_gradient:
         return g
     # Paddle's grad tensor records stop_gradient=False; torch's .grad never requires grad.
     # detach() shares the memory, so in-place updates (x.grad.zero_()) reach the real grad.
@@ -492,6 +498,8 @@ def _get_grad(self):
 def _set_grad(self, value):
     if value is None:
         self.clear_gradient(False)  # release it: x.grad is None afterwards (Paddle 2.6 and 3.x)
+        if ZERO_SIZE_GRAD_CRASHES:
+            _forget_empty_leaf_grad(self)
     else:
         self.grad = value  # Paddle's setter
 
