@@ -26,6 +26,7 @@ _STATE = _scope.STATE
 _lock = _STATE.lock
 
 
+_TRITON_NATIVE = hook.TRITON_NATIVE
 _meta_path_checked = None  # the sys.meta_path (as a tuple) last found free of Paddle's proxy
 
 
@@ -100,7 +101,7 @@ def _publish(new) -> None:
             not on or hook.installed() and _tensor.installed()):
         # the common case (a guard in and out, pieces parked): one assignment
         _STATE.assign(new)
-        if on:
+        if on and _TRITON_NATIVE in sys.modules:  # (the call only once Triton is loaded)
             hook.settle_triton_if_due()
         return
     fresh = on and not (hook.installed() and _tensor.installed())

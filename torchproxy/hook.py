@@ -415,7 +415,8 @@ def _atomic_publish_call(key: str, value, fn, *args):
         sys.settrace(tracer)
 
 
-_TRITON_NATIVE = "triton._C.libtriton"  # Triton's C module; its specializer imports torch
+# Triton's C module: its argument specializer imports torch (settle_triton_if_due)
+TRITON_NATIVE = _TRITON_NATIVE = "triton._C.libtriton"
 
 
 def _triton_specializer():

@@ -697,6 +697,22 @@ class _ZeroGradEdge(paddle.autograd.PyLayer):
         return out
 
 
+# Paddle 2.6 reads a 0 in a reshape target as "this dimension of the input" ((2, 0, 3) reshaped
+# to (0, 0, 0) gives (2, 0, 3)); 3.x takes it as a size, as torch.  Remove with 2.6 support.
+RESHAPE_ZERO_MEANS_INPUT_DIM: bool = IS_PADDLE_2
+
+
+def reshape_exact(x, shape):
+    """``x.reshape(shape)`` with every entry a size (no -1): on Paddle 2.6 a target with a 0
+    (``x`` then has no elements, so nothing is aliased) is a new empty tensor of that shape;
+    its gradient edge comes from the op wrappers (cut_empty_grads)."""
+    if RESHAPE_ZERO_MEANS_INPUT_DIM and 0 in shape:
+        out = kernel_empty(list(shape), x.dtype, x.place)
+        out.stop_gradient = x.stop_gradient
+        return out
+    return x.reshape(shape)
+
+
 # id(empty leaf) -> weakref to it: leaves with 0 elements a backward reached (Paddle 2.6 keeps
 # their .grad None; torch holds an empty gradient)
 _REACHED_EMPTY_LEAVES: dict = {}

@@ -23,11 +23,11 @@ NAMES = (
 
 import paddle
 
-from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST, ZERO_SIZE_KERNELS_FAIL
+from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST, ZERO_SIZE_KERNELS_FAIL, reshape_exact
 from . import dtypes as _dt
 from .registry import tensor_method, torch_function
-from ._opbase import (OutRule, _dims, check_no_overlap, _full, _name, _prod, _write_out, builtins_sum,
-                      op, opmath_function, view_op, wrap_dim)
+from ._opbase import (OutRule, _dims, _full, _name, _prod, _write_out, builtins_sum,
+                      check_no_overlap, op, opmath_function, view_op, wrap_dim)
 
 
 # -- joining and shape ops ---------------------------------------------------------------------
@@ -135,8 +135,8 @@ def flatten(input, start_dim=0, end_dim=-1):
     if s == e:
         return input
     shape = list(input.shape)
-    if 0 in shape:  # nothing to alias (Paddle reads a 0 in the target as "keep this dim")
-        return input.reshape(shape[:s] + [-1 if 0 not in shape[s:e + 1] else 0] + shape[e + 1:])
+    if 0 in shape:  # nothing to alias
+        return reshape_exact(input, shape[:s] + [_prod(shape[s:e + 1])] + shape[e + 1:])
     from .tensor_methods import reshape_view  # torch's aliasing and strides
     return reshape_view(input, shape[:s] + [_prod(shape[s:e + 1])] + shape[e + 1:])
 
@@ -154,8 +154,8 @@ def squeeze(input, dim=None):
     if not input.is_contiguous():  # torch drops the squeezed dims' strides, keeps the others
         from .tensor_methods import stride, with_layout
         own = stride(input)
-        return with_layout(input, input.reshape(new), new, [own[i] for i in keep])
-    return input.reshape(new)
+        return with_layout(input, reshape_exact(input, new), new, [own[i] for i in keep])
+    return reshape_exact(input, new)
 
 
 @opmath_function("torch.unsqueeze")
@@ -166,13 +166,14 @@ def unsqueeze(input, dim):
     shape = list(input.shape)
     new = shape[:d] + [1] + shape[d:]
     if nd and input.is_contiguous():
-        return input.reshape(new)  # Paddle's contiguous strides are torch's here
+        return reshape_exact(input, new)  # Paddle's contiguous strides are torch's here
     # torch's rule for the new dim's stride: size * stride of the dim it goes before (1 at
     # the end); Paddle's reshape copies a 0-d tensor and strides size-1 dims its own way
     from .tensor_methods import stride, with_layout
     own = list(stride(input))
     st = shape[d] * own[d] if d < nd else 1
-    return with_layout(input, input.reshape(new) if nd else None, new, own[:d] + [st] + own[d:])
+    return with_layout(input, reshape_exact(input, new) if nd else None, new,
+                       own[:d] + [st] + own[d:])
 
 
 @opmath_function("torch.split")

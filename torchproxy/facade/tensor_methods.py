@@ -55,6 +55,7 @@ import paddle
 from ..paddle_shims import (DATA_PTR_NONE_FOR_EMPTY, HAS_VIEW_DTYPE, autograd_view_root,
                             byte_offset, copy_to, same_place, strided_view)
 from ..paddle_shims import VERSION as PADDLE_VERSION
+from ..paddle_shims import reshape_exact
 from . import dtypes as _dt
 from . import ops
 from .creation import (kernel_full, _finish, _from_numpy_as, _scalar_dtype, parse_size,
@@ -225,13 +226,13 @@ def view(self, *shape, dtype=None):
     old = list(_shape(self))
     new = _infer_shape(_shape_args(shape, "view"), _numel(old))
     if old and _paddle_is_contiguous(self):
-        return self.reshape(new)  # a view in Paddle for contiguous tensors (shares memory)
+        return reshape_exact(self, new)  # a view in Paddle for contiguous tensors (shares memory)
     strides = torch_view_strides(self, new)
     if strides is None:
         raise RuntimeError("view size is not compatible with input tensor's size and stride "
                            "(at least one dimension spans across two contiguous subspaces). "
                            "Use .reshape(...) instead.")
-    return with_layout(self, self.reshape(new) if old else None, new, strides)
+    return with_layout(self, reshape_exact(self, new) if old else None, new, strides)
 
 
 def torch_view_strides(self, new):
@@ -250,7 +251,7 @@ def with_layout(self, out, shape, strides):
     through it does not reach x), and give size-1 dims of a non-contiguous tensor's
     reshape/unsqueeze other strides than torch's convention."""
     if 0 in shape:
-        return out if out is not None else self.reshape(shape)  # no memory to alias
+        return out if out is not None else reshape_exact(self, shape)  # no memory to alias
     if out is not None and list(out.strides) == list(strides) \
             and out.data_ptr() == self.data_ptr():
         return out
@@ -262,13 +263,13 @@ def reshape_view(self, new):
     computeStride finds them, else a copy (Paddle's reshape)."""
     old = _shape(self)
     if old and _paddle_is_contiguous(self):
-        return self.reshape(new)  # Paddle's contiguous strides are torch's here
+        return reshape_exact(self, new)  # Paddle's contiguous strides are torch's here
     if not old and not new:
-        return self.reshape(new)  # Paddle aliases a 0-d tensor reshaped to 0-d
+        return reshape_exact(self, new)  # Paddle aliases a 0-d tensor reshaped to 0-d
     strides = torch_view_strides(self, new)
     if strides is None:
-        return self.reshape(new)  # torch copies too
-    return with_layout(self, self.reshape(new) if old else None, new, strides)
+        return reshape_exact(self, new)  # torch copies too
+    return with_layout(self, reshape_exact(self, new) if old else None, new, strides)
 
 
 def strided(self, shape, strides):
@@ -277,7 +278,7 @@ def strided(self, shape, strides):
     incoming gradient reshaped to ``self``'s shape (paddle_shims.strided_view; Paddle's
     as_strided backward is wrong over slices)."""
     if 0 in shape or 0 in _shape(self):
-        return self.reshape(shape)
+        return reshape_exact(self, shape)
     old = list(_shape(self))
     return strided_view(self, shape, strides, byte_offset(self), lambda g: g.reshape(old))
 
