@@ -117,6 +117,63 @@ def place_type(place) -> int:
     return place._type()
 
 
+# torch's meta device (tensors with a shape and a dtype and no storage: what from_pretrained and
+# accelerate's init_empty_weights build models on).  Paddle has no meta device, but its eager
+# Tensor constructor (dtype, dims, name, type, persistable) makes a DenseTensor whose dims and
+# dtype are set and which is never allocated: its place is Place(undefined), which no Paddle
+# kernel accepts (they raise), so such a tensor carries metadata only.  The facade calls that
+# tensor "meta".  Same constructor on 2.6 and 3.x (2.6 names the type LOD_TENSOR, 3.x
+# DENSE_TENSOR too).  Keep while Paddle has no meta device of its own.
+_DENSE_TYPE = getattr(_core.VarDesc.VarType, "LOD_TENSOR", None) or \
+    _core.VarDesc.VarType.DENSE_TENSOR
+
+
+# Paddle 2.6's numpy()/tolist() of a storage-less tensor return values read from nowhere
+# instead of raising (3.3: nothing to read), so the facade makes no meta tensors there: a
+# torch.device("meta") tensor is refused by name.  Remove with 2.6 support.
+META_TENSORS_SAFE: bool = not IS_PADDLE_2
+
+
+def meta_tensor(shape, dtype):
+    """A tensor of ``shape`` and Paddle ``dtype`` with no storage (place undefined)."""
+    from paddle.utils import unique_name
+    return _core.eager.Tensor(dtype, [int(d) for d in shape], unique_name.generate("meta"),
+                              _DENSE_TYPE, False)
+
+
+# the AllocationType number of Place(undefined), learnt from such a tensor (never assumed)
+UNDEFINED_PLACE_TYPE = meta_tensor([1], paddle.float32).place._type()
+
+
+def param_class_takes_tensor() -> bool:
+    """``type(param)(tensor, requires_grad=...)`` works: Paddle 3.3's EagerParamBase accepts
+    a tensor (torch's Parameter signature), 2.6's wants (shape, dtype).  accelerate's and
+    transformers' init_empty_weights rebuild each parameter that way.  Probed, not assumed;
+    remove when 2.6 support is dropped (and 3.0-3.2 are checked)."""
+    global _PARAM_TAKES_TENSOR
+    if _PARAM_TAKES_TENSOR is None:
+        try:
+            _PARAM_TAKES_TENSOR = isinstance(EagerParamBase(paddle.ones([1]), requires_grad=True),
+                                             EagerParamBase)
+        except TypeError:
+            _PARAM_TAKES_TENSOR = False
+    return _PARAM_TAKES_TENSOR
+
+
+_PARAM_TAKES_TENSOR = None
+
+
+def is_meta(t) -> bool:
+    """A storage-less tensor of meta_tensor's kind (its place is undefined; a 0-size tensor's is
+    not: it has a place and no bytes)."""
+    if t._is_initialized():  # one call answers every tensor with storage
+        return False
+    try:
+        return t.place._type() == UNDEFINED_PLACE_TYPE
+    except RuntimeError:  # a 1-D 0-size storage-less tensor: Paddle cannot report its place
+        return True
+
+
 def generic_place(place):
     """A generic ``core.Place`` for ``paddle.CPUPlace()`` & co. (2.6's and 3.x's typed places
     lack ``is_gpu_place()``...).  Keep while typed places lack the is_*_place() queries."""

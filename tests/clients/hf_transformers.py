@@ -233,8 +233,8 @@ def failures(rep) -> list:
 
 
 def from_pretrained_failures(rep) -> list:
-    """from_pretrained of the saved directory, against real torch's (kept apart: it needs torch's
-    meta device, which the facade does not have)."""
+    """from_pretrained of the saved directory, against real torch's (kept apart: it builds the
+    model on torch's meta device first)."""
     if rep["from_pretrained_diff"] <= VALUE_TOL:
         return []
     return [f"from_pretrained: {rep['from_pretrained_error'] or rep['from_pretrained_diff']}"]

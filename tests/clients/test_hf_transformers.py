@@ -42,14 +42,12 @@ def test_tiny_model_matches_real_torch(model, request):
 @pytest.mark.parametrize("model", hf.MODELS)
 def test_from_pretrained_matches_real_torch(model, request):
     need = NEEDS.get(model)
+    # from_pretrained builds the model on torch's meta device (init_empty_weights,
+    # torch.empty(..., device="meta"), load_state_dict(assign=True)): the facade's meta tensors
+    # (paddle_shims.meta_tensor; tests/facade/test_meta_device.py)
     if need and not _facade_has(need[0]):
         request.applymarker(pytest.mark.xfail(reason=need[1], strict=True,
                                               raises=hf.wp.ChildFailed))
-    else:
-        request.applymarker(pytest.mark.xfail(
-            reason="from_pretrained builds the model on torch's meta device "
-                   "(init_empty_weights, torch.empty(..., device='meta')); Paddle has no meta "
-                   "device", strict=True, raises=AssertionError))
     rep = hf.compare_cached(model)
     bad = hf.from_pretrained_failures(rep)
     assert not bad, f"{model}: {'; '.join(bad)}"

@@ -29,14 +29,16 @@ import numpy as np
 import paddle
 
 from ..paddle_shims import EMPTY_LIKE_OWN_DTYPE as _OWN_DTYPE
+from ..paddle_shims import is_meta, meta_tensor
 from ..paddle_shims import (copy_to, default_cpu_generator, expected_place, kernel_empty,
                             kernel_empty_like, kernel_full, new_generator, same_place,
                             set_expected_place, tensor_from_numpy_zero_copy)
 from ..errors import NotProvidedError
+from ..paddle_shims import META_TENSORS_SAFE
 from . import _sizes
 from . import dtypes as _dt
 from .core import Size as _Size
-from .device import to_place
+from .device import is_meta_device, to_place
 from .registry import torch_function, type_, value
 
 _to_dtype = _dt.to_paddle
@@ -200,6 +202,8 @@ def _dtype_or_default(dtype):
 def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False, memory_format=None):
     require_strided(layout, 'empty')
+    if device is not None and is_meta_device(device):
+        return _meta_empty(parse_size(sizes, size, fn="empty"), dtype, requires_grad, out)
     if len(sizes) == 1 and size is None and out is None and not requires_grad \
             and memory_format is None:
         # the kernel wrappers' call, torch.empty((n, m), device=x.device, dtype=x.dtype): the
@@ -221,6 +225,22 @@ def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
     return _write_out(_finish(t, requires_grad), out)
 
 
+def require_meta_tensors() -> None:
+    """Meta tensors only where Paddle keeps them safe (paddle_shims.META_TENSORS_SAFE)."""
+    if not META_TENSORS_SAFE:
+        raise NotProvidedError("torch.device('meta') tensors on Paddle 2.6 (its numpy()/tolist() "
+                               "read a storage-less tensor instead of raising; Paddle >= 3.0 "
+                               "has them)")
+
+
+def _meta_empty(shape, dtype, requires_grad, out=None):
+    """torch.empty(..., device="meta"): shape and dtype, no storage (paddle_shims.meta_tensor)."""
+    require_meta_tensors()
+    if out is not None:
+        raise RuntimeError("torchproxy: torch.empty(out=...) on the meta device is not supported")
+    return _finish(meta_tensor(shape, _dtype_or_default(dtype)), requires_grad)
+
+
 def _like(x, dtype, device):
     return (x.dtype if dtype is None else _to_dtype(dtype),
             x.place if device is None else to_place(device))
@@ -234,16 +254,26 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
         # the hot path (kernel wrappers' torch.empty_like(x)): Paddle takes input's dtype
         # itself, no dtype object is read or hashed here
         if not _FLOAT8:  # Paddle 2.6: no float8 dtypes
-            return kernel_empty_like(input, _OWN_DTYPE, input.place)
-        try:
-            return kernel_empty_like(input, _OWN_DTYPE, input.place)
-        except Exception:
-            # Paddle's CPU empty_like has no float8 kernel ("kernel ... is not registered"):
-            # float8 inputs take the general path below; any other failure is Paddle's error
-            if input.dtype not in _FLOAT8:
-                raise
+            # 2.6's kernel gives a meta input (no storage, paddle_shims.meta_tensor) a CPU
+            # result: storage-less inputs (meta and 0-size ones) take the general path
+            if input._is_initialized():
+                return kernel_empty_like(input, _OWN_DTYPE, input.place)
+        else:
+            try:
+                return kernel_empty_like(input, _OWN_DTYPE, input.place)
+            except Exception:
+                # Paddle's CPU empty_like has no float8 kernel ("kernel ... is not
+                # registered"): float8 inputs take the general path below, and so do meta
+                # inputs (no kernel takes their undefined place); any other failure is Paddle's
+                if input.dtype not in _FLOAT8 and not is_meta(input):
+                    raise
     _check_memory_format(memory_format)
+    if device is None and is_meta(input) or device is not None and is_meta_device(device):
+        return _meta_empty(list(input.shape), input.dtype if dtype is None else dtype,
+                           requires_grad)
     dt, place = _like(input, dtype, device)
+    if is_meta(input):  # a meta input materialised on a real device: only its shape is read
+        return _finish(kernel_empty(list(input.shape), dt, place), requires_grad)
     if dt in _FLOAT8 or input.dtype in _FLOAT8:
         # Paddle's CPU empty_like has no float8 kernel (its empty has one)
         return _finish(kernel_empty(list(input.shape), dt, place), requires_grad)

@@ -12,12 +12,13 @@ from __future__ import annotations
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
 NAMES = (
-    "torch.Tensor.device", "torch.Tensor.is_cuda", "torch.device", "torch.get_default_device",
+    "torch.Tensor.device", "torch.Tensor.is_cuda", "torch.Tensor.is_meta", "torch.device",
+    "torch.get_default_device",
 )
 
 import paddle
 
-from ..paddle_shims import expected_place, generic_place
+from ..paddle_shims import UNDEFINED_PLACE_TYPE, expected_place, generic_place, is_meta
 from .registry import torch_function, tensor_method, type_
 
 # torch's list (the RuntimeError text names them all, as torch's does)
@@ -103,6 +104,7 @@ def _is_place(obj) -> bool:
 
 
 CPU = device("cpu")
+META = device("meta")
 _CUDA: dict[int, device] = {}
 
 
@@ -124,6 +126,8 @@ def device_of_place(place) -> device:
     kind = _KIND_OF_TYPE.get(place._type()) if hasattr(place, "_type") else None
     if kind is not None:
         return CPU if kind == "cpu" else _cuda(place.gpu_device_id())
+    if kind is None and hasattr(place, "_type") and place._type() == UNDEFINED_PLACE_TYPE:
+        return META  # a storage-less tensor (paddle_shims.meta_tensor)
     if not hasattr(place, "is_gpu_place"):  # paddle.CPUPlace() etc.: make a generic Place
         place = generic_place(place)
     if place.is_gpu_place():
@@ -175,7 +179,11 @@ def to_place(dev):
     elif dev.type == "xpu":
         place = paddle.XPUPlace(dev.index or 0)
     elif dev.type == "meta":
-        raise RuntimeError("torchproxy: the meta device has no Paddle equivalent")
+        # meta tensors are storage-less Paddle tensors made by the few calls that check
+        # is_meta_device first (torch.empty/empty_like, Tensor.to, Module.to_empty...); every
+        # other call that needs a place for one says so
+        raise RuntimeError("torchproxy: this operation does not support the meta device (meta "
+                           "tensors come from torch.empty, torch.empty_like and Tensor.to only)")
     else:
         place = paddle.CustomPlace(dev.type, dev.index or 0)
     dev._place = place
@@ -198,6 +206,20 @@ def device_(self):
         if d is not None:
             return d
     return device_of_place(place)
+
+
+def is_meta_device(dev) -> bool:
+    """``dev`` (a creation call's ``device=``) names torch's meta device."""
+    if dev.__class__ is device:
+        return dev.type == "meta"
+    return isinstance(dev, str) and dev == "meta"
+
+
+@tensor_method("is_meta")
+@property
+def is_meta_(self):
+    """torch: the tensor lives on the meta device (here: has no storage, paddle_shims.meta_tensor)."""
+    return is_meta(self)
 
 
 @tensor_method("is_cuda")

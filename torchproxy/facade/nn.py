@@ -33,7 +33,7 @@ NAMES = (
 
 import paddle
 import paddle.nn.functional as PF
-from ..paddle_shims import EagerParamBase, broadcast_tensors
+from ..paddle_shims import EagerParamBase, broadcast_tensors, is_meta
 
 from .registry import module, torch_function, type_
 
@@ -103,6 +103,17 @@ class Module(paddle.nn.Layer):
         super().register_buffer(name, tensor,
                                 persistable=persistent if persistable is None else persistable)
 
+    def __setattr__(self, name, value):
+        # torch's Module.__setattr__ registers a Parameter through self.register_parameter:
+        # accelerate's and transformers' init_empty_weights patch that method on the class to
+        # move each new parameter to the meta device, so the call must go through it
+        if isinstance(value, EagerParamBase) and "_parameters" in self.__dict__:
+            for d in (self.__dict__, self._buffers, self._sub_layers):
+                d.pop(name, None)
+            self.register_parameter(name, value)
+            return
+        super().__setattr__(name, value)
+
     def register_parameter(self, name, param):
         if param is None:
             object.__setattr__(self, name, None)
@@ -123,6 +134,8 @@ class Module(paddle.nn.Layer):
                          include_sublayers=None):
         if include_sublayers is not None:
             recurse = include_sublayers
+        if not remove_duplicate:  # torch: a tied parameter under each of its names
+            return _all_named(self, "_parameters", prefix, recurse)
         return super().named_parameters(prefix=prefix, include_sublayers=recurse)
 
     def buffers(self, recurse: bool = True, include_sublayers=None):
@@ -182,6 +195,8 @@ class Module(paddle.nn.Layer):
                       include_sublayers=None):
         if include_sublayers is not None:
             recurse = include_sublayers
+        if not remove_duplicate:
+            return _all_named(self, "_buffers", prefix, recurse)
         return super().named_buffers(prefix=prefix, include_sublayers=recurse)
 
     def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False,
@@ -223,7 +238,18 @@ class Module(paddle.nn.Layer):
                               f"{list(v.shape)} from checkpoint, the shape in current model is "
                               f"{list(t.shape)}.")
                 continue
-            if not errors:
+            if errors:
+                continue
+            if assign:
+                _assign_entry(self, k, t, v)
+            elif is_meta(t) and not is_meta(v):
+                import warnings
+                warnings.warn(f"for {k}: copying from a non-meta parameter in the checkpoint to "
+                              "a meta parameter in the current model, which is a no-op. (Did "
+                              "you mean to pass `assign=True` to assign items in the state "
+                              "dictionary to their corresponding key in the module instead of "
+                              "copying them in place?)", UserWarning, stacklevel=2)
+            else:
                 with paddle.no_grad():
                     paddle.assign(v.detach().astype(t.dtype), output=t)
         if errors:
@@ -232,9 +258,20 @@ class Module(paddle.nn.Layer):
         return _IncompatibleKeys(missing, unexpected)
 
     def to_empty(self, *, device=None, recurse: bool = True):
-        """torch's meta-device materialisation step: parameters and buffers (the same objects,
-        as torch keeps its Parameters) on ``device`` with unspecified contents (here: the
-        values they had; Paddle has no meta tensors to materialise)."""
+        """torch's meta-device materialisation step: parameters and buffers on ``device`` with
+        unspecified contents.  A meta one becomes a new tensor (torch, too, makes a new
+        Parameter there, keeping requires_grad); one with storage keeps its object and values
+        (its contents are unspecified in torch)."""
+        from .creation import empty_like
+        for m in (self.modules() if recurse else [self]):
+            for table in (m._parameters, m._buffers):
+                for name, t in list(table.items()):
+                    if t is None or not is_meta(t):
+                        continue
+                    new = empty_like(t, device=device)
+                    if isinstance(t, EagerParamBase):
+                        new = Parameter(new, requires_grad=not t.stop_gradient)
+                    table[name] = new
         if device is not None:
             self.to(device)
         return self
@@ -303,6 +340,38 @@ class Module(paddle.nn.Layer):
 
 
 import collections as _collections  # noqa: E402
+
+
+def _all_named(module, table, prefix, recurse):
+    """torch's named_parameters/named_buffers(remove_duplicate=False): every (name, tensor)
+    of ``table``, a tensor shared by several modules or names once per name (Paddle's own
+    walk drops repeats; transformers finds tied weights by comparing the two answers)."""
+    def walk(m, pre, seen_path):
+        for n, t in getattr(m, table).items():
+            if t is not None:
+                yield pre + n, t
+        if recurse:
+            for n, sub in m._sub_layers.items():
+                if sub is not None and id(sub) not in seen_path:  # no cycles
+                    yield from walk(sub, f"{pre}{n}.", seen_path | {id(sub)})
+    return walk(module, f"{prefix}." if prefix else "", frozenset([id(module)]))
+
+
+def _assign_entry(root, key, old, value):
+    """load_state_dict(assign=True): ``value`` replaces the entry itself (no copy, its own
+    dtype), torch's rule: a parameter stays a Parameter with the old requires_grad (a Parameter
+    value is kept as it is, its requires_grad set to the old one's)."""
+    path, _, name = key.rpartition(".")
+    owner = root.get_submodule(path)
+    if name in owner._parameters:
+        requires_grad = not old.stop_gradient
+        if isinstance(value, EagerParamBase):
+            value.stop_gradient = not requires_grad
+        else:
+            value = Parameter(value, requires_grad=requires_grad)
+        owner._parameters[name] = value
+    else:
+        owner._buffers[name] = value
 
 
 class _IncompatibleKeys(_collections.namedtuple("IncompatibleKeys",

@@ -24,6 +24,7 @@ import numbers
 
 import paddle
 
+from ..paddle_shims import is_meta
 from .registry import module, torch_function
 
 I = "torch.nn.init."
@@ -31,7 +32,11 @@ module("torch.nn.init")
 
 
 def _write(tensor, values):
-    """Copy ``values`` into ``tensor`` in place (no autograd record, as torch's no_grad)."""
+    """Copy ``values`` into ``tensor`` in place (no autograd record, as torch's no_grad).  A
+    meta tensor has nothing to write (torch's init functions leave it as it is; the values
+    drawn for it here are discarded)."""
+    if is_meta(tensor):
+        return tensor
     with paddle.no_grad():
         paddle.assign(values.astype(tensor.dtype), output=tensor)
     return tensor

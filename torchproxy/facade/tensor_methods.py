@@ -55,12 +55,12 @@ import paddle
 from ..paddle_shims import (DATA_PTR_NONE_FOR_EMPTY, HAS_VIEW_DTYPE, autograd_view_root,
                             byte_offset, copy_to, same_place, strided_view)
 from ..paddle_shims import VERSION as PADDLE_VERSION
-from ..paddle_shims import reshape_exact
+from ..paddle_shims import is_meta, meta_tensor, reshape_exact
 from . import dtypes as _dt
 from . import ops
 from .creation import (kernel_full, _finish, _from_numpy_as, _scalar_dtype, parse_size,
-                       require_strided, tensor)
-from .device import CPU, device, device_of_place, to_place
+                       require_meta_tensors, require_strided, tensor)
+from .device import CPU, device, device_of_place, is_meta_device, to_place
 from .registry import tensor_method
 from .zero_size import cutting_empty_grads
 from .tensor import original as _original
@@ -502,8 +502,12 @@ def to(self, *args, **kwargs):
         # the common x.to(torch.float32): Paddle 3.x dtypes are singletons, so ``is`` answers
         # most calls without pybind's slow enum ``==``
         cur, dt = self.dtype, args[0]
-        return self if cur is dt or cur == dt else _astype(self, dt)
+        if cur is dt or cur == dt:
+            return self
+        return _astype(self, dt) if not is_meta(self) else meta_tensor(self.shape, dt)
     dev, dt, non_blocking, copy = _parse_to(args, kwargs)
+    if is_meta_device(dev) or is_meta(self):
+        return _to_meta(self, dev, dt, copy)
     out = self
     if dev is not None:
         place = to_place(dev)
@@ -516,6 +520,21 @@ def to(self, *args, **kwargs):
     if copy:
         out = out.clone()
     return out
+
+
+_NO_DATA = "Cannot copy out of meta tensor; no data!"  # torch's NotImplementedError
+
+
+def _to_meta(self, dev, dt, copy):
+    """Tensor.to where the source or the target is the meta device: only shape and dtype
+    travel (torch's rule: leaving the meta device has no data to copy)."""
+    if dev is not None and not is_meta_device(dev):
+        raise NotImplementedError(_NO_DATA)
+    require_meta_tensors()
+    dt = self.dtype if dt is None else _to_dtype(dt)
+    if is_meta(self) and not copy and dt == self.dtype:
+        return self
+    return meta_tensor(self.shape, dt)
 
 
 def _caster(name, torch_dtype):
@@ -565,6 +584,8 @@ def cuda(self, device=None, non_blocking=False, memory_format=None):
 def cpu(self, memory_format=None):
     if self.place.is_cpu_place():
         return self
+    if is_meta(self):
+        raise NotImplementedError(_NO_DATA)
     return copy_to(self, paddle.CPUPlace(), True)
 
 
