@@ -11,6 +11,17 @@ from difftest import check, load
 pytest.importorskip("torch")
 
 
+@pytest.fixture(autouse=True)
+def _keep_real_torchs_distribution_validation():
+    # real torch.cond compiles its branches with dynamo, which turns distributions' argument
+    # validation off for the whole process (Distribution.set_default_validate_args(False)) and
+    # leaves it off: later oracle calls (test_distributions) would then not raise
+    import torch
+    before = torch.distributions.Distribution._validate_args
+    yield
+    torch.distributions.Distribution.set_default_validate_args(before)
+
+
 def test_export_and_trace_probes():
     check('''
 import torch
