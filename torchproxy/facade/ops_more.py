@@ -1363,7 +1363,7 @@ def unflatten(input, dim, sizes):
     if _prod(sizes) != shape[d]:
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
                            f"size of dim {dim} ({shape[d]}) in the input tensor")
-    return input.reshape(shape[:d] + sizes + shape[d + 1:])
+    return _shims.reshape_exact(input, shape[:d] + sizes + shape[d + 1:])
 
 
 def _prod(xs):
