@@ -15,9 +15,9 @@ from __future__ import annotations
 NAMES = (
     "torch.Tensor.backward", "torch.Tensor.grad", "torch.Tensor.requires_grad",
     "torch.Tensor.requires_grad_", "torch.autograd", "torch.autograd.Function",
-    "torch.autograd.backward", "torch.autograd.enable_grad", "torch.autograd.function",
-    "torch.autograd.function.Function", "torch.autograd.function.FunctionCtx",
-    "torch.autograd.function.once_differentiable",
+    "torch.autograd.Variable", "torch.autograd.backward", "torch.autograd.enable_grad",
+    "torch.autograd.function", "torch.autograd.function.Function",
+    "torch.autograd.function.FunctionCtx", "torch.autograd.function.once_differentiable",
     "torch.autograd.grad", "torch.autograd.inference_mode", "torch.autograd.no_grad",
     "torch.autograd.set_grad_enabled", "torch.enable_grad", "torch.inference_mode",
     "torch.is_grad_enabled", "torch.is_inference_mode_enabled", "torch.no_grad",
@@ -27,6 +27,7 @@ NAMES = (
 import functools
 import inspect
 import threading
+import warnings
 
 import paddle
 from paddle.autograd import PyLayer
@@ -497,3 +498,27 @@ def _set_grad(self, value):
 
 tensor_method("grad", note="a view of Paddle's grad with requires_grad False, as torch's; "
                            "x.grad = None releases it")(property(_get_grad, _set_grad))
+
+
+# -- torch.autograd.Variable: torch's deprecated wrapper, a plain Tensor since torch 0.4 --------
+class _VariableMeta(type):
+    def __instancecheck__(cls, other):
+        return isinstance(other, paddle.Tensor)  # torch: isinstance(t, Variable) for every tensor
+
+
+class Variable(metaclass=_VariableMeta):
+    """``Variable(data, requires_grad=False)``: a new leaf tensor on ``data``'s memory (torch
+    returns a detached alias, ``requires_grad`` as given)."""
+
+    def __new__(cls, data, requires_grad=False, volatile=False):
+        if volatile:
+            warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                          "instead.")
+        if not isinstance(data, paddle.Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+        out = data.detach()
+        out.stop_gradient = not requires_grad
+        return out
+
+
+type_("torch.autograd.Variable", Variable)

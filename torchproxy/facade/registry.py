@@ -101,6 +101,8 @@ AREAS = (
     "torchproxy.facade.masked",  # torch.masked: masked reductions/normalizations (torch's strided code)
     "torchproxy.facade.ops_other",  # unravel_index, constant_pad_nd, _chunk_cat, gradient (OpInfo "other")
     "torchproxy.facade.hub",  # torch.hub checkpoint download, torch.utils.model_zoo.load_url
+    "torchproxy.facade.amp",  # torch.amp/torch.cuda.amp GradScaler; torch.onnx (importable)
+    "torchproxy.facade.ops_inplace",  # torch.<op>_ functions (torch.sigmoid_): the Tensor in-place methods
 )
 
 
