@@ -153,6 +153,9 @@ def _how(entry) -> str:
         return r if len(r) <= 60 else r[:57] + "..."
     if isinstance(impl, property):
         impl = impl.fget
+    from .facade.layout import ORIGINAL_NAMES  # where ours is written, before torch's name
+    if id(impl) in ORIGINAL_NAMES:
+        return ORIGINAL_NAMES[id(impl)]
     mod = getattr(impl, "__module__", None) or type(impl).__module__
     name = getattr(impl, "__qualname__", None) or type(impl).__qualname__
     return f"{mod}.{name}"
@@ -280,6 +283,7 @@ def render_coverage_md() -> str:
            "ours is added and costs Paddle's callers nothing; `dispatched`: Paddle has it, every "
            "call pays a scope check; `paddle`: Paddle's own attribute, not registered there):", ""]
     out += [f"- {line}" for line in pol_counts]
+    out += _layout_md(gaps)
     out += ["", "Verification (a name is verified on a Paddle version when the suites used it in "
             "a passing test and in no failing one):", ""]
     out += [f"- {line}" for line in _verified_legend(report_verified(rs, ver))]
@@ -302,6 +306,21 @@ def render_coverage_md() -> str:
     for name, reason in sorted(gaps.items()):
         out.append(f"| `{name}` | {_md(reason)} |")
     return "\n".join(out) + "\n"
+
+
+def _layout_md(gaps) -> list[str]:
+    """Per torch module: how many of the paths torch documents (facade/torch_layout.json) the
+    facade resolves, and how many gaps.toml covers."""
+    from .facade import layout, modules
+    data = layout.load()
+    out = ["", f"torch's module layout (torch {data['torch']}, `{data['generated_by']}`): paths "
+           "torch documents per module (`__all__`, public names, home paths of its objects), "
+           "resolved by the facade / listed in gaps.toml / neither (tests/facade_runtime/"
+           "test_layout.py keeps the last at 0):", "",
+           "| torch module | torch paths | resolved | gaps | neither |", "|---|---|---|---|---|"]
+    for mod, total, prov, gap, miss in layout.counts(modules.build(), gaps):
+        out.append(f"| `{mod}` | {total} | {prov} | {gap} | {miss} |")
+    return out
 
 
 def report_verified(rs, ver) -> dict:

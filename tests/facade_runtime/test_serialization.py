@@ -382,7 +382,7 @@ def test_module_object_pickle_is_refused_with_its_name(tmp_path):
     with pytest.raises(pickle.UnpicklingError):
         ft.load(path)                       # weights_only: not an allowed global
     with pytest.raises(torchproxy.NotProvidedError, match="torch.nn.modules"):
-        ft.load(path, weights_only=False)   # the facade has no torch.nn.modules.container
+        ft.load(path, weights_only=False)   # torch.nn.modules.container.Sequential: a pickled module
 
 
 # -- no torch installed --------------------------------------------------------------------------

@@ -16,9 +16,9 @@ NAMES = (
     "torch.Tensor.backward", "torch.Tensor.grad", "torch.Tensor.grad_fn",
     "torch.Tensor.requires_grad",
     "torch.Tensor.requires_grad_", "torch.autograd", "torch.autograd.Function",
-    "torch.autograd.backward", "torch.autograd.enable_grad", "torch.autograd.function",
-    "torch.autograd.function.Function", "torch.autograd.function.FunctionCtx",
-    "torch.autograd.function.once_differentiable",
+    "torch.autograd.Variable", "torch.autograd.backward", "torch.autograd.enable_grad",
+    "torch.autograd.function", "torch.autograd.function.Function",
+    "torch.autograd.function.FunctionCtx", "torch.autograd.function.once_differentiable",
     "torch.autograd.grad", "torch.autograd.inference_mode", "torch.autograd.no_grad",
     "torch.autograd.set_grad_enabled", "torch.enable_grad", "torch.inference_mode",
     "torch.is_grad_enabled", "torch.is_inference_mode_enabled", "torch.no_grad",
@@ -28,6 +28,7 @@ NAMES = (
 import functools
 import inspect
 import threading
+import warnings
 
 import paddle
 from paddle.autograd import PyLayer
@@ -520,3 +521,27 @@ def _get_grad_fn(self):
 tensor_method("grad_fn", note="None for leaves and tensors that do not require grad, as torch's; "
                               "otherwise Paddle's grad node (its name() is Paddle's, e.g. "
                               "MultiplyGradNode for torch's MulBackward0)")(property(_get_grad_fn))
+
+
+# -- torch.autograd.Variable: torch's deprecated wrapper, a plain Tensor since torch 0.4 --------
+class _VariableMeta(type):
+    def __instancecheck__(cls, other):
+        return isinstance(other, paddle.Tensor)  # torch: isinstance(t, Variable) for every tensor
+
+
+class Variable(metaclass=_VariableMeta):
+    """``Variable(data, requires_grad=False)``: a new leaf tensor on ``data``'s memory (torch
+    returns a detached alias, ``requires_grad`` as given)."""
+
+    def __new__(cls, data, requires_grad=False, volatile=False):
+        if volatile:
+            warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                          "instead.")
+        if not isinstance(data, paddle.Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+        out = data.detach()
+        out.stop_gradient = not requires_grad
+        return out
+
+
+type_("torch.autograd.Variable", Variable)

@@ -7,7 +7,8 @@ from __future__ import annotations
 # import registered: a name added or removed must be added or removed here).
 NAMES = (
     "torch.Size", "torch.Tensor", "torch.Tensor.dim", "torch.Tensor.numel", "torch.Tensor.shape",
-    "torch.Tensor.size", "torch.__version__", "torch.nn", "torch.nn.functional",
+    "torch.Tensor.size", "torch.__version__", "torch.e", "torch.inf", "torch.nan", "torch.newaxis",
+    "torch.nn", "torch.nn.functional", "torch.pi",
 )
 
 from .registry import alias, module, tensor_method, type_, value
@@ -20,6 +21,13 @@ from .registry import alias, module, tensor_method, type_, value
 TORCH_VERSION = "2.6.0+torchproxy"
 
 value("torch.__version__", TORCH_VERSION)
+# math constants torch exports (torch.__all__): Python floats, as torch's
+import math as _math  # noqa: E402
+value("torch.e", _math.e)
+value("torch.pi", _math.pi)
+value("torch.inf", _math.inf)
+value("torch.nan", _math.nan)
+value("torch.newaxis", None)
 alias("torch.Tensor", "paddle.Tensor")
 module("torch.nn")
 module("torch.nn.functional")

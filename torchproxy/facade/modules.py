@@ -66,11 +66,21 @@ def _module(name: str) -> FacadeModule:
         MODULES[name] = mod
         parent, _, child = name.rpartition(".")
         if parent:
-            setattr(_module(parent), child, mod)
+            up = _module(parent)
+            # torch.nn.utils.weight_norm is the function, as in torch, whose package attribute
+            # shadows its submodule; `import torch.nn.utils.weight_norm` still finds the module
+            if isinstance(vars(up).get(child, mod), types.ModuleType):
+                setattr(up, child, mod)
     return mod
 
 
 _built = False
+# torch path -> the registered name whose object layout.apply bound there
+LAYOUT_BOUND: dict[str, str] = {}
+
+
+def _object(entry):
+    return registry.resolve_paddle(entry.impl) if entry.kind == "alias" else entry.impl
 
 
 def build() -> dict[str, FacadeModule]:
@@ -90,8 +100,11 @@ def build() -> dict[str, FacadeModule]:
                     _module(entry.name)
                     continue
                 parent, _, attr = entry.name.rpartition(".")
-                obj = registry.resolve_paddle(entry.impl) if entry.kind == "alias" else entry.impl
+                obj = _object(entry)
                 setattr(_module(parent), attr, obj)
+            # torch's other paths of the same objects (torch.nn.modules.linear.Linear ...)
+            from . import layout
+            LAYOUT_BOUND.update(layout.apply(table, _object, _module))
         except BaseException:
             MODULES.clear()
             raise

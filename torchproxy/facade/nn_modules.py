@@ -34,6 +34,15 @@ def _export(cls):
     return cls
 
 
+def _export_base(module: str):
+    """Register a private base class at its torch home, ``torch.nn.modules.<module>.<name>``
+    (``_Loss``, ``_BatchNorm``...: user code subclasses them by that path)."""
+    def deco(cls):
+        type_(f"torch.nn.modules.{module}.{cls.__name__}", cls)
+        return cls
+    return deco
+
+
 def _empty(shape):
     return paddle.empty([int(s) for s in shape], dtype=paddle.get_default_dtype())
 

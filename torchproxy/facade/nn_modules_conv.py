@@ -6,6 +6,7 @@ from __future__ import annotations
 NAMES = (
     "torch.nn.Bilinear", "torch.nn.Conv1d", "torch.nn.Conv2d", "torch.nn.Conv3d",
     "torch.nn.ConvTranspose1d", "torch.nn.ConvTranspose2d", "torch.nn.ConvTranspose3d",
+    "torch.nn.modules.conv._ConvNd", "torch.nn.modules.conv._ConvTransposeNd",
 )
 
 import math
@@ -15,10 +16,11 @@ from . import nn_init as init
 from .nn import Module, _finish_layer
 from .nn_functional import bilinear
 from .nn_functional_conv import _conv_transpose
-from .nn_modules import _export, _param, _tuple
+from .nn_modules import _export, _export_base, _param, _tuple
 
 
 # -- convolutions ------------------------------------------------------------------------------
+@_export_base("conv")
 class _ConvNd(Module):
     _nd = 2
     _transposed = False
@@ -128,6 +130,7 @@ def _conv_cls(nd):
 Conv1d, Conv2d, Conv3d = _conv_cls(1), _conv_cls(2), _conv_cls(3)
 
 
+@_export_base("conv")
 class _ConvTransposeNd(_ConvNd):
     _transposed = True
 

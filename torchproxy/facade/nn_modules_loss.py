@@ -12,6 +12,7 @@ NAMES = (
     "torch.nn.MultiMarginLoss", "torch.nn.NLLLoss", "torch.nn.PairwiseDistance",
     "torch.nn.PoissonNLLLoss", "torch.nn.SmoothL1Loss", "torch.nn.SoftMarginLoss",
     "torch.nn.TripletMarginLoss", "torch.nn.TripletMarginWithDistanceLoss",
+    "torch.nn.modules.loss._Loss", "torch.nn.modules.loss._WeightedLoss",
 )
 
 import math
@@ -26,10 +27,11 @@ from .nn_functional_loss import (binary_cross_entropy, binary_cross_entropy_with
                                  multilabel_soft_margin_loss, pairwise_distance, poisson_nll_loss,
                                  smooth_l1_loss, soft_margin_loss, triplet_margin_loss,
                                  triplet_margin_with_distance_loss)
-from .nn_modules import _export
+from .nn_modules import _export, _export_base
 
 
 # -- losses ------------------------------------------------------------------------------------
+@_export_base("loss")
 class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
         super().__init__()
@@ -39,6 +41,7 @@ class _Loss(Module):
             legacy_reduction(size_average, reduce, reduction)
 
 
+@_export_base("loss")
 class _WeightedLoss(_Loss):
     def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
         super().__init__(size_average, reduce, reduction)

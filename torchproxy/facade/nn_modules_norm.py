@@ -6,7 +6,8 @@ from __future__ import annotations
 NAMES = (
     "torch.nn.BatchNorm1d", "torch.nn.BatchNorm2d", "torch.nn.BatchNorm3d", "torch.nn.GroupNorm",
     "torch.nn.InstanceNorm1d", "torch.nn.InstanceNorm2d", "torch.nn.InstanceNorm3d",
-    "torch.nn.LocalResponseNorm", "torch.nn.RMSNorm",
+    "torch.nn.LocalResponseNorm", "torch.nn.RMSNorm", "torch.nn.modules.batchnorm._BatchNorm",
+    "torch.nn.modules.batchnorm._NormBase", "torch.nn.modules.instancenorm._InstanceNorm",
 )
 
 import paddle
@@ -15,10 +16,11 @@ from . import nn as _nn
 from . import nn_init as init
 from .nn import _finish_layer, _norm_affine_params, Module, Parameter
 from .nn_functional_norm import batch_norm, group_norm, instance_norm, local_response_norm
-from .nn_modules import _export
+from .nn_modules import _export, _export_base
 
 
 # -- normalisation ------------------------------------------------------------------------------
+@_export_base("batchnorm")
 class _NormBase(Module):
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, device=None, dtype=None, *, bias=True):
@@ -53,6 +55,7 @@ class _NormBase(Module):
                 f"affine={self.affine}, track_running_stats={self.track_running_stats}")
 
 
+@_export_base("batchnorm")
 class _BatchNorm(_NormBase):
     _dims = (2, 3)
 
@@ -91,6 +94,7 @@ class BatchNorm3d(_BatchNorm):
     _dims = (5,)
 
 
+@_export_base("instancenorm")
 class _InstanceNorm(_NormBase):
     _nd = 1
 

@@ -70,3 +70,47 @@ def register_dispatcher_types(*types) -> None:
     """Make the C dispatcher's descriptor types pickle by name (dispatch.py calls this)."""
     for t in types:
         copyreg.pickle(t, _reduce_dispatcher)
+
+
+# -- facade classes renamed to their torch home (layout.apply) ------------------------------------
+# ``torch.nn.Linear.__module__`` is "torch.nn.modules.linear", as torch's.  pickle stores a class
+# by that name and checks it finds the same object there; outside global mode it finds real
+# torch's class (or nothing).  So instances of renamed classes reduce through new_instance(name),
+# which finds the facade's class wherever they are unpickled.  (A class object itself still
+# pickles by reference: see gaps.toml, "pickle (facade class objects)".)
+_RENAMED: dict[type, str] = {}
+
+
+def _defines_reduce(cls) -> bool:
+    return any("__reduce_ex__" in vars(k) or "__reduce__" in vars(k) for k in cls.__mro__[:-1])
+
+
+def register_renamed(cls: type) -> None:
+    """Called by layout.apply after giving ``cls`` its torch ``__module__``/``__qualname__``."""
+    full = f"{cls.__module__}.{cls.__qualname__}"
+    _CLASSES[full] = cls
+    if isinstance(cls, TorchNamed) or issubclass(cls, BaseException):
+        return  # TorchNamed classes pickle through rebuild_class; exceptions reduce by args
+    if not _defines_reduce(cls):
+        cls.__reduce_ex__ = _reduce_renamed
+    _RENAMED[cls] = full
+
+
+def _reduce_renamed(self, protocol):
+    rv = object.__reduce_ex__(self, protocol)
+    full = _RENAMED.get(type(self))
+    if full is None or protocol < 2 or rv[0] is not copyreg.__newobj__:
+        return rv  # a user subclass (pickled by its own name), or an old protocol
+    return (new_instance, (full, *rv[1][1:]), *rv[2:])
+
+
+def new_instance(full_name: str, *args):
+    """``cls.__new__(cls, *args)`` for the facade class named ``full_name`` (unpickling entry
+    point: keep its name)."""
+    cls = _CLASSES.get(full_name)
+    if cls is None:  # a fresh process: the layout is applied when the module tree is built
+        importlib.import_module("torchproxy.facade.modules").build()
+        cls = _CLASSES.get(full_name)
+    if cls is None:
+        raise AttributeError(f"torchproxy: no facade class {full_name} to unpickle")
+    return cls.__new__(cls, *args)

@@ -429,7 +429,15 @@ def _torch_global(mod: str, name: str):
     if obj is None:
         raise NotProvidedError(f"{mod}.{name} (torch.load: the checkpoint pickles it; the facade "
                                f"has no {mod})")
-    return getattr(obj, name)  # NotProvidedError naming it when the facade lacks it
+    found = getattr(obj, name)  # NotProvidedError naming it when the facade lacks it
+    from .nn import Module
+    if isinstance(found, type) and issubclass(found, Module):
+        # torch.nn.modules.* classes exist at torch's paths now, but a pickled torch module
+        # carries torch's internal state (_modules, _parameters, hook dicts), which the
+        # facade's Paddle-based Module cannot adopt (gaps.toml: torch.load, pickled nn.Module)
+        raise NotProvidedError(f"{mod}.{name} (torch.load of a pickled nn.Module object: save "
+                               "and load its state_dict)")
+    return found
 
 
 # torch/_weights_only_unpickler.py _get_allowed_globals(), by full name
