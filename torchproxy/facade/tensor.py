@@ -45,14 +45,28 @@ def original(name: str):
     """Paddle's own ``paddle.Tensor.<name>`` (descriptor or function), also while dispatchers
     are installed; ``None`` when Paddle has no such name.  Torch implementations use it to
     reach Paddle without going through a dispatcher (e.g. ``original("shape").__get__``)."""
-    import paddle
-    saved = _saved.get(name, _MISSING)
-    if saved is not _MISSING:
-        return saved
-    if _saved and name in _saved:
-        return None
-    found = _lookup_static(paddle.Tensor, name)
+    found = _paddle_attribute(name)
     return None if found is _MISSING else found
+
+
+def _paddle_attribute(name: str):
+    """What ``paddle.Tensor.<name>`` is without torchproxy: its own dict's entry (saved while
+    the dispatchers are installed), else a base class's (``object.__format__`` on Paddle 2.6),
+    else _MISSING."""
+    import paddle
+    if _saved and name in _saved:
+        saved = _saved[name]
+        if saved is not _MISSING:
+            return saved
+        return _lookup_static_bases(paddle.Tensor, name)
+    return _lookup_static(paddle.Tensor, name)
+
+
+def _lookup_static_bases(cls, name):
+    for klass in cls.__mro__[1:]:
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return _MISSING
 
 
 def install() -> None:
@@ -111,8 +125,7 @@ def installed() -> bool:
 
 def policy_of(name: str) -> str:
     """'added' (Paddle lacks it) or 'dispatched' (torch semantics in scope only)."""
-    import paddle
-    saved = _saved.get(name, _MISSING) if _saved else _lookup_static(paddle.Tensor, name)
+    saved = _paddle_attribute(name)  # (the same answer installed or not)
     # protocol methods Paddle lacks are dispatched all the same: their unscoped side does what
     # CPython does without them (in-place operators answer NotImplemented, so CPython falls back
     # to Paddle's binary operator; `in` iterates): dispatch.PROTOCOL_DEFAULTS
