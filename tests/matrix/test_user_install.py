@@ -154,7 +154,7 @@ def test_readme_install_lines_in_a_fresh_venv_with_cpu_paddle(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert {n.split("/")[0] for n in names} == {"torchproxy", "torchproxy-0.1.0.dist-info"}, \
         sorted({n.split("/")[0] for n in names})
-    for data in ("gaps.toml", "verified.json", "tensor_policy.json"):
+    for data in ("gaps.toml", "verified.json", "tensor_policy.json", "torch_layout.json"):
         assert f"torchproxy/facade/{data}" in names, data
 
     # outside the clone: only what the wheel installed counts
