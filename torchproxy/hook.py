@@ -416,18 +416,18 @@ def _atomic_publish_call(key: str, value, fn, *args):
 
 
 # Triton's C module: its argument specializer imports torch (settle_triton_if_due)
-TRITON_NATIVE = _TRITON_NATIVE = "triton._C.libtriton"
+TRITON_NATIVE = "triton._C.libtriton"
 
 
 def _triton_specializer():
-    lt = sys.modules.get(_TRITON_NATIVE)
+    lt = sys.modules.get(TRITON_NATIVE)
     return getattr(lt, "native_specialize_impl", None) if lt is not None else None
 
 
 def settle_triton_if_due() -> None:
     """settle_triton() when it has work and Triton is in scope; cheap otherwise (api calls it
     on every change of the rules that leaves the facade on)."""
-    if _triton_settled or _TRITON_NATIVE not in sys.modules or _triton_specializer() is None:
+    if _triton_settled or TRITON_NATIVE not in sys.modules or _triton_specializer() is None:
         return
     if _wants_facade("triton.runtime.jit"):
         try:

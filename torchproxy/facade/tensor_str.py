@@ -55,12 +55,6 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
     PRINT_OPTS.sci_mode = sci_mode
 
 
-def get_printoptions() -> dict:  # (torch._tensor_str.get_printoptions; not a torch.* name)
-    return {"precision": PRINT_OPTS.precision, "threshold": PRINT_OPTS.threshold,
-            "edgeitems": PRINT_OPTS.edgeitems, "linewidth": PRINT_OPTS.linewidth,
-            "sci_mode": PRINT_OPTS.sci_mode}
-
-
 class _Formatter:
     """torch's _Formatter over a numpy array (the values that will be shown)."""
 
