@@ -3,6 +3,7 @@
 Each test runs what the user ran (the `torchproxy` command line, a script) in a subprocess and
 asserts the exact line; the code paths are those of an installed torchproxy."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -244,3 +245,31 @@ def test_extension_cpp_offline_is_one_line(tmp_path, monkeypatch, capsys):
         f"{tmp_path / 'mirrors' / 'pytorch+extension-cpp' / 'repo'}; GitHub unreachable "
         "([Errno -3] Temporary failure in name resolution)"]
     assert not (tmp_path / "build" / "src").exists()
+
+
+def _refuse_shared_env(tmp_path, venv_name):
+    """Run ./dev's refuse_shared_env on ``venv_name`` inside a scratch clone folder."""
+    body = re.search(r"^refuse_shared_env\(\) \{.*?^\}", (ROOT / "dev").read_text(),
+                     re.M | re.S).group(0)
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    (tmp_path / "other_env").mkdir()
+    (clone / ".venv-linked").symlink_to(tmp_path / "other_env")
+    (clone / ".venv-own").mkdir()
+    script = f'{body}\ncd "{clone}"\nrefuse_shared_env {venv_name}\necho passed\n'
+    return subprocess.run(["bash", "-c", script], capture_output=True, text=True)
+
+
+def test_dev_refuses_to_repoint_an_environment_linked_from_another_clone(tmp_path):
+    # a git worktree sharing the main clone's venvs: an editable install from the worktree would
+    # switch every user of those venvs to the worktree's code
+    r = _refuse_shared_env(tmp_path, ".venv-linked")
+    assert r.returncode == 2 and "passed" not in r.stdout
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "another clone's environment" in lines[0], r.stderr
+    assert str(tmp_path / "other_env") in lines[0]
+
+
+def test_dev_installs_into_its_own_environment(tmp_path):
+    r = _refuse_shared_env(tmp_path, ".venv-own")
+    assert r.returncode == 0 and r.stdout.strip() == "passed", r.stderr
