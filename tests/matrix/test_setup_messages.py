@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -249,7 +250,7 @@ def test_extension_cpp_offline_is_one_line(tmp_path, monkeypatch, capsys):
 
 def _refuse_shared_env(tmp_path, venv_name):
     """Run ./dev's refuse_shared_env on ``venv_name`` inside a scratch clone folder."""
-    body = re.search(r"^refuse_shared_env\(\) \{.*?^\}", (ROOT / "dev").read_text(),
+    body = re.search(r"^refuse_shared_env\(\) \{.*?^\}", Path(ROOT, "dev").read_text(),
                      re.M | re.S).group(0)
     clone = tmp_path / "clone"
     clone.mkdir()
