@@ -835,6 +835,56 @@ def _empty_from_sources(shape, dtype, place, sources):
     return _record(t, tuple(sources))
 
 
+_DIFFERENTIABLE = frozenset(("float16", "bfloat16", "float32", "float64", "complex64",
+                             "complex128"))
+
+
+def empty_result(shape, dtype, place, operands):
+    """The 0-element result of a differentiable op on ``operands`` that a facade op makes
+    without a kernel call (Paddle 2.6 kernels reject 0-size inputs): in grad mode, with a
+    floating or complex ``dtype``, it requires grad and its gradient edge reaches the operands
+    that require grad, so a backward gives their bases zeros, as torch's.  A bare
+    ``kernel_empty`` had no edge: ``torch.exp(x[:, :0]).sum().backward()`` raised "element 0
+    of tensors does not require grad" (both Paddles; memory-model fuzzer F14)."""
+    sources = [o for o in operands if isinstance(o, paddle.Tensor) and not o.stop_gradient]
+    if not sources or not paddle.is_grad_enabled() or \
+            str(dtype).rsplit(".", 1)[-1] not in _DIFFERENTIABLE:
+        return kernel_empty(shape, dtype, place)
+    if ZERO_SIZE_GRAD_CRASHES:  # edges to the empty operands' nonempty sources (above)
+        return _empty_from_sources(shape, dtype, place, grad_sources(sources))
+    return _ZeroGradEdge.apply(None, (shape, dtype, place), *sources)
+
+
+# Paddle 2.6's remainder (and floor_mod/mod) has no gradient: ``x % y`` of a tensor requiring
+# grad comes back with stop_gradient set, so a backward through it silently skips ``x``.
+# Remove with Paddle 2.6 support.
+REMAINDER_HAS_NO_GRAD: bool = IS_PADDLE_2
+
+
+def remainder(a, b):
+    """torch.remainder of two broadcastable Paddle tensors of one dtype: Paddle's kernel, or
+    on Paddle 2.6 for floating operands under autograd ``a - floor(a / b) * b``, whose
+    gradients are torch's (1 for ``a``, ``-floor(a / b)`` for ``b``)."""
+    if REMAINDER_HAS_NO_GRAD and paddle.is_grad_enabled() and \
+            (not a.stop_gradient or not b.stop_gradient) and \
+            str(a.dtype).rsplit(".", 1)[-1] in _DIFFERENTIABLE:
+        return a - paddle.floor(a / b) * b
+    return paddle.remainder(a, b)
+
+
+def constant_result(value, operands):
+    """``value``, a result a facade op computes without its operands' graph (the norm of
+    nothing is 0), made a result of a differentiable op on ``operands``: in grad mode, with a
+    floating or complex dtype, zero gradient edges reach the operands that require grad."""
+    sources = [o for o in operands if isinstance(o, paddle.Tensor) and not o.stop_gradient]
+    if not sources or not paddle.is_grad_enabled() or \
+            str(value.dtype).rsplit(".", 1)[-1] not in _DIFFERENTIABLE:
+        return value
+    if ZERO_SIZE_GRAD_CRASHES:
+        return _with_sources(value, grad_sources(sources))
+    return _ZeroGradEdge.apply(value, None, *sources)
+
+
 def _cut(r, args, kwargs, empties):
     if isinstance(r, paddle.Tensor):
         # a result that does not require grad stays so (torch's non-differentiable results:
@@ -1096,6 +1146,8 @@ _ZERO_SIZE_MESSAGES = (
     "dims size must not be equal 0",
     "Tensor need be reduced must not empty",
     "has not been initialized",
+    "The input X should not be empty",  # elementwise kernels (kron's products)
+    "Tensor not initialized yet when DenseTensor::place() is called",  # (gather: diag_embed)
     # expand/broadcast_to a 0-size shape
     "for expand_v2 op must be greater than 0",
     "for non-existing dimensions must be positive for expand_v2 op",

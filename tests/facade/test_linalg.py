@@ -147,3 +147,13 @@ def f(a, b, r):
             L.lu_solve(LU, piv, b, adjoint=True), L.lu_solve(LU, piv, b.transpose(-1, -2), left=False),
             L.householder_product(r.T, r[0, :3]), torch.orgqr(r.T, r[0, :3]), r.T.orgqr(r[0, :3])]
 """, A, B, R, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("args", ["x[:1]", "x[:0]", "x, N=1", "x, N=0", "x[0]"])
+def test_vander_needs_more_than_one_column(args):
+    # torch: "N must be greater than 1." (the facade returned (n, 0) or (n, 1) results)
+    check(f"""
+import torch
+def f(x):
+    return torch.linalg.vander({args})
+""", np.arange(1.0, 4.0, dtype="float32"))

@@ -293,3 +293,54 @@ def test_releasing_an_empty_leafs_gradient(request):
                                 "x.grad = None leaves it (a Paddle bug)"))
     src = _EMPTY_LEAF.replace("    return (None", "    w.grad = None\n    return (None")
     assert load(src, scoped=True).f() == load(src, scoped=False).f()
+
+
+# ops the facade computes without a kernel when an operand has no elements (the empty result,
+# the 0 of a norm of nothing): the result keeps the operand's gradient edge, so the base gets
+# zeros as in torch (paddle_shims.empty_result / constant_result; they had no edge, and
+# backward raised "element 0 of tensors does not require grad", on both Paddles)
+EMPTY_OPERAND_OPS = [
+    "torch.exp(v)", "v.exp()", "torch.sin(v)", "v.sigmoid()", "v.tanh()", "torch.sqrt(v)",
+    "v.neg()", "v.square()", "torch.relu(v)", "v.relu()", "torch.round(v)", "v.floor()",
+    "torch.sign(v)", "v.reciprocal()", "torch.erf(v)", "v.log1p()", "torch.abs(v)", "v.abs()",
+    "v.clone()", "torch.clone(v)", "torch.norm(v)", "v.norm()", "torch.linalg.vector_norm(v)",
+    "torch.linalg.matrix_norm(v)", "torch.dist(v, v)", "torch.cross(v.t(), v.t(), dim=1)",
+    "torch.linalg.pinv(v)", "torch.remainder(v, 0.7)", "v % 0.7", "torch.kron(v, v)",
+    "torch.linalg.cross(v.t(), v.t())", "v.T", "v.H", "v.mH", "v.tril()", "v.triu(1)",
+    "v.diag_embed()", "b[:0].T", "b[:0].tril(-1)",
+]
+
+
+@pytest.mark.parametrize("expr", EMPTY_OPERAND_OPS)
+def test_gradient_through_an_op_on_an_empty_view(expr):
+    check(f"""
+import torch
+def f(w):
+    b = w[:3].clone().requires_grad_()
+    v = b[:, :0]
+    r = {expr}
+    r.sum().backward()
+    return r.requires_grad, r.dtype, tuple(r.shape), b.grad
+""", W)
+
+
+def test_remainder_gradients():
+    # Paddle 2.6's remainder has no gradient (paddle_shims.remainder): torch's are 1 for the
+    # dividend and -floor(a / b) for the divisor
+    check("""
+import torch
+def f(w, b4):
+    a = w.clone().requires_grad_()
+    d = (b4[:3].abs() + 0.5).requires_grad_()
+    r = torch.remainder(a, d) + a % 0.7
+    r.sum().backward()
+    return r, a.grad, d.grad
+""", W, B4)
+
+
+def test_outer_of_matrices_is_refused():
+    check("""
+import torch
+def f(w, b4):
+    return torch.outer(w, b4)
+""", W, B4)

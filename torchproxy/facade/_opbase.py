@@ -15,7 +15,7 @@ from . import dtypes as _dt
 from . import pickling as _pickling
 from .tensor import original as _original
 from ..paddle_shims import ZERO_SIZE_KERNELS_FAIL
-from ..paddle_shims import kernel_empty, kernel_full  # noqa: F401 - shared with op modules
+from ..paddle_shims import empty_result, kernel_empty, kernel_full  # noqa: F401 - shared with op modules
 from . import zero_size as _zero_size
 from .creation import _check_cast, _write_out, default_float  # noqa: F401 - shared
 from .registry import torch_function
@@ -339,7 +339,9 @@ _EMPTY_RESULT = {"isnan": paddle.bool, "isinf": paddle.bool, "isfinite": paddle.
 
 
 def _empty_like_dtype(x, dtype):
-    return kernel_empty(list(x.shape), dtype, x.place)
+    """The empty result of an elementwise op on empty ``x``, computed without a kernel; it
+    keeps ``x``'s gradient edge (paddle_shims.empty_result)."""
+    return empty_result(list(x.shape), dtype, x.place, (x,))
 
 
 def _reduced_shape(shape, axis, keepdim):

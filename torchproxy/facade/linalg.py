@@ -17,6 +17,7 @@ import paddle
 
 from . import dtypes as _dt
 from . import pickling as _pickling
+from ..paddle_shims import constant_result, empty_result
 from ._opbase import _name, wrap_dim, write_out
 from .creation import default_float
 from .registry import module, op, torch_function, type_
@@ -100,7 +101,7 @@ def _singular(fn, exc):
 def _bcast(t, shape):
     """broadcast_to that also gives 0-size results (Paddle 2.6's expand refuses size 0)."""
     if math.prod(shape) == 0:
-        return paddle.zeros(shape, dtype=t.dtype)
+        return empty_result(list(shape), t.dtype, t.place, (t,))  # keeps t's gradient edge
     return paddle.broadcast_to(t, shape)
 
 
@@ -467,7 +468,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
                                "operation does not have an identity")
         shape = [1 if i in red else s for i, s in enumerate(x.shape)] if keepdim else \
             [s for i, s in enumerate(x.shape) if i not in red]
-        return _out(paddle.zeros(shape, dtype=_real_dtype(x)), out)
+        return _out(constant_result(paddle.zeros(shape, dtype=_real_dtype(x)), (x,)), out)
     r = _vnorm(x, ord, axis, keepdim)
     if keepdim and axis is None:
         r = r.reshape([1] * x.ndim)
@@ -500,7 +501,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if A.size == 0 and ord in ("fro", "nuc", 1, 2, math.inf, -1, -2, -math.inf):
         shape = [1 if i in (d0, d1) else s for i, s in enumerate(A.shape)] if keepdim else \
             [s for i, s in enumerate(A.shape) if i not in (d0, d1)]
-        return _out(paddle.zeros(shape, dtype=_real_dtype(A)), out)
+        return _out(constant_result(paddle.zeros(shape, dtype=_real_dtype(A)), (A,)), out)
     if ord == "fro":
         r = _vnorm(A, 2, [d0, d1], keepdim)
     elif ord in ("nuc", 2, -2):
@@ -604,7 +605,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
     _float("linalg.pinv", A)
     if A.size == 0:
         shape = list(A.shape[:-2]) + [A.shape[-1], A.shape[-2]]
-        return _out(paddle.zeros(shape, dtype=A.dtype), out)
+        return _out(constant_result(paddle.zeros(shape, dtype=A.dtype), (A,)), out)
     tr = list(range(A.ndim - 2)) + [A.ndim - 1, A.ndim - 2]
     if hermitian:
         w, V = paddle.linalg.eigh(A)
@@ -644,6 +645,8 @@ def cross(input, other, *, dim=-1, out=None):
         from ._opbase import result_type
         dt = result_type(input, other)
         a, b = a.astype(dt), b.astype(dt)
+    if 0 in shape:  # Paddle's cross of 0 elements keeps no gradient edge
+        return _out(empty_result(shape, a.dtype, a.place, (input, other)), out)
     return _out(paddle.cross(a, b, axis=d), out)
 
 
@@ -701,12 +704,10 @@ def vander(x, *, N=None):
     if x.ndim == 0:
         x = x.reshape([1])
     n = x.shape[-1] if N is None else N
-    if n < 0:
-        raise RuntimeError("N must be non-negative.")
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
     if _name(x.dtype) == "bool":
         x = x.astype("int64")
-    if n == 0:
-        return paddle.zeros(list(x.shape) + [0], dtype=x.dtype)
     cols = [paddle.ones_like(x)]
     for _ in range(1, n):
         cols.append(cols[-1] * x)

@@ -60,6 +60,8 @@ import builtins
 
 import paddle
 
+from .. import paddle_shims as _shims
+
 from ._opbase import (_EMPTY_RESULT, _FLOATS, _INTS, _LEGACY_NAMES, _empty_like_dtype,
                       _float_input, _full, _name, _operands, _prod,
                       _same_dtype, _register_op, _write_out, opmath_function, broadcast_shape,
@@ -239,7 +241,7 @@ _BINARY_INPLACE = ("mul", "logical_and", "logical_or")  # eq_, ge_...: ops_more.
 for _n, _f in {"mul": paddle.multiply, "maximum": paddle.maximum, "minimum": paddle.minimum,
                "eq": paddle.equal, "ne": paddle.not_equal, "lt": paddle.less_than,
                "le": paddle.less_equal, "gt": paddle.greater_than,
-               "ge": paddle.greater_equal, "remainder": paddle.remainder, "logical_and": paddle.logical_and,
+               "ge": paddle.greater_equal, "remainder": _shims.remainder, "logical_and": paddle.logical_and,
                "logical_or": paddle.logical_or, "logical_xor": paddle.logical_xor,
                "bitwise_and": paddle.bitwise_and, "bitwise_or": paddle.bitwise_or,
                "bitwise_xor": paddle.bitwise_xor}.items():
@@ -683,6 +685,9 @@ def lerp(input, end, weight):
 
 @op("torch.outer", method=True)
 def outer(input, vec2):
+    for arg, t in (("self", input), ("vec2", vec2)):
+        if t.ndim != 1:  # paddle.outer flattens
+            raise RuntimeError(f"outer: Expected 1-D argument {arg}, but got {t.ndim}-D")
     if _name(input.dtype) == "bool" and _name(vec2.dtype) == "bool":  # Paddle: no bool matmul
         return paddle.logical_and(input.reshape([-1, 1]), vec2.reshape([1, -1]))
     return paddle.outer(input, vec2)

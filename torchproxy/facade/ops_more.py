@@ -71,7 +71,7 @@ NAMES = (
     "torch.Tensor.nextafter", "torch.Tensor.nextafter_", "torch.Tensor.not_equal",
     "torch.Tensor.not_equal_", "torch.Tensor.polygamma", "torch.Tensor.polygamma_",
     "torch.Tensor.positive", "torch.Tensor.rad2deg", "torch.Tensor.rad2deg_",
-    "torch.Tensor.ravel", "torch.Tensor.reciprocal", "torch.Tensor.reciprocal_",
+    "torch.Tensor.ravel", "torch.Tensor.reciprocal", "torch.Tensor.reciprocal_", "torch.Tensor.relu", "torch.Tensor.relu_",
     "torch.Tensor.remainder_", "torch.Tensor.rot90",
     "torch.Tensor.round", "torch.Tensor.round_", "torch.Tensor.rsqrt", "torch.Tensor.rsqrt_",
     "torch.Tensor.select", "torch.Tensor.sgn", "torch.Tensor.sgn_", "torch.Tensor.sigmoid",
@@ -225,6 +225,7 @@ for _n in ("exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "si
            "exp2", "neg", "negative", "sign", "floor", "ceil", "trunc"):
     _method(_n, _ops.UNARY[_n])
 _method("absolute", _ops.UNARY["abs"])
+_method("relu", _ops.UNARY["relu"])  # torch.Tensor.relu / relu_ (Paddle's Tensor has none)
 
 
 def _square(input, *, out=None):
@@ -1672,7 +1673,7 @@ def dist(input, other, p=2):
     a, b = _operands(input, other)
     d = (a - b).reshape([-1])
     if d.size == 0:
-        return paddle.zeros([], a.dtype)
+        return _shims.constant_result(paddle.zeros([], a.dtype), (a, b))
     return _pnorm(d, float(p), 0)
 
 

@@ -181,6 +181,9 @@ def tensor_method(name: str, note: str = "") -> Callable:
             # Paddle 2.6 only: empty results' gradient edges (in-place forms return self)
             from .zero_size import cutting_empty_grads
             impl = cutting_empty_grads(impl)
+        elif isinstance(impl, property) and impl.fset is None and impl.fget is not None:
+            from .zero_size import cutting_empty_grads  # (x.H, x.mH of empty tensors)
+            impl = property(cutting_empty_grads(impl.fget), doc=impl.__doc__)
         TENSOR_TABLE[full] = Entry(full, "adapter", impl, note)
         return impl
     return deco

@@ -46,16 +46,20 @@ NAMES = (
     "torch.Tensor.split", "torch.Tensor.squeeze", "torch.Tensor.stride", "torch.Tensor.to",
     "torch.Tensor.transpose", "torch.Tensor.type", "torch.Tensor.type_as",
     "torch.Tensor.unsqueeze", "torch.Tensor.view", "torch.Tensor.where",
+    "torch.Tensor.abs", "torch.Tensor.clone", "torch.Tensor.tril", "torch.Tensor.triu",
+    "torch.Tensor.T",
 )
 # registered on some Paddle versions only: data_ptr on 2.6 (0-size tensors: None there)
-CONDITIONAL = ("torch.Tensor.data_ptr",)
+# abs, clone, tril, triu, T on 2.6 (0-size tensors' gradient edges)
+CONDITIONAL = ("torch.Tensor.data_ptr", "torch.Tensor.abs", "torch.Tensor.clone",
+               "torch.Tensor.tril", "torch.Tensor.triu", "torch.Tensor.T")
 
 import paddle
 
 from ..paddle_shims import (DATA_PTR_NONE_FOR_EMPTY, HAS_VIEW_DTYPE, autograd_view_root,
                             byte_offset, copy_to, same_place, strided_view)
 from ..paddle_shims import VERSION as PADDLE_VERSION
-from ..paddle_shims import is_meta, meta_tensor, reshape_exact
+from ..paddle_shims import ZERO_SIZE_GRAD_CRASHES, empty_result, is_meta, meta_tensor, reshape_exact
 from . import dtypes as _dt
 from . import ops
 from .creation import (kernel_full, _finish, _from_numpy_as, _scalar_dtype, parse_size,
@@ -876,3 +880,37 @@ if DATA_PTR_NONE_FOR_EMPTY:
         return 0 if p is None else p
 
     _paddle_data_ptr = _original("data_ptr")
+
+
+if ZERO_SIZE_GRAD_CRASHES:
+    # Paddle 2.6's own abs, tril, triu, T and clone on a tensor with 0 elements: the results
+    # of the first four have no gradient edge to the view's base (base.grad stays None;
+    # torch: zeros), clone refuses the uninitialized tensor ("We can only support initialized
+    # tensor in clone").  Registered on 2.6 only (registry.tensor_method adds the edge: cut_empty_grads); on 3.x Paddle's are
+    # torch's.  Memory-model fuzzer F14.
+    @tensor_method("abs")
+    def abs(self):  # noqa: A001 - torch's name
+        return _paddle_abs(self)
+
+    @tensor_method("tril")
+    def tril(self, diagonal=0):
+        return _paddle_tril(self, diagonal)
+
+    @tensor_method("triu")
+    def triu(self, diagonal=0):
+        return _paddle_triu(self, diagonal)
+
+    @tensor_method("T")
+    @property
+    def T(self):  # noqa: N802 - torch's name
+        return _paddle_T(self)
+
+    @tensor_method("clone")
+    def clone(self, *, memory_format=None):
+        if 0 in self.shape:
+            return empty_result(list(self.shape), self.dtype, self.place, (self,))
+        return _paddle_clone(self)
+
+    _paddle_abs, _paddle_clone = _original("abs"), _original("clone")
+    _paddle_tril, _paddle_triu = _original("tril"), _original("triu")
+    _paddle_T = _original("T").__get__
