@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import inspect
+import struct
 import threading
 import weakref
 
@@ -853,6 +854,94 @@ def empty_result(shape, dtype, place, operands):
     if ZERO_SIZE_GRAD_CRASHES:  # edges to the empty operands' nonempty sources (above)
         return _empty_from_sources(shape, dtype, place, grad_sources(sources))
     return _ZeroGradEdge.apply(None, (shape, dtype, place), *sources)
+
+
+# Paddle 2.6's CPU casts float32 -> bfloat16 and float32 -> float16 truncate (2380.0 became
+# 2368.0 in bfloat16, 242.34375 became 242.25 in float16; torch, and Paddle 3.x, round to nearest
+# even).  Measured once per dtype, on first use.  Remove with 2.6 support.
+_CAST_PROBES = {"bfloat16": (2380.0, 2368.0), "float16": (242.34375, 242.25)}
+_CAST_TRUNCATES: dict = {}
+
+
+def cast_truncates(name: str) -> bool:
+    """Paddle's CPU cast from float32 to ``name`` ("bfloat16", "float16") truncates."""
+    if name not in _CAST_TRUNCATES:
+        value, truncated = _CAST_PROBES[name]
+        with paddle.no_grad():
+            probe = paddle.to_tensor([value], dtype="float32", place=paddle.CPUPlace())
+            _CAST_TRUNCATES[name] = bool(
+                probe.astype(name).astype("float32").numpy()[0] == truncated)
+    return _CAST_TRUNCATES[name]
+
+
+# Paddle 3.3.1's CPU cast float32 -> float16 turns magnitudes of about 1.6e-27 to 6.6e-24 (float32
+# exponents -89 to -78) into garbage (1.7e-24 became 3.2e-05; torch: 0.0, and so does 2.6.2):
+# every magnitude up to 2**-25 is a signed zero in float16, so those are zeroed before the cast.
+# Measured once, on first use; remove when no supported Paddle has it.
+_TINY_TO_FLOAT16_GARBLED = None
+
+
+def tiny_to_float16_garbled() -> bool:
+    global _TINY_TO_FLOAT16_GARBLED
+    if _TINY_TO_FLOAT16_GARBLED is None:
+        with paddle.no_grad():
+            probe = paddle.to_tensor([2.0 ** -80], dtype="float32", place=paddle.CPUPlace())
+            _TINY_TO_FLOAT16_GARBLED = bool(
+                probe.astype("float16").astype("float32").numpy()[0] != 0.0)
+    return _TINY_TO_FLOAT16_GARBLED
+
+
+def _f32(bits):
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+# per half dtype: Veltkamp's split factor (2**(24 - significant bits) + 1); the float32 value
+# from which results round to infinity (the midpoint between the largest finite value and
+# infinity: a tie, which rounds to the even infinity); below which results are subnormal, and the
+# magic addend that rounds those to the subnormal quantum (1.5 * 2**23 quanta)
+_HALF_ROUNDING = {
+    "bfloat16": (65537.0, _f32(0x7F7F8000), 0.0, 0.0),
+    "float16": (8193.0, 65520.0, 2.0 ** -14, 1.5 * 2.0 ** -1),
+}
+_SCALE_ABOVE = 2.0 ** 100  # the split's product overflows float32 past about 5e33
+
+
+def astype_exact(x, dtype):
+    """``x.astype(dtype)``, rounding to nearest even where Paddle's cast to a half dtype
+    truncates (cast_truncates), and zeroing what float16 cannot hold where Paddle garbles it
+    (tiny_to_float16_garbled).  Normal values: Veltkamp's split at the dtype's significant bits
+    (``c = k * x; c - (c - x)`` in float32: exact rounding for every float32 and tie); float16's
+    subnormal range: the float32 magic-addend rounding to its quantum; then the now exact cast,
+    with gradient 1.  Checked against torch on every exponent range, ties and edges
+    (tests/facade/test_half_rounding.py)."""
+    name = str(dtype).rsplit(".", 1)[-1]
+    if name not in _HALF_ROUNDING or str(x.dtype).rsplit(".", 1)[-1] not in ("float32",
+                                                                             "float64"):
+        return x.astype(dtype)
+    truncates = cast_truncates(name)
+    garbles_tiny = name == "float16" and tiny_to_float16_garbled()
+    if not truncates and not garbles_tiny:
+        return x.astype(dtype)
+    f = x.astype("float32")
+    if not truncates:
+        with paddle.no_grad():
+            r = paddle.where(paddle.abs(f) <= 2.0 ** -25, f * 0.0, f)
+        return (f + (r - f.detach()) if not f.stop_gradient else r).astype(dtype)
+    split, to_inf, subnormal_below, magic = _HALF_ROUNDING[name]
+    with paddle.no_grad():
+        scale = paddle.where(paddle.abs(f) > _SCALE_ABOVE, paddle.full_like(f, 2.0 ** -32),
+                             paddle.ones_like(f))
+        fs = f * scale
+        c = fs * split
+        r = (c - (c - fs)) / scale
+        if subnormal_below:  # (zeros keep their sign)
+            tiny = (paddle.abs(f) < subnormal_below) & (f != 0)
+            r = paddle.where(tiny, (f + magic) - magic, r)
+        r = paddle.where(paddle.abs(f) >= to_inf, f * float("inf"), r)
+        r = paddle.where(paddle.isnan(f), f, r)
+    if not f.stop_gradient:  # gradient 1, as a cast's
+        r = f + (r - f.detach())
+    return r.astype(dtype)
 
 
 # Paddle 2.6's remainder (and floor_mod/mod) has no gradient: ``x % y`` of a tensor requiring

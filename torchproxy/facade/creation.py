@@ -29,7 +29,7 @@ import numpy as np
 import paddle
 
 from ..paddle_shims import EMPTY_LIKE_OWN_DTYPE as _OWN_DTYPE
-from ..paddle_shims import is_meta, meta_tensor
+from ..paddle_shims import astype_exact, is_meta, meta_tensor
 from ..paddle_shims import (copy_to, default_cpu_generator, expected_place, kernel_empty,
                             kernel_empty_like, kernel_full, new_generator, same_place,
                             set_expected_place, tensor_from_numpy_zero_copy)
@@ -584,7 +584,7 @@ def _from_numpy_as(arr, dt, device):
     name = _dt.torch_name(dt)
     if name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
         t = paddle.to_tensor(np.asarray(arr, dtype=np.float32), place=to_place(device))
-        return t.astype(dt)
+        return astype_exact(t, dt)  # (Paddle 2.6's cast to bfloat16 truncates)
     return paddle.to_tensor(np.asarray(arr, dtype=name), place=to_place(device))
 
 

@@ -59,7 +59,8 @@ import paddle
 from ..paddle_shims import (DATA_PTR_NONE_FOR_EMPTY, HAS_VIEW_DTYPE, autograd_view_root,
                             byte_offset, copy_to, same_place, strided_view)
 from ..paddle_shims import VERSION as PADDLE_VERSION
-from ..paddle_shims import ZERO_SIZE_GRAD_CRASHES, empty_result, is_meta, meta_tensor, reshape_exact
+from ..paddle_shims import (ZERO_SIZE_GRAD_CRASHES, astype_exact, empty_result, is_meta,
+                            meta_tensor, reshape_exact)
 from . import dtypes as _dt
 from . import ops
 from .creation import (kernel_full, _finish, _from_numpy_as, _scalar_dtype, parse_size,
@@ -401,6 +402,9 @@ def expand(self, *sizes):
     return expand_view(self, target)
 
 
+_HALF_DTYPES = (paddle.float16, paddle.bfloat16)
+
+
 def expand_view(self, target):
     """torch's expand: a view with stride 0 along each new or broadcast dim (Paddle's expand
     copies); its gradient sums over those dims."""
@@ -421,11 +425,15 @@ def expand_view(self, target):
     summed = [lead + i for i, (n, t) in enumerate(zip(shape, target[lead:])) if n == 1 and t != 1]
 
     def grad_of(g):
+        # half-precision gradients are summed in float32 and rounded once, as torch's
+        # reduction does (Paddle 2.6 sums them in their own precision: fuzzer F35)
+        half = g.dtype in _HALF_DTYPES
+        acc = g.astype("float32") if half else g
         if summed:
-            g = g.sum(axis=summed, keepdim=True)
+            acc = acc.sum(axis=summed, keepdim=True)
         if lead:
-            g = g.sum(axis=list(range(lead)))
-        return g
+            acc = acc.sum(axis=list(range(lead)))
+        return astype_exact(acc, g.dtype) if half else acc
 
     return strided_view(self, target, strides, byte_offset(self), grad_of)
 
@@ -459,7 +467,7 @@ _DIFFERENTIABLE = frozenset(_dt.DTYPES[n] for n in ("float16", "bfloat16", "floa
 def _astype(x, dt):
     """x.astype(dt) with torch's autograd rule: an integer or bool result never requires grad
     (Paddle's cast passes gradients through it: x.long() fed 1 per element back into x.grad)."""
-    r = x.astype(dt)
+    r = astype_exact(x, dt)
     if not x.stop_gradient and dt not in _DIFFERENTIABLE:
         r = r.detach()
     return r
