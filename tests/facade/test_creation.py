@@ -129,3 +129,31 @@ def f():
     r = torch.zeros(2, 2, out=out)
     return r is out, out, torch.arange(4, out=torch.empty(4, dtype=torch.int64))
 """)
+
+
+@pytest.mark.parametrize("fn", ["rand", "randn", "rand_like", "randn_like"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_random_draws(fn, dtype):
+    # torch draws complex rand/randn part by part (randn: each part of variance 1/2); values
+    # differ between generators, so the dtype, shape and the parts' moments are compared
+    check(f"""
+import torch
+def f():
+    torch.manual_seed(0)
+    like = torch.zeros(100000, 2, dtype=torch.{dtype})
+    x = torch.{fn}(like) if "{fn}".endswith("_like") else torch.{fn}(100000, 2, dtype=torch.{dtype})
+    stats = [round(float(p.mean()), 1) for p in (x.real, x.imag)]
+    stats += [round(float(p.var()), 2) for p in (x.real, x.imag)]
+    return x.dtype, tuple(x.shape), stats
+""")
+
+
+@pytest.mark.parametrize("call", ["torch.rand(3, dtype=torch.int64)", "torch.randn(3, dtype=torch.bool)",
+                                  "torch.randn(2, dtype=torch.uint8)",
+                                  "torch.rand_like(torch.zeros(2, dtype=torch.int32))"])
+def test_random_draws_of_integer_dtypes_are_refused(call):
+    check(f"""
+import torch
+def f():
+    return {call}
+""")

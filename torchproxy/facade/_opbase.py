@@ -479,9 +479,7 @@ def _prod(xs):
     return n
 
 
-_LEGACY_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
-                 "uint8": "Byte", "bool": "Bool", "float32": "Float", "float64": "Double",
-                 "float16": "Half", "bfloat16": "BFloat16"}
+_LEGACY_NAMES = _dt.LEGACY_NAMES
 
 
 def _float_kernel(x, op):

@@ -603,7 +603,7 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     dt = _dtype_or_default(dtype)
     shape = parse_size(sizes, size, fn="randn")  # torch.randn(2, 3), ((2, 3)) or (size=(2, 3))
     with _on(device, generator), checked_alloc(shape, dt, to_place(device)):
-        t = paddle.randn(shape, dtype=_compute_float(dt)).astype(dt)
+        t = _draw(paddle.randn, shape, dt)
     return _write_out(_finish(t, requires_grad), out)
 
 
@@ -615,7 +615,7 @@ def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, d
     dt = _dtype_or_default(dtype)
     shape = parse_size(sizes, size, fn="rand")
     with _on(device, generator), checked_alloc(shape, dt, to_place(device)):
-        t = paddle.rand(shape, dtype=_compute_float(dt)).astype(dt)
+        t = _draw(paddle.rand, shape, dt)
     return _write_out(_finish(t, requires_grad), out)
 
 
@@ -715,7 +715,7 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     require_strided(layout, 'randn_like')
     dt, _ = _like(input, dtype, None)
     with _on(input.place if device is None else device):
-        t = paddle.randn(list(input.shape), dtype=_compute_float(dt)).astype(dt)
+        t = _draw(paddle.randn, list(input.shape), dt)
     return _finish(t, requires_grad)
 
 
@@ -725,15 +725,30 @@ def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
     require_strided(layout, 'rand_like')
     dt, _ = _like(input, dtype, None)
     with _on(input.place if device is None else device):
-        t = paddle.rand(list(input.shape), dtype=_compute_float(dt)).astype(dt)
+        t = _draw(paddle.rand, list(input.shape), dt)
     return _finish(t, requires_grad)
 
 
-def _compute_float(dt):
+def _compute_float(dt, kernel="normal_kernel_cpu"):
     n = _dt.torch_name(dt)
     if n not in ("float32", "float64", "float16", "bfloat16"):
-        raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{n}'")
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_dt.LEGACY_NAMES.get(n, n)}'")
     return "float64" if n == "float64" else "float32"
+
+
+def _draw(fn, shape, dt):
+    """``fn`` (paddle.randn or paddle.rand) values of torch dtype ``dt``: complex dtypes draw
+    the real and imaginary parts apart (randn: each of variance 1/2, as torch's)."""
+    n = _dt.torch_name(dt)
+    if n.startswith("complex"):
+        part = "float64" if n == "complex128" else "float32"
+        re, im = fn(shape, dtype=part), fn(shape, dtype=part)
+        if fn is paddle.randn:
+            re, im = re * math.sqrt(0.5), im * math.sqrt(0.5)
+        return paddle.complex(re, im)
+    kernel = "normal_kernel_cpu" if fn is paddle.randn else "check_uniform_bounds"
+    return fn(shape, dtype=_compute_float(dt, kernel)).astype(dt)
 
 
 class _on:

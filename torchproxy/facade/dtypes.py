@@ -410,3 +410,11 @@ def require(name: str):
         return DTYPES[name]
     except KeyError:
         raise NotProvidedError(f"torch.{name}") from None
+
+
+# torch's scalar-type names in kernel error messages ('"normal_kernel_cpu" not implemented for
+# 'Long'')
+LEGACY_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                "uint8": "Byte", "bool": "Bool", "float32": "Float", "float64": "Double",
+                "float16": "Half", "bfloat16": "BFloat16", "complex64": "ComplexFloat",
+                "complex128": "ComplexDouble"}
