@@ -157,3 +157,22 @@ import torch
 def f(x):
     return torch.linalg.vander({args})
 """, np.arange(1.0, 4.0, dtype="float32"))
+
+
+@pytest.mark.parametrize("call", [
+    "torch.matmul(a, b)", "a @ b", "torch.mm(a, b)", "F.linear(a, w)",
+    "F.linear(a, a[:2], torch.ones(2, dtype=torch.float64))", "F.linear(a, w, w[:, 0])",
+    "F.linear(a[0], w)", "torch.einsum('ij,jk->ik', a, b)", "torch.matmul(a, b.half())",
+    "torch.matmul(a, b.long())", "torch.matmul(a, b.bfloat16())",
+])
+def test_mixed_dtypes_are_refused_as_torch_does(call):
+    # Paddle promotes float32 with float64 (F.linear returned float64) or fails in a kernel
+    check(f"""
+import torch
+import torch.nn.functional as F
+def f():
+    a = torch.ones(2, 3)
+    b = torch.ones(3, 4, dtype=torch.float64)
+    w = torch.ones(4, 3, dtype=torch.float64)
+    return {call}
+""")

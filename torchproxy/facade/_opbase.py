@@ -82,8 +82,10 @@ def _down(v, half):
     return v
 
 
-def _opmath(fn, torch_name=None):
+def _opmath(fn, torch_name=None, precheck=None):
     def run(*args, **kwargs):
+        if precheck is not None:  # torch's checks of the operands as given (before _up)
+            precheck(*args, **kwargs)
         try:
             half = _find_half(args)
             if half is None or kwargs.get("out") is not None:
@@ -134,13 +136,15 @@ def _wrapped(fn):
     return hasattr(fn, "__wrapped__") and not hasattr(fn, "zero_size_guard_of")
 
 
-def opmath_function(torch_name):
+def opmath_function(torch_name, precheck=None):
     """``registry.torch_function`` with torch's CPU half-precision rule (``_opmath``: float16/
     bfloat16 inputs computed in float32, the result rounded back): registers the wrapped ``fn``
     and returns it, so Tensor methods (tensor_methods.py) and ops calling ops get the same
-    behaviour as ``torch.<name>``."""
+    behaviour as ``torch.<name>``.  ``precheck(*args, **kwargs)`` sees the operands before
+    the half-precision ones are widened (matmul's same-dtype rule)."""
     def deco(fn):
-        return torch_function(torch_name)(fn if _wrapped(fn) else _opmath(fn, torch_name))
+        return torch_function(torch_name)(
+            fn if _wrapped(fn) else _opmath(fn, torch_name, precheck))
     return deco
 
 

@@ -418,3 +418,9 @@ LEGACY_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char
                 "uint8": "Byte", "bool": "Bool", "float32": "Float", "float64": "Double",
                 "float16": "Half", "bfloat16": "BFloat16", "complex64": "ComplexFloat",
                 "complex128": "ComplexDouble"}
+
+# torch's C++ scalar names in matmul's dtype error ("float != double")
+CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+             "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
+             "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
+             "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}

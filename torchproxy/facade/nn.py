@@ -35,6 +35,8 @@ import paddle
 import paddle.nn.functional as PF
 from ..paddle_shims import EagerParamBase, broadcast_tensors, is_meta
 
+from . import dtypes as _dt
+from .ops import _cpp_name
 from .registry import module, torch_function, type_
 
 module("torch.nn")
@@ -540,8 +542,24 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 
 @torch_function(F + "linear", note="weight is [out_features, in_features] (torch layout)")
 def linear(input, weight, bias=None):
+    if weight.dtype != input.dtype or (bias is not None and bias.dtype != weight.dtype):
+        _linear_dtype_error(input, weight, bias)  # (Paddle promotes, or fails in its kernel)
     out = paddle.matmul(input, weight, transpose_y=True)
     return out + bias if bias is not None else out
+
+
+def _linear_dtype_error(input, weight, bias):
+    """torch's refusal of mixed dtypes in F.linear: with a bias it is addmm's (mat1 = input,
+    mat2 = weight, self = bias), without one matmul's."""
+    legacy = _dt.LEGACY_NAMES.get
+    if bias is None or input.ndim < 2:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{_cpp_name(input.dtype)} != {_cpp_name(weight.dtype)}")
+    first, second, what = ((input, weight, "mat1") if input.dtype != weight.dtype else
+                           (bias, weight, "self"))
+    a, b = _dt.torch_name(first.dtype), _dt.torch_name(second.dtype)
+    raise RuntimeError(f"{what} and mat2 must have the same dtype, but got {legacy(a, a)} and "
+                       f"{legacy(b, b)}")
 
 
 @torch_function(F + "dropout")

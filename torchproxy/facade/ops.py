@@ -512,12 +512,26 @@ def _legacy_name(dt):
 def _check_same_dtype(a, b, op):
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{_name(a.dtype)} != {_name(b.dtype)}")
+                           f"{_cpp_name(a.dtype)} != {_cpp_name(b.dtype)}")
 
 
-@opmath_function("torch.matmul")
+def _same_dtype_operands(second):
+    """matmul's/mm's precheck: ``input`` and ``second`` (positional or keyword) of one dtype."""
+    def precheck(*args, **kwargs):
+        a = args[0] if args else kwargs.get("input")
+        b = args[1] if len(args) > 1 else kwargs.get(second)
+        if isinstance(a, paddle.Tensor) and isinstance(b, paddle.Tensor):
+            _check_same_dtype(a, b, None)
+    return precheck
+
+
+def _cpp_name(dt):
+    n = _name(dt)
+    return _dt.CPP_NAMES.get(n, n)
+
+
+@opmath_function("torch.matmul", precheck=_same_dtype_operands("other"))
 def matmul(input, other, *, out=None):
-    _check_same_dtype(input, other, "matmul")
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
                            f"{input.ndim}D and {other.ndim}D")
@@ -537,13 +551,12 @@ def matmul(input, other, *, out=None):
 tensor_method("matmul")(matmul)  # torch's dtype/shape errors; Paddle 2.6's 0-size operands
 
 
-@opmath_function("torch.mm")
+@opmath_function("torch.mm", precheck=_same_dtype_operands("mat2"))
 def mm(input, mat2, *, out=None):
     if input.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if mat2.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    _check_same_dtype(input, mat2, "mm")
     if input.shape[1] != mat2.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x"
                            f"{input.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
@@ -717,6 +730,10 @@ def _einsum_sum_ellipsis(equation, operands):
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    for t in operands[1:]:
+        if t.dtype != operands[0].dtype:  # (Paddle fails in its kernel with a ValueError)
+            raise RuntimeError(f"expected scalar type {_legacy_name(operands[0].dtype)} but "
+                               f"found {_legacy_name(t.dtype)}")
     eq = _einsum_sum_ellipsis(equation, operands)
     if operands and builtins.all(_name(t.dtype) in ("int64", "int32", "int16", "int8", "uint8")
                                  for t in operands):

@@ -649,7 +649,7 @@ def _dtypes_match(*ts):
     for t in ts[1:]:
         if t.dtype != d:
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                               f"{_legacy(d)} != {_legacy(t.dtype)}")
+                               f"{_ops._cpp_name(d)} != {_ops._cpp_name(t.dtype)}")
 
 
 @op("torch.mv", method=True, out=True)
