@@ -344,3 +344,19 @@ import torch
 def f(w, b4):
     return torch.outer(w, b4)
 """, W, B4)
+
+
+@pytest.mark.parametrize("expr", ["torch.zeros(1, 0, 0, 1).unfold(0, 1, 2)",
+                                  "torch.zeros(2, 3, 0, 0).unfold(0, 1, 1)",
+                                  "torch.zeros(3, 0).unfold(1, 0, 1)",
+                                  "w[:, :0].unfold(0, 2, 1)", "w[:0].view(0, 2, 0, 6).unfold(3, 2, 3)"])
+def test_unfold_of_empty_tensors(expr):
+    # Paddle 2.6's unfold gave (1, 0, 1, 1, 1) for the first (fuzzer, 2.6 100k run)
+    check(f"""
+import torch
+def f(w):
+    w = w.clone().requires_grad_()
+    v = {expr}
+    v.sum().backward() if v.requires_grad else None
+    return tuple(v.shape), w.grad  # (strides of 0-element views: fuzzer F34, open)
+""", W)

@@ -274,8 +274,8 @@ def unfold(self, dimension, size, step):
     out_strides = strides[:d] + [strides[d] * step] + strides[d + 1:] + [strides[d]]
     if not nd:
         out_shape, out_strides = out_shape[1:], out_strides[1:]
-    if 0 in out_shape or 0 in shape:
-        return _unfold(self, dimension, size, step)
+    if 0 in out_shape or 0 in shape:  # nothing to alias (Paddle 2.6's unfold of 0-size
+        return empty_view(self, out_shape)  # tensors gave other shapes: fuzzer, 2.6 100k run)
     return strided_geometry_view(self, out_shape, out_strides, _offset_of(self))
 
 
