@@ -215,6 +215,19 @@ def test_refused_matrix_leaves_no_reports_folder(tmp_path):
     assert not (tmp_path / "reports").exists()
 
 
+def test_torchproxy_matrix_unknown_library_is_one_line(tmp_path):
+    # what the user typed (the issue's `torchproxy matrix --libs nosuchlib`), from a clone
+    # (PYTHONPATH: the clone's root, where compat_matrix/ lives) in a folder of their own: the
+    # refusal is the only line (no progress note first) and no reports/ folder is left
+    r = _cli(["matrix", "--libs", "nosuchlib"], tmp_path)
+    assert r.returncode == 2, r.stdout + r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "error: unknown libraries ['nosuchlib']; known: ['cut_cross_entropy', "), r.stderr
+    assert "'liger_kernel'" in lines[0]
+    assert not (tmp_path / "reports").exists()
+
+
 def test_importing_torchproxy_first_hides_paddles_ccache_notice(tmp_path):
     if shutil.which("ccache"):
         pytest.skip("ccache is installed: Paddle has no notice to give")
