@@ -120,6 +120,13 @@ def main(args) -> int:
                    specs=args.specs, cases=args.cases, scan=not args.no_scan,
                    interpreter_fix=not args.no_interpreter_fix, python_for=python_for,
                    shard=shard, isolate=args.isolate)
+    if args.libs:
+        # unknown names are refused before the progress note: the refusal is the only line
+        try:
+            spec_mod.load_specs(args.specs, args.libs)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
     progress = Progress()
     progress.note(f"planning ({'all libraries' if not args.libs else ', '.join(args.libs)}); "
                   f"reports go to {args.out}/")

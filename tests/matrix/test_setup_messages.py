@@ -215,6 +215,19 @@ def test_refused_matrix_leaves_no_reports_folder(tmp_path):
     assert not (tmp_path / "reports").exists()
 
 
+def test_torchproxy_matrix_unknown_library_is_one_line(tmp_path):
+    # what the user typed (the issue's `torchproxy matrix --libs nosuchlib`), from a clone
+    # (PYTHONPATH: the clone's root, where compat_matrix/ lives) in a folder of their own: the
+    # refusal is the only line (no progress note first) and no reports/ folder is left
+    r = _cli(["matrix", "--libs", "nosuchlib"], tmp_path)
+    assert r.returncode == 2, r.stdout + r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "error: unknown libraries ['nosuchlib']; known: ['cut_cross_entropy', "), r.stderr
+    assert "'liger_kernel'" in lines[0]
+    assert not (tmp_path / "reports").exists()
+
+
 def test_importing_torchproxy_first_hides_paddles_ccache_notice(tmp_path):
     if shutil.which("ccache"):
         pytest.skip("ccache is installed: Paddle has no notice to give")
@@ -248,10 +261,16 @@ def test_extension_cpp_offline_is_one_line(tmp_path, monkeypatch, capsys):
     assert not (tmp_path / "build" / "src").exists()
 
 
+def _dev_function(name):
+    """The text of one shell function of ./dev (the tests run it alone: ./dev itself would set
+    up environments)."""
+    return re.search(rf"^{name}\(\) \{{.*?^\}}", Path(ROOT, "dev").read_text(),
+                     re.M | re.S).group(0)
+
+
 def _refuse_shared_env(tmp_path, venv_name):
     """Run ./dev's refuse_shared_env on ``venv_name`` inside a scratch clone folder."""
-    body = re.search(r"^refuse_shared_env\(\) \{.*?^\}", Path(ROOT, "dev").read_text(),
-                     re.M | re.S).group(0)
+    body = _dev_function("refuse_shared_env")
     clone = tmp_path / "clone"
     clone.mkdir()
     (tmp_path / "other_env").mkdir()
@@ -274,3 +293,116 @@ def test_dev_refuses_to_repoint_an_environment_linked_from_another_clone(tmp_pat
 def test_dev_installs_into_its_own_environment(tmp_path):
     r = _refuse_shared_env(tmp_path, ".venv-own")
     assert r.returncode == 0 and r.stdout.strip() == "passed", r.stderr
+
+
+# ./dev's environment names and their folders, as its setup_one builds them
+def _env_dirs():
+    body = _dev_function("setup_one")
+    arms = re.findall(r"^    (\w+)\)\n(.*?);;", body, re.M | re.S)
+    return {name: re.search(r"make_env (\.venv[\w-]*)", arm).group(1) for name, arm in arms}
+
+
+def _envs_for(command):
+    r = subprocess.run(["bash", "-c", _dev_function("envs_for") + f'\nenvs_for "{command}"'],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.split()
+
+
+def _command_arm(command):
+    """The lines ./dev runs for ``command`` (its arm of the final case statement)."""
+    text = Path(ROOT, "dev").read_text()
+    main = text[text.index('\ncase "$cmd" in\n'):]
+    return re.search(rf"^  {command}\)\n(.*?)^  \S", main, re.M | re.S).group(1)
+
+
+DEV_COMMANDS = ("matrix", "test", "opinfo", "fuzz", "bench")
+
+
+@pytest.mark.parametrize("command", DEV_COMMANDS)
+def test_dev_command_builds_the_environments_it_runs_in(command):
+    # issue 20: a fresh clone's `./dev matrix` built five venvs and used two.  Each command sets
+    # up envs_for's list, and that list is exactly the venvs the command's lines run (for
+    # `test`, those of ci/test-chunks.txt): none built idle, none used unbuilt
+    arm = _command_arm(command)
+    assert re.findall(r"^\s*setup\b.*$", arm, re.M) == [f"    setup $(envs_for {command})"]
+    used = set(re.findall(r"(?<![\w/])\.venv[\w-]*(?=[/:;\s])", arm))
+    if command == "test":
+        chunks = Path(ROOT, "ci", "test-chunks.txt").read_text().splitlines()
+        used |= {line.split()[1] for line in chunks if line.strip() and not line.startswith("#")}
+    dirs = _env_dirs()
+    assert {dirs[e] for e in _envs_for(command)} == used
+
+
+def test_dev_setup_builds_only_the_named_environments(tmp_path):
+    # ./dev's setup() itself, with each environment's build replaced by a note of its name:
+    # `setup $(envs_for matrix)` builds .venv and .venv-tlu and nothing else; `./dev setup`
+    # with no names builds all of them
+    script = "\n".join([
+        "set -euo pipefail", _dev_function("envs_for"), _dev_function("setup"),
+        'setup_one() { echo "$1" >> built.txt; }', "rebuild_if_changed() { :; }",
+        'setup $(envs_for matrix); echo --- >> built.txt; setup'])
+    r = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    matrix, everything = (tmp_path / "built.txt").read_text().split("---\n")
+    assert sorted(matrix.split()) == ["main", "tlu"]  # two build at once: either order
+    assert sorted(everything.split()) == sorted(_env_dirs())
+
+
+def test_readme_table_names_what_each_command_builds():
+    text = Path(ROOT, "README.md").read_text()
+    rows = dict(re.findall(r"^\| (`\./dev [^|]*`) \| (.*) \|$", text, re.M))
+    names = lambda cell: set(re.findall(r"`(\.venv[\w-]*)`", cell))  # noqa: E731
+    dirs = _env_dirs()
+    matrix = names(rows["`./dev matrix`"])
+    assert matrix == {dirs[e] for e in _envs_for("matrix")}
+    # the test row: "those two and ..."
+    assert matrix | names(rows["`./dev test`"]) == {dirs[e] for e in _envs_for("test")}
+    row = rows["`./dev opinfo`, `./dev bench`, `./dev fuzz`"]
+    for command in ("opinfo", "bench", "fuzz"):
+        assert names(row) == {dirs[e] for e in _envs_for(command)}
+
+
+def _disk_line(results_file):
+    """README's line for one setup-cost file: the total, then each folder `du` measured, in
+    the file's order ("SIZE<tab>NAME" lines)."""
+    rows = re.findall(r"^(\S+)\t(\S+)$", Path(ROOT, "docs", "results", results_file).read_text(),
+                      re.M)
+    sizes = dict((name, size) for size, name in rows)
+    parts = ", ".join(f"`{name}` {size}" for size, name in rows if name != "total")
+    return f"{sizes['total']} in all: {parts}"
+
+
+@pytest.mark.parametrize("command,results_file", [("./dev test", "setup-cost.txt"),
+                                                  ("./dev matrix", "setup-cost-matrix.txt")])
+def test_readme_states_the_clones_disk_size_as_measured(command, results_file):
+    # issue 20: a clone ends at 11-12 GB, which the README must say, with the breakdown; the
+    # figures are those of the generated file (regenerating it makes this test name the change)
+    line = next(line for line in Path(ROOT, "README.md").read_text().splitlines()
+                if line.startswith(f"- after `{command}`"))
+    assert f": {_disk_line(results_file)} ([`docs/results/{results_file}`]" in line, line
+
+
+def test_dev_matrix_offline_flashinfer_upstream_is_one_line(tmp_path):
+    # ./dev matrix installs the flashinfer_upstream row's wheels from PyPI; offline, pip's
+    # retries and traceback went to the terminal.  Here .venv/bin/python is a stand-in that
+    # answers the spec's command and fails its pip run as pip does offline
+    fake = tmp_path / ".venv" / "bin" / "python"
+    fake.parent.mkdir(parents=True)
+    fake.write_text(textwrap.dedent('''\
+        #!/bin/sh
+        if [ "$1" = -c ]; then echo "pip install --no-deps --target site flashinfer-python==9"; exit 0; fi
+        echo "WARNING: Retrying (Retry(total=4)) after connection broken by NewConnectionError" >&2
+        echo "ERROR: Could not find a version that satisfies the requirement flashinfer-python==9" >&2
+        echo "ERROR: No matching distribution found for flashinfer-python==9" >&2
+        exit 1
+    '''))
+    fake.chmod(0o755)
+    r = subprocess.run(["bash", "-c", _dev_function("install_flashinfer_upstream")
+                        + "\ninstall_flashinfer_upstream; echo went-on"],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout == "went-on\n", r.stdout + r.stderr
+    assert r.stderr.splitlines() == [
+        "[dev] flashinfer_upstream not installed (needs PyPI): ERROR: No matching distribution "
+        "found for flashinfer-python==9 (pip's output: build/setup-logs/flashinfer-upstream.log); "
+        "its matrix row will say so"]

@@ -3,8 +3,9 @@
 the clone (its tracked and untracked files, not the build outputs), inside a FRESH virtual
 environment that has only the CPU Paddle (no real torch).  Then, from the installed package
 only (outside the clone): `torchproxy doctor`, a Triton kernel on Paddle CPU tensors, `torchproxy
-coverage` (its data files are package data), `torchproxy matrix` (not in the package: one line),
-and the wheel's contents (only `torchproxy`).  Needs the package index (Paddle, Triton and the
+coverage` (its data files are package data), the README's `[pytest]` extra line and the pytest
+plugin on a user's test file, `torchproxy matrix` (not in the package: one line), and the wheel's
+contents (only `torchproxy`).  Needs the package index (Paddle, Triton and the
 build backend); skipped, saying so, when it is offline."""
 import os
 import re
@@ -100,6 +101,27 @@ def readme_install_lines() -> list[str]:
     return lines
 
 
+def readme_pytest_extra_line() -> str:
+    """The install command of README.md's "Using it" row for the pytest plugin."""
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    return re.search(r"^\| run a library's own test suite on the proxy \| `([^`]+)`", text,
+                     re.M).group(1)
+
+
+# a user's test file for their kernels, run by the plugin from the installed package (pytest
+# comes from the `[pytest]` extra only: the fresh venv has no other)
+USER_TEST = textwrap.dedent('''
+    import numpy as np
+    import paddle
+    from userkernels import add
+
+
+    def test_add_on_paddle_tensors():
+        x = paddle.to_tensor(np.arange(10, dtype="float32"))
+        np.testing.assert_array_equal(add(x, x).numpy(), 2 * np.arange(10, dtype="float32"))
+''')
+
+
 def _run(cmd, timeout, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
 
@@ -116,10 +138,27 @@ def _copy_clone(dest):
 
 
 def test_readme_install_block_is_what_ci_runs():
+    assert readme_pytest_extra_line() == 'pip install ".[pytest]"'
     lines = readme_install_lines()
     assert lines[0] == 'pip install ".[triton]"', lines
     assert any(line.startswith("pip wheel") for line in lines), lines
     assert lines[-1] == "torchproxy doctor", lines
+
+
+def test_every_data_file_of_the_package_is_package_data():
+    # offline half of the check below (which needs the package index): a file under torchproxy/
+    # that is neither Python nor the C dispatcher's source is read at run time, so the wheel
+    # must carry it (torch_layout.json once was missing, and a user install failed at import)
+    import tomllib
+    from pathlib import Path
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        globs = tomllib.load(f)["tool"]["setuptools"]["package-data"]["torchproxy"]
+    pkg = Path(ROOT, "torchproxy")
+    declared = {p.relative_to(pkg).as_posix() for g in globs for p in pkg.glob(g)}
+    tracked = _run(["git", "ls-files", "torchproxy"], 60, cwd=ROOT).stdout.split()
+    data = {t.removeprefix("torchproxy/") for t in tracked
+            if not t.endswith((".py", "/_dispatch.c"))}
+    assert data and data - declared == set()
 
 
 def test_readme_install_lines_in_a_fresh_venv_with_cpu_paddle(tmp_path):
@@ -171,6 +210,23 @@ def test_readme_install_lines_in_a_fresh_venv_with_cpu_paddle(tmp_path):
     gaps = re.search(r"known gaps \((\d+)\)", cov.stdout)
     assert gaps and int(gaps.group(1)) > 0, cov.stdout[-3000:]
     assert "no verification recorded" not in cov.stdout, cov.stdout[-3000:]
+
+    # the pytest plugin: the README's `[pytest]` line in the clone, then the plugin from the
+    # installed package on the user's own test file (issue 20: a pytest from elsewhere gave
+    # "No module named 'torchproxy'"); pytest's own probes are not reported as missing names
+    assert _run([str(venv / "bin" / "python"), "-c", "import pytest"], 60, env=env,
+                cwd=user).returncode == 1  # not there before the extra
+    line = readme_pytest_extra_line()
+    r = _run(["bash", "-c", line], 900, cwd=clone, env=env)
+    assert r.returncode == 0, f"README line failed: {line}\n{r.stderr[-3000:]}"
+    (user / "test_userkernels.py").write_text(USER_TEST)
+    r = _run([str(venv / "bin" / "python"), "-m", "pytest", "-p", "torchproxy.pytest_plugin",
+              "--torchproxy-scope=userkernels,triton", "--torchproxy-interpreter-fixes",
+              "-p", "no:cacheprovider", "test_userkernels.py"], 600,
+             env=dict(env, TRITON_INTERPRET="1"), cwd=user)
+    out = r.stdout + r.stderr
+    assert r.returncode == 0 and "1 passed" in out, out[-3000:]
+    assert "scope: userkernels,triton;" in out and "missing: 0" in out, out[-3000:]
 
     matrix = _run(["torchproxy", "matrix", "--libs", "liger_kernel"], 300, env=env, cwd=user)
     assert matrix.returncode == 2
