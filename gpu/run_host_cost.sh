@@ -9,6 +9,7 @@
 #   bash gpu/run_host_cost.sh flashinfer  # stage, install, gpu/flashinfer_check.py
 #   bash gpu/run_host_cost.sh tilelang # stage, install (+ .devwheels/tl* into /tmp/site-tl),
 #                                      # gpu/ffi_host_cost.py tilelang, BASELINE and AFTER, twice
+#   bash gpu/run_host_cost.sh tvmffi   # flashinfer, then tilelang
 #   bash gpu/run_host_cost.sh all      # launch rounds, hostcost + checks, flashinfer (both
 #                                      # trees), tilelang: one call (ROUNDS=3 fits 10 minutes)
 # (launch, hostcost and flashinfer split one run over calls of at most 10 minutes each;
@@ -111,6 +112,9 @@ if [ "$mode" = flashinfer ]; then
 fi
 if [ "$mode" = tilelang ]; then
   run_tilelang; echo "== done $(date -u +%FT%TZ)"; exit 0
+fi
+if [ "$mode" = tvmffi ]; then  # flashinfer, then tilelang
+  run_flashinfer; run_tilelang; echo "== done $(date -u +%FT%TZ)"; exit 0
 fi
 if [ "$mode" != hostcost ]; then
 for i in $(seq 1 "${ROUNDS:-4}"); do
