@@ -5,7 +5,8 @@
 #   bash gpu/make_host_cost_baseline.sh <commit> [<commit>...]     (from the project root)
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 COMMIT..." >&2; exit 2; }
-grep -qxF "/.hc_base/" .git/info/exclude 2>/dev/null || echo "/.hc_base/" >> .git/info/exclude
+excl=$(git rev-parse --git-path info/exclude)
+grep -qxF "/.hc_base/" "$excl" 2>/dev/null || echo "/.hc_base/" >> "$excl"
 rm -rf .hc_base && mkdir -p .hc_base
 git ls-files -co --exclude-standard -- torchproxy setup.py pyproject.toml \
   | grep -v '\.so$' | tar -cf - -T - | tar -xf - -C .hc_base

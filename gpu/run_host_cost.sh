@@ -7,6 +7,11 @@
 #   bash gpu/run_host_cost.sh launch   # stage, install, the Triton launch rounds only
 #   bash gpu/run_host_cost.sh hostcost # stage, install, host_cost.py rounds + correctness checks
 #   bash gpu/run_host_cost.sh flashinfer  # stage, install, gpu/flashinfer_check.py
+#   bash gpu/run_host_cost.sh tilelang # stage, install (+ .devwheels/tl* into /tmp/site-tl),
+#                                      # gpu/ffi_host_cost.py tilelang, BASELINE and AFTER, twice
+#   bash gpu/run_host_cost.sh tvmffi   # flashinfer, then tilelang
+#   bash gpu/run_host_cost.sh all      # launch rounds, hostcost + checks, flashinfer (both
+#                                      # trees), tilelang: one call (ROUNDS=3 fits 10 minutes)
 # (launch, hostcost and flashinfer split one run over calls of at most 10 minutes each;
 #  ROUNDS=n sets the Triton launch rounds, 4 by default)
 #
@@ -23,7 +28,13 @@ mkdir -p /tmp/dw
 for d in .devwheels/p*; do
   [ -d "$d" ] && cp -n "$d"/* /tmp/dw/
 done
-ls -la /tmp/dw
+# TileLang's wheels (tilelang 0.1.15 and its tvm-ffi 0.1.12, z3-solver, ...) in their own site
+mkdir -p /tmp/dwtl
+for d in .devwheels/tl*; do
+  [ -d "$d" ] && cp -n "$d"/* /tmp/dwtl/
+done
+echo "== tree: $(git rev-parse --short HEAD 2>/dev/null) $(git branch --show-current 2>/dev/null) $PWD"
+ls -la /tmp/dw /tmp/dwtl
 [ "$mode" = stage ] && exit 0
 
 OUT=${OUT:-/tmp/host_cost_out}
@@ -60,9 +71,50 @@ if [ "$mode" = probe ]; then  # the fresh-output probe alone (bench/fresh_output
   echo "== done $(date -u +%FT%TZ)"; exit 0
 fi
 
+run_flashinfer() {
+  mkdir -p /tmp/fi_base /tmp/fi_after
+  echo "== SECTION: gpu/flashinfer_check.py, BASELINE tree"
+  PYTHONPATH=/tmp/site:$PWD/.hc_base:. OUT=/tmp/fi_base timeout 300 python3 gpu/flashinfer_check.py \
+    2>&1 | grep -E "^== |timing|stream:|OK|FAIL|MISMATCH|rror" | grep -v "^W11"
+  echo "== END SECTION"
+  echo "== SECTION: gpu/flashinfer_check.py, AFTER tree"
+  PYTHONPATH=/tmp/site:. OUT=/tmp/fi_after timeout 300 python3 gpu/flashinfer_check.py \
+    2>&1 | grep -E "^== |timing|stream:|OK|FAIL|MISMATCH|rror" | grep -v "^W11"
+  echo "== END SECTION"
+}
+run_tilelang() {
+  if [ ! -f /tmp/site-tl/.installed ]; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site-tl /tmp/dwtl/*.whl \
+      && touch /tmp/site-tl/.installed || { echo "tilelang install failed"; return 1; }
+  fi
+  export TILELANG_CACHE_DIR=/tmp/tlcache
+  for i in 1 2; do
+    for tree in BASELINE AFTER; do
+      d=/tmp/tl/${tree}_$i; mkdir -p "$d"; tp=$PWD; [ $tree = BASELINE ] && tp=$PWD/.hc_base:$PWD
+      echo "== tilelang $tree round $i"
+      PYTHONPATH=/tmp/site-tl:/tmp/site:$tp timeout 300 python3 gpu/ffi_host_cost.py tilelang \
+        "$d/ffi_tilelang.json" > "$d/log.txt" 2>&1; echo "rc=$?"; grep -E "Error|ERROR" "$d/log.txt" | head -5
+    done
+  done
+  echo "== tilelang-torch"
+  PYTHONPATH=/tmp/site-tl:/tmp/site:$PWD timeout 240 python3 gpu/ffi_host_cost.py tilelang-torch \
+    /tmp/tl/ffi_tilelang-torch.json > /tmp/tl/torch_log.txt 2>&1; echo "rc=$?"
+  for d in /tmp/tl/BASELINE_* /tmp/tl/AFTER_*; do
+    cp /tmp/tl/ffi_tilelang-torch.json "$d/" 2>/dev/null
+    echo "== SECTION: TileLang kernels through tvm-ffi, $(basename "$d") (gpu/ffi_host_cost.py summary)"
+    python3 gpu/ffi_host_cost.py summary "$d" 2>&1
+    echo "== END SECTION"
+  done
+  (cd /tmp/tl && tar czf "$OUT/tilelang_json.tgz" $(find . -name "*.json"))
+}
 if [ "$mode" = flashinfer ]; then
-  PYTHONPATH=/tmp/site:. OUT=$OUT timeout 540 python3 gpu/flashinfer_check.py
-  echo "flashinfer_check rc=$?"; echo "== done $(date -u +%FT%TZ)"; exit 0
+  run_flashinfer; echo "== done $(date -u +%FT%TZ)"; exit 0
+fi
+if [ "$mode" = tilelang ]; then
+  run_tilelang; echo "== done $(date -u +%FT%TZ)"; exit 0
+fi
+if [ "$mode" = tvmffi ]; then  # flashinfer, then tilelang
+  run_flashinfer; run_tilelang; echo "== done $(date -u +%FT%TZ)"; exit 0
 fi
 if [ "$mode" != hostcost ]; then
 for i in $(seq 1 "${ROUNDS:-4}"); do
@@ -73,6 +125,10 @@ for i in $(seq 1 "${ROUNDS:-4}"); do
 done
 fi
 [ "$mode" = launch ] && { echo "== done $(date -u +%FT%TZ)"; exit 0; }
+if [ "$mode" = all ]; then  # the tvm-ffi paths first: they compile with nvcc on first use
+  run_flashinfer
+  run_tilelang
+fi
 if [ "$mode" = run ]; then
 # an experiment, not a setting to ship: is Paddle's stream-safe allocator (events recorded when
 # an output used on a stream is freed) what a freshly allocated output costs?

@@ -18,11 +18,23 @@ def parse(paths):
     """{(tree, row): [ratio, ...]}, {(tree, row): [paddle us, ...]}, versions line, host_cost
     blocks {tree: [text, ...]}."""
     ratios, paddle_us, torch_us = {}, {}, {}
-    versions, blocks = None, {"AFTER": [], "BASELINE": []}
+    versions, blocks = None, {"AFTER": [], "BASELINE": [], "SECTION": []}
     for path in paths:
         tree, in_host, block, last = None, False, None, None
+        section = None
         for line in open(path, encoding="utf-8", errors="replace"):
             line = line.rstrip("\n")
+            # "== SECTION: title" ... "== END SECTION": kept as printed (flashinfer, TileLang)
+            if line.startswith("== SECTION: "):
+                section = [line[len("== SECTION: "):]]
+                blocks["SECTION"].append(section)
+                continue
+            if section is not None:
+                if line.startswith("== END SECTION"):
+                    section = None
+                elif not line.startswith("W11"):
+                    section.append(line)
+                continue
             if line.startswith("versions:") and versions is None:
                 versions = line
             m = re.match(r"^== round \d+: (BASELINE|AFTER\w*)", line)
@@ -109,6 +121,8 @@ def main(paths):
         for i, block in enumerate(blocks[tree]):
             out += ["", f"-- bench/host_cost.py, {tree} tree, lease {i + 1} of {len(blocks[tree])}"]
             out += block[1:]
+    for block in blocks["SECTION"]:
+        out += ["", f"-- {block[0]}"] + block[1:]
     print("\n".join(out))
 
 

@@ -26,6 +26,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <string.h>
 
 #if PY_VERSION_HEX < 0x030A0000
 #error "torchproxy._cdispatch needs CPython >= 3.10"
@@ -718,6 +719,105 @@ static PyObject *mod_not_implemented(PyObject *m, PyObject *const *args, Py_ssiz
     Py_RETURN_NOTIMPLEMENTED;
 }
 
+/* -- issue 26: the hash of a pybind11 enum instance (Paddle's dtype objects) in C ----------
+ * Triton's argument specialiser hashes every tensor argument's dtype per launch; Paddle's dtype
+ * is a pybind11 enum whose __hash__ (and __int__) go through pybind's function dispatcher,
+ * 0.2-0.4 us a call, against torch's 0.02.  A pybind11 instance is PyObject_HEAD followed by
+ * its value pointer (simple layout: one C++ type, no multiple inheritance), and an enum's value
+ * is the C++ enum (an int), so the hash pybind computes, hash(int(value)), is read here
+ * directly.  enum_hash_install() takes the type's tp_hash only after checking, on every member
+ * it is given, that this reading equals the enum's own int(); a NULL value pointer (an instance
+ * not constructed) or a subclass falls back to the saved slot. */
+static PyTypeObject *g_enum_type = NULL;
+static hashfunc g_enum_saved_hash = NULL;
+
+static inline int enum_value(PyObject *self, long *out) {
+    void *value = *(void **)((char *)self + sizeof(PyObject));
+    if (value == NULL)
+        return 0;
+    *out = (long)*(int *)value;
+    return 1;
+}
+
+static Py_hash_t enum_fast_hash(PyObject *self) {
+    long v;
+    if (Py_TYPE(self) != g_enum_type || !enum_value(self, &v))
+        return g_enum_saved_hash(self);
+    return v == -1 ? -2 : (Py_hash_t)v;  /* hash(int) of a small int */
+}
+
+static PyObject *mod_enum_hash_install(PyObject *m, PyObject *args) {
+    /* enum_hash_install(type, members) -> bool */
+    PyObject *type, *members;
+    if (!PyArg_ParseTuple(args, "O!O", &PyType_Type, &type, &members))
+        return NULL;
+    PyTypeObject *tp = (PyTypeObject *)type;
+    if (g_enum_type != NULL)
+        return PyBool_FromLong(g_enum_type == tp);
+    if (tp->tp_hash == NULL || tp->tp_basicsize < (Py_ssize_t)(sizeof(PyObject) + sizeof(void *)))
+        Py_RETURN_FALSE;
+    /* only pybind11 classes have that layout: one of the bases is pybind11's object type */
+    int is_pybind = 0;
+    for (PyTypeObject *b = tp->tp_base; b != NULL && !is_pybind; b = b->tp_base)
+        is_pybind = strcmp(b->tp_name, "pybind11_object") == 0 ||
+                    strcmp(b->tp_name, "pybind11_builtins.pybind11_object") == 0;
+    if (!is_pybind)
+        Py_RETURN_FALSE;
+    PyObject *seq = PySequence_Fast(members, "members: a sequence");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int ok = n > 0;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
+        long v;
+        if (Py_TYPE(o) != tp || !enum_value(o, &v)) {
+            ok = 0;
+            break;
+        }
+        PyObject *as_int = PyNumber_Long(o);
+        if (as_int == NULL) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        long expect = PyLong_AsLong(as_int);
+        Py_DECREF(as_int);
+        if (expect == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        Py_hash_t own = PyObject_Hash(o);
+        if (own == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        ok = v == expect && own == (v == -1 ? -2 : (Py_hash_t)v);
+    }
+    Py_DECREF(seq);
+    if (!ok)
+        Py_RETURN_FALSE;
+    Py_INCREF(type);
+    g_enum_type = tp;
+    g_enum_saved_hash = tp->tp_hash;
+    tp->tp_hash = enum_fast_hash;
+    Py_RETURN_TRUE;
+}
+
+static PyObject *mod_enum_hash_uninstall(PyObject *m, PyObject *unused) {
+    /* enum_hash_uninstall() -> bool: the saved slot back (False when none was installed) */
+    if (g_enum_type == NULL)
+        Py_RETURN_FALSE;
+    if (g_enum_type->tp_hash == enum_fast_hash)
+        g_enum_type->tp_hash = g_enum_saved_hash;
+    Py_CLEAR(g_enum_type);
+    g_enum_saved_hash = NULL;
+    Py_RETURN_TRUE;
+}
+
+static PyObject *mod_enum_hash_installed(PyObject *m, PyObject *unused) {
+    return PyBool_FromLong(g_enum_type != NULL && g_enum_type->tp_hash == enum_fast_hash);
+}
+
 static PyMethodDef module_methods[] = {
     {"not_implemented", (PyCFunction)(void (*)(void))mod_not_implemented, METH_FASTCALL,
      "not_implemented(*args) -> NotImplemented"},
@@ -731,6 +831,12 @@ static PyMethodDef module_methods[] = {
      "set_tracing(record | None): record(full_name) is called for scoped callers"},
     {"caller_scoped", (PyCFunction)mod_caller_scoped, METH_NOARGS,
      "caller_scoped() -> bool: is the calling frame's module in scope"},
+    {"enum_hash_install", (PyCFunction)mod_enum_hash_install, METH_VARARGS,
+     "enum_hash_install(type, members) -> bool: the pybind11 enum type's hash read in C"},
+    {"enum_hash_uninstall", (PyCFunction)mod_enum_hash_uninstall, METH_NOARGS,
+     "enum_hash_uninstall() -> bool: the type's own hash back"},
+    {"enum_hash_installed", (PyCFunction)mod_enum_hash_installed, METH_NOARGS,
+     "enum_hash_installed() -> bool"},
     {NULL, NULL, 0, NULL}
 };
 

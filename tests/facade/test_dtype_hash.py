@@ -1,12 +1,13 @@
-"""The fast hash of Paddle's dtype objects (issue 26): enable() installs the dtype enum's own
-__int__ as its __hash__ (pybind's __hash__ is int(self) through one more call), which Triton's
-argument specialiser pays per tensor per launch.  Same values as Paddle's own, on every dtype;
-disable() puts Paddle's back."""
+"""The fast hash of Paddle's dtype objects (issue 26): enable() installs the C dispatcher's
+reading of the enum's value as the type's hash slot (_dispatch.c enum_hash_install), or without
+the C build the dtype enum's own __int__ as its __hash__ (pybind's __hash__ is int(self) through
+one more call), which Triton's argument specialiser pays per tensor per launch.  Same values as
+Paddle's own, on every dtype; disable() puts Paddle's back."""
 import paddle
 import pytest
 
 import torchproxy
-from torchproxy.facade import dtypes
+from torchproxy.facade import dispatch, dtypes
 
 DTYPE_TYPE = type(paddle.float32)
 ALL = sorted(set(dtypes.DTYPES.values()), key=int)
@@ -27,7 +28,11 @@ def test_enabled_hash_is_paddles_value_for_every_dtype(paddle_own_hash):
     torchproxy.enable(scope={"test_dtype_hash_scoped"})
     try:
         assert dtypes._HASH_SAVED, "the fast hash was not installed on this Paddle"
-        assert DTYPE_TYPE.__dict__["__hash__"] is not own
+        if dtypes._HASH_SAVED[-1] is dtypes._C_HASH:  # the C slot: the type's dict untouched
+            assert dispatch._C.enum_hash_installed()
+            assert DTYPE_TYPE.__dict__["__hash__"] is own
+        else:
+            assert DTYPE_TYPE.__dict__["__hash__"] is not own
         for d in ALL:
             assert hash(d) == truth[int(d)] == own(d), d
         # a dtype read off a tensor (a fresh object on Paddle 2.6) finds its dict entries
@@ -42,6 +47,7 @@ def test_enabled_hash_is_paddles_value_for_every_dtype(paddle_own_hash):
         torchproxy.disable()
     assert DTYPE_TYPE.__dict__["__hash__"] is own
     assert not dtypes._HASH_SAVED
+    assert dispatch._C is None or not dispatch._C.enum_hash_installed()
     for d in ALL:
         assert hash(d) == truth[int(d)]
 
@@ -61,3 +67,38 @@ def test_candidate_refused_when_values_differ(monkeypatch):
     """The stand-in is checked against Paddle's hash before it is installed."""
     monkeypatch.setitem(dtypes.DTYPES, "_bogus_", object())  # hash(object) != any __int__
     assert dtypes._fast_hash_candidate() is None
+
+
+needs_c = pytest.mark.skipif(dtypes._c_enum_hash() is None, reason="no C dispatcher build")
+
+
+@needs_c
+def test_c_hash_matches_every_member_and_falls_back(paddle_own_hash):
+    """Every member of the enum type (not only the dtypes), a fresh dtype read off a tensor,
+    and an instance whose value was never constructed (the saved slot answers) hash as
+    Paddle's own does."""
+    own, _ = paddle_own_hash
+    members = dtypes._enum_members()
+    truth = {int(m): own(m) for m in members}
+    blank = DTYPE_TYPE.__new__(DTYPE_TYPE)
+    blank_hash = hash(blank)
+    torchproxy.enable(scope={"test_dtype_hash_scoped"})
+    try:
+        assert dtypes._HASH_SAVED == [dtypes._C_HASH]
+        for m in members:
+            assert hash(m) == truth[int(m)], m
+        assert hash(paddle.zeros([1], dtype="float16").dtype) == truth[int(paddle.float16)]
+        assert hash(blank) == blank_hash
+    finally:
+        torchproxy.disable()
+
+
+@needs_c
+def test_c_hash_refuses_other_types():
+    """Only pybind11 classes have the layout read: anything else is refused, untouched."""
+    C = dispatch._C
+    assert not C.enum_hash_installed()
+    assert C.enum_hash_install(int, [1, 2]) is False
+    assert C.enum_hash_install(DTYPE_TYPE, []) is False
+    assert not C.enum_hash_installed()
+    assert C.enum_hash_uninstall() is False

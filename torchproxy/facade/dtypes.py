@@ -198,7 +198,26 @@ _MISSING = object()
 # cache is keyed by hash(dtype)), so that is ~1.2 us of a 3-tensor launch.  Installing the
 # enum's own __int__ as __hash__ gives the same values (pybind's __hash__ IS int(self)) in one
 # call.  Checked per dtype before it is installed; restored by uninstall().
+# With the C dispatcher built, the hash is read in C instead (_dispatch.c, enum_hash_install:
+# the type's tp_hash slot reads the enum's value, checked on every member first): no Python
+# call at all, about torch's cost (issue 26, third round).  _HASH_SAVED then holds _C_HASH.
 _HASH_SAVED: list = []
+_C_HASH = "c"
+
+
+def _c_enum_hash():
+    """The C dispatcher's enum-hash functions, or None (pure-Python dispatcher, older build)."""
+    from . import dispatch
+    C = dispatch._C
+    return C if C is not None and hasattr(C, "enum_hash_install") else None
+
+
+def _enum_members():
+    members = dict.fromkeys(DTYPES.values())
+    for v in getattr(DTYPE_TYPE, "__members__", {}).values():
+        if type(v) is DTYPE_TYPE:
+            members[v] = None
+    return list(members)
 
 
 def _fast_hash_candidate():
@@ -219,6 +238,14 @@ def _fast_hash_candidate():
 def _install_fast_hash() -> None:
     if _HASH_SAVED:
         return
+    C = _c_enum_hash()
+    if C is not None:
+        try:
+            if C.enum_hash_install(DTYPE_TYPE, _enum_members()):
+                _HASH_SAVED.append(_C_HASH)
+                return
+        except Exception:  # noqa: BLE001 - the Python fallback below still applies
+            pass
     fast = _fast_hash_candidate()
     if fast is not None:
         _HASH_SAVED.append(DTYPE_TYPE.__dict__["__hash__"])
@@ -227,7 +254,11 @@ def _install_fast_hash() -> None:
 
 def _uninstall_fast_hash() -> None:
     if _HASH_SAVED:
-        DTYPE_TYPE.__hash__ = _HASH_SAVED.pop()
+        saved = _HASH_SAVED.pop()
+        if saved is _C_HASH:
+            _c_enum_hash().enum_hash_uninstall()
+        else:
+            DTYPE_TYPE.__hash__ = saved
 
 
 def install() -> None:

@@ -169,11 +169,28 @@ class PaddleStreamModule:
             got = self._functions[name] = on_paddle_stream(attr)
         return got
 
+    def _cached(self, name, attr):
+        # the per-call path (FlashInfer's wrappers look the function up on every call): the
+        # wrapper made before, while the module still holds the same function; no type check
+        got = self._functions.get(name)
+        if got is not None and got.__wrapped__ is attr:
+            return got
+        return self._wrap(name, attr)
+
+    def __getattribute__(self, name):
+        # a function wrapped before is answered here, before Python's own lookup fails and
+        # calls __getattr__ (that failure, an AttributeError made and caught, costs more than
+        # the rest): FlashInfer's wrappers look their function up on every call
+        got = _FUNCTIONS_SLOT(self).get(name)
+        if got is not None and got.__wrapped__ is getattr(_MODULE_SLOT(self), name):
+            return got
+        return _object_getattribute(self, name)
+
     def __getattr__(self, name):
-        return self._wrap(name, getattr(self.module, name))
+        return self._cached(name, getattr(self.module, name))
 
     def __getitem__(self, name):
-        return self._wrap(name, self.module[name])
+        return self._cached(name, self.module[name])
 
     def get_function(self, name, *args, **kwargs):
         return self._wrap(name, self.module.get_function(name, *args, **kwargs))
@@ -182,8 +199,18 @@ class PaddleStreamModule:
         return f"PaddleStreamModule({self.module!r})"
 
 
+_FUNCTION: list = []  # tvm_ffi.Function, looked up once
+
+
+_MODULE_SLOT = PaddleStreamModule.module.__get__
+_FUNCTIONS_SLOT = PaddleStreamModule._functions.__get__
+_object_getattribute = object.__getattribute__
+
+
 def _is_ffi_function(obj) -> bool:
-    return isinstance(obj, _tvm_ffi().Function)
+    if not _FUNCTION:
+        _FUNCTION.append(_tvm_ffi().Function)
+    return isinstance(obj, _FUNCTION[0])
 
 
 def paddle_stream_of(index: int):
