@@ -281,7 +281,14 @@ def _ints(values, what):
                             f"{type(v).__name__}")
         out.append(v)
     _sizes.check_int64(out, "set_", what)
+    if any(v < _SYMINT_MIN for v in out):
+        # torch stores sizes and strides as c10::SymInt, whose int64 values below -2**62 are
+        # reserved (symbolic ints): set_ refuses them, even for a tensor of 0 elements
+        raise RuntimeError("SymIntArrayRef expected to contain only concrete integers")
     return out
+
+
+_SYMINT_MIN = -(2 ** 62)
 
 
 def _view(storage, dtype, offset, size, stride, requires_grad, metadata):
