@@ -12,12 +12,14 @@ moves through a Paddle process group.
   Paddle ``Group``; a Paddle group passed as ``group=`` works too.
 - Where Paddle's Gloo group lacks a collective torch's Gloo has, it is composed from the ones it
   has, moving real bytes: ``reduce_scatter(_tensor)`` is an all-reduce of the whole input and a
-  copy of this rank's part (world-size times the traffic); ``all_to_all(_single)`` is pairwise
-  send/recv in one global order (Paddle's Gloo ``send`` returns only once the peer receives, so
-  the order is what keeps it from deadlocking); ``ReduceOp.AVG`` is a SUM divided by the group
+  copy of this rank's part (world-size times the traffic); ``all_to_all(_single)`` is an
+  all_gather of every rank's padded send buffer, each keeping its parts (Paddle's Gloo tags
+  point-to-point messages per group, so pairwise exchanges among 3+ ranks mismatch); ``ReduceOp.AVG`` is a SUM divided by the group
   size; float16 reductions run in float32 (Paddle 3.3.1's Gloo float16 SUM/PRODUCT overflow to
   inf on small values).  BAND/BOR/BXOR and PREMUL_SUM raise naming the op.
-- ``isend``/``irecv`` are Paddle's: on Gloo the send completes only when the peer receives, so
+- ``send``/``recv``/``isend``/``irecv`` work in 2-rank groups only (the world of a 2-process job,
+  or ``new_group([a, b])``): Paddle's Gloo tags messages per group, and a point-to-point pair in
+  a larger group desynchronises its later collectives.  ``isend``/``irecv`` are Paddle's: on Gloo the send completes only when the peer receives, so
   two ranks that both ``isend`` before they ``recv`` wait on each other (torch's buffer them).
 """
 from __future__ import annotations
@@ -622,6 +624,13 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
 
 
 def _p2p_peer(g, peer, group_peer, what):
+    if g.size() > 2:
+        # Paddle's Gloo group tags every message from one counter per group: a send/recv
+        # between two of its ranks advances theirs only, and the group's next collective
+        # waits forever on mismatched tags
+        raise NotProvidedError(f"{what} in a process group of {g.size()} ranks (Paddle's Gloo "
+                               "point-to-point desynchronises the group's later collectives); "
+                               "make a 2-rank group with new_group([a, b]) and pass group=")
     if peer is None and group_peer is None:
         raise NotProvidedError(f"{what} from any source (src=None: Paddle's recv needs the peer)")
     return _peer(g, peer, group_peer, what)
@@ -677,23 +686,34 @@ def irecv(tensor, src=None, group=None, tag=0, group_src=None):
 
 
 def _exchange(sends, recvs, g: _Group) -> None:
-    """recvs[j] <- what group rank j sends us; sends[j] goes to group rank j.  Pairs exchange
-    in one global order (the lower rank sends first): Paddle's Gloo send blocks until the peer
-    receives."""
-    me, ranks = g.rank(), list(g._pg.ranks)
-    dist = _pd()
-    for p in range(len(ranks)):
-        if p == me:
-            _copy(recvs[p], sends[p])
-        elif me < p:
-            dist.send(sends[p].contiguous(), dst=ranks[p], group=g._pg)
-            dist.recv(recvs[p], src=ranks[p], group=g._pg)
-        else:
-            dist.recv(recvs[p], src=ranks[p], group=g._pg)
-            dist.send(sends[p].contiguous(), dst=ranks[p], group=g._pg)
+    """recvs[j] <- what group rank j sends us; sends[j] goes to group rank j.  Built on
+    all_gather, not on send/recv: Paddle's Gloo tags point-to-point messages from a counter
+    per process group, so pairwise exchanges among more than two ranks stop matching (and its
+    send blocks until received).  Each rank gathers every rank's whole send buffer (padded to
+    the longest) and keeps its parts: world-size times the traffic of a real all_to_all."""
+    dist, me, n = _pd(), g.rank(), g.size()
+    counts = paddle.to_tensor([int(t.size) for t in sends], dtype="int64")
+    table: list = []
+    dist.all_gather(table, counts, group=g._pg)
+    table = [t.tolist() for t in table]  # table[src][dst]: elements src sends dst
+    longest = max(sum(row) for row in table)
+    flat = paddle.concat([t.reshape([-1]).astype(recvs[0].dtype) for t in sends]) \
+        if sum(table[me]) else paddle.zeros([0], dtype=recvs[0].dtype)
+    if flat.shape[0] < longest:
+        flat = paddle.concat([flat, paddle.zeros([longest - flat.shape[0]], dtype=flat.dtype)])
+    got: list = []
+    dist.all_gather(got, flat, group=g._pg)
+    for src in range(n):
+        start = sum(table[src][:me])
+        want = table[src][me]
+        if want != int(recvs[src].size):
+            raise ValueError(f"all_to_all: rank {src} sends {want} elements, the output for it "
+                             f"holds {int(recvs[src].size)}")
+        if want:
+            _copy(recvs[src], got[src][start:start + want])
 
 
-@torch_function(D + "all_to_all", note="pairwise send/recv (Paddle's Gloo group has no all_to_all)")
+@torch_function(D + "all_to_all", note="an all_gather of the padded send buffers (Paddle's Gloo group has no all_to_all)")
 @_no_grad
 def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):
     g = _resolve(group)
