@@ -250,6 +250,15 @@ def is_compiled_with_nccl() -> bool:
     return bool(_core.is_compiled_with_nccl())
 
 
+def add_backward_final_hook(fn) -> None:
+    """Run ``fn()`` once when the current backward pass has finished (every gradient
+    accumulated): Paddle's one-shot final hook (``core.eager._add_backward_final_hook``, what
+    Paddle's own sharding uses to all-reduce gradients; the hook list is cleared after each
+    backward).  DistributedDataParallel all-reduces there.  Private on 2.6.2 and 3.3.1: goes
+    when Paddle has a public post-backward callback."""
+    _core.eager._add_backward_final_hook(fn)
+
+
 def xpu_device_count() -> int:
     return _core.get_xpu_device_count()
 

@@ -167,13 +167,15 @@ def distribute_module(module, device_mesh=None, partition_fn=None, input_fn=None
 
 
 class _PaddleGroupMeta(type):
+    # Paddle's groups are ProcessGroups, and so are the facade's own handles
+    # (distributed.py's _Group, what init_process_group/new_group return)
     def __instancecheck__(cls, obj):
         from paddle.distributed.communication.group import Group
-        return isinstance(obj, Group)
+        return isinstance(obj, Group) or type.__instancecheck__(cls, obj)
 
     def __subclasscheck__(cls, sub):
         from paddle.distributed.communication.group import Group
-        return isinstance(sub, type) and issubclass(sub, Group)
+        return isinstance(sub, type) and (issubclass(sub, Group) or type.__subclasscheck__(cls, sub))
 
 
 class ProcessGroup(metaclass=_PaddleGroupMeta):

@@ -51,6 +51,7 @@ LAYOUT_MODULES = {
     "torch.distributions": True,
     "torch.optim": True,
     "torch.utils.data": ("dataset", "sampler", "dataloader", "distributed"),
+    "torch.nn.parallel": ("distributed",),
     "torch.autograd": ("grad_mode", "function", "functional", "anomaly_mode", "variable",
                        "graph", "forward_ad"),
     "torch.testing": False,

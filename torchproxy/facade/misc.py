@@ -5,10 +5,7 @@ from __future__ import annotations
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
 NAMES = (
-    "torch.distributed", "torch.distributed.ReduceOp", "torch.distributed.all_reduce",
-    "torch.distributed.barrier", "torch.distributed.get_rank", "torch.distributed.get_world_size",
-    "torch.distributed.is_available", "torch.distributed.is_initialized",
-    "torch.distributed.is_nccl_available", "torch.distributed.tensor",
+    "torch.distributed.tensor",
     "torch.distributed.tensor.DTensor", "torch.testing", "torch.testing.assert_close",
     "torch.utils", "torch.utils.dlpack", "torch.utils.dlpack.from_dlpack",
     "torch.utils.dlpack.to_dlpack",
@@ -19,7 +16,6 @@ import math
 import numpy as np
 import paddle
 
-from ..paddle_shims import is_compiled_with_nccl
 from .registry import module, torch_function, type_
 
 module("torch.testing")
@@ -227,85 +223,10 @@ def from_dlpack(ext_tensor):
     return paddle.utils.dlpack.from_dlpack(ext_tensor)
 
 
-# -- torch.distributed: process-group state and all_reduce on paddle.distributed ----------------
-# Kernel libraries (Liger-Kernel) ask "is this distributed?" and all-reduce a normaliser; their
-# main paths also test `isinstance(x, torch.distributed.tensor.DTensor)`.  Paddle's collectives
-# answer the first two; no Paddle tensor is a torch DTensor, so that test is truthfully False.
-module("torch.distributed")
+# -- torch.distributed.tensor.DTensor (torch.distributed itself: distributed.py) ----------------
+# Kernel libraries (Liger-Kernel) test `isinstance(x, torch.distributed.tensor.DTensor)` on their
+# main paths; no Paddle tensor is a torch DTensor, so that test is truthfully False.
 module("torch.distributed.tensor")
-
-_NOT_INIT = ("Default process group has not been initialized, please make sure to call "
-             "init_process_group.")
-
-
-def _dist():
-    import paddle.distributed as dist
-    return dist
-
-
-def _require_init():
-    if not _dist().is_initialized():
-        raise ValueError(_NOT_INIT)  # torch's error and message
-
-
-@torch_function("torch.distributed.is_available")
-def dist_is_available() -> bool:
-    return bool(_dist().is_available())
-
-
-@torch_function("torch.distributed.is_initialized",
-                note="Paddle's process group (paddle.distributed)")
-def dist_is_initialized() -> bool:
-    return bool(_dist().is_initialized())
-
-
-@torch_function("torch.distributed.is_nccl_available")
-def is_nccl_available() -> bool:
-    return is_compiled_with_nccl()
-
-
-@torch_function("torch.distributed.get_world_size")
-def get_world_size(group=None) -> int:
-    _require_init()
-    return int(_dist().get_world_size(group))
-
-
-@torch_function("torch.distributed.get_rank")
-def get_rank(group=None) -> int:
-    _require_init()
-    return int(_dist().get_rank(group))
-
-
-class ReduceOp:
-    """torch.distributed.ReduceOp's common members, as Paddle's reduce ops."""
-
-    SUM = "SUM"
-    MAX = "MAX"
-    MIN = "MIN"
-    PRODUCT = "PRODUCT"
-    AVG = "AVG"
-
-
-type_("torch.distributed.ReduceOp", ReduceOp, note="SUM, MAX, MIN, PRODUCT, AVG")
-_PADDLE_OP = {"SUM": "SUM", "MAX": "MAX", "MIN": "MIN", "PRODUCT": "PROD", "AVG": "AVG"}
-
-
-@torch_function("torch.distributed.all_reduce", note="paddle.distributed.all_reduce (in place)")
-def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
-    _require_init()
-    if op not in _PADDLE_OP:
-        raise ValueError(f"torchproxy: torch.distributed.all_reduce op {op!r} is not provided "
-                         f"(provided: {', '.join(_PADDLE_OP)})")
-    dist = _dist()
-    task = dist.all_reduce(tensor, op=getattr(dist.ReduceOp, _PADDLE_OP[op]), group=group,
-                           sync_op=not async_op)
-    return task if async_op else None
-
-
-@torch_function("torch.distributed.barrier")
-def barrier(group=None, async_op=False, device_ids=None):
-    _require_init()
-    _dist().barrier(group)
 
 
 class DTensor:

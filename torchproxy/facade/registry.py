@@ -83,6 +83,8 @@ AREAS = (
     "torchproxy.facade.misc",       # torch.testing, torch.utils.dlpack, ...
     "torchproxy.facade.testing_internal",  # torch.testing._internal (TestCase, run_tests, opcheck)
     "torchproxy.facade.distributed_tensor",  # DeviceMesh, placements, ParallelStyle (import-time names)
+    "torchproxy.facade.distributed",  # torch.distributed on paddle.distributed: init, groups, collectives
+    "torchproxy.facade.distributed_parallel",  # DistributedDataParallel, DistributedSampler, mp.spawn
     "torchproxy.facade.storage",    # untyped_storage, storage_offset, set_ (Triton interpreter)
     "torchproxy.facade.cpp_extension",  # torch.utils.cpp_extension (JIT-built extensions)
     "torchproxy.facade.serialization",  # torch.save / torch.load (torch's zip format)

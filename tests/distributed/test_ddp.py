@@ -1,0 +1,105 @@
+"""DistributedDataParallel over Gloo: 2 ranks train a tiny model 3 steps (the last accumulating
+two micro-batches, the first under no_sync()); the parameters equal a single-process run over
+the whole batch and real torch's DDP run on the same data.  DistributedSampler gives torch's
+index order; torch.multiprocessing.spawn starts children in the parent's scope."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from distrun import FACADE_BOOT, ROOT, launch
+
+pytest.importorskip("torch")
+
+
+def test_ddp_training_equals_single_process_and_torch():
+    facade = launch("ddp_train.py", 2, facade=True, timeout=180)
+    oracle = launch("ddp_train.py", 2, facade=False, timeout=180)
+    f0 = facade[0]
+    assert f0["module_is_model"] and f0["keys"] == oracle[0]["keys"]
+    for ddp, single in zip(f0["ddp"], f0["single"]):
+        np.testing.assert_allclose(ddp, single, rtol=1e-5, atol=1e-6)
+    for a, b in zip(facade[1]["ddp"], f0["ddp"]):  # every rank holds the same parameters
+        np.testing.assert_array_equal(a, b)
+    for ours, torch_ddp in zip(f0["ddp"], oracle[0]["ddp"]):
+        np.testing.assert_allclose(ours, torch_ddp, rtol=1e-5, atol=1e-6)
+
+
+SAMPLER = """
+import json, sys
+import torch
+from torch.utils.data import DistributedSampler
+out = []
+for n, reps, shuffle, seed, drop, epoch in [(10, 2, True, 0, False, 0), (10, 3, True, 0, False, 1),
+        (11, 3, True, 5, True, 2), (7, 4, False, 0, False, 0), (1000, 8, True, 123, False, 7),
+        (5, 8, True, 0, False, 3), (9, 2, True, 2**32 + 9, False, 0)]:
+    for rank in range(reps):
+        s = DistributedSampler(list(range(n)), num_replicas=reps, rank=rank, shuffle=shuffle,
+                               seed=seed, drop_last=drop)
+        s.set_epoch(epoch)
+        out.append([len(s), list(s)])
+try:
+    DistributedSampler(list(range(4)), num_replicas=2, rank=2)
+except ValueError as e:
+    out.append(str(e))
+print(json.dumps(out))
+"""
+
+
+def _run(src: str, facade: bool, tmp_path):
+    script = tmp_path / "snippet.py"
+    script.write_text(src)
+    cmd = [sys.executable, "-c", FACADE_BOOT, str(script)] if facade else [sys.executable, str(script)]
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=ROOT))
+    assert p.returncode == 0, p.stderr[-3000:]
+    return p.stdout.strip().splitlines()[-1]
+
+
+def test_distributed_sampler_order_is_torchs(tmp_path):
+    ours = _run(SAMPLER, True, tmp_path)
+    assert ours == _run(SAMPLER, False, tmp_path)
+    assert len(ours) > 1000  # the cases ran
+
+
+SPAWN = """
+import json, os, sys, tempfile
+import torch
+import torch.multiprocessing as mp
+
+def work(rank, folder):
+    import torch
+    # the child's torch is the facade: its tensors are Paddle's
+    kind = type(torch.ones(1)).__module__.split(".")[0]
+    with open(os.path.join(folder, str(rank)), "w") as f:
+        f.write(kind)
+    if rank == 1:
+        raise KeyError("boom")
+
+if __name__ == "__main__":
+    folder = tempfile.mkdtemp()
+    try:
+        mp.spawn(work, args=(folder,), nprocs=2)
+        raised = None
+    except mp.ProcessRaisedException as e:
+        raised = ("KeyError: 'boom'" in str(e), e.error_index)
+    kinds = sorted(open(os.path.join(folder, n)).read() for n in os.listdir(folder))
+    print(json.dumps({"kinds": kinds, "raised": raised}))
+"""
+
+
+def test_multiprocessing_spawn_children_are_in_scope(tmp_path):
+    script = tmp_path / "spawn_main.py"
+    script.write_text(textwrap.dedent(SPAWN))
+    p = subprocess.run([sys.executable, "-c", FACADE_BOOT, str(script)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=ROOT))
+    assert p.returncode == 0, p.stderr[-3000:]
+    import json
+    got = json.loads(p.stdout.strip().splitlines()[-1])
+    assert got == {"kinds": ["paddle", "paddle"], "raised": [True, 1]}

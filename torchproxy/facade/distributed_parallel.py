@@ -1,0 +1,302 @@
+"""Data-parallel training the torch way, on the facade's torch.distributed (distributed.py):
+
+- ``torch.nn.parallel.DistributedDataParallel``: parameters and buffers broadcast from rank 0
+  when wrapped; after each backward (Paddle's one-shot final backward hook, registered by the
+  forward), every gradient is all-reduced in one flat buffer per dtype and divided by the
+  world size, as torch's reducer does; ``no_sync()`` skips that, gradients accumulate locally
+  and the next synced backward reduces the accumulated sum; buffers are broadcast from rank 0
+  at each forward (``broadcast_buffers=True``).  Bucket sizes and gradient views are torch's
+  memory tuning: accepted, one bucket per dtype here.
+- ``torch.utils.data.DistributedSampler``: torch's index order for the same seed and epoch
+  (torch's CPU ``randperm`` on its mt19937 stream, computed with numpy's MT19937, which is the
+  same generator with the same seeding).
+- ``torch.multiprocessing.spawn``: N processes with the parent's ``torchproxy.enable`` rules
+  (torchproxy/children.py hands them to each child before it imports ``__main__``).
+"""
+from __future__ import annotations
+
+NAMES = (
+    "torch.multiprocessing.ProcessContext", "torch.multiprocessing.ProcessExitedException",
+    "torch.multiprocessing.ProcessRaisedException", "torch.multiprocessing.spawn",
+    "torch.nn.parallel", "torch.nn.parallel.DistributedDataParallel",
+    "torch.utils.data.DistributedSampler",
+    "torch.utils.data.distributed",
+)
+
+import contextlib
+import math
+import sys
+
+import numpy as np
+import paddle
+
+from ..errors import NotProvidedError
+from ..paddle_shims import add_backward_final_hook
+from . import distributed as _d
+from .data import Sampler
+from .nn import Module
+from .registry import module, torch_function, type_
+
+module("torch.nn.parallel")
+
+module("torch.utils.data.distributed")
+
+
+# -- DistributedDataParallel ----------------------------------------------------------------------
+class DistributedDataParallel(Module):
+    """torch.nn.parallel.DistributedDataParallel for facade modules (the wrapped module is
+    ``self.module``)."""
+
+    def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=True,
+                 init_sync=True, process_group=None, bucket_cap_mb=None,
+                 find_unused_parameters=False, check_reduction=False,
+                 gradient_as_bucket_view=False, static_graph=False,
+                 delay_all_reduce_named_params=None, param_to_hook_all_reduce=None,
+                 mixed_precision=None, device_mesh=None, skip_all_reduce_unused_params=False):
+        super().__init__()
+        for what, v in (("mixed_precision", mixed_precision), ("device_mesh", device_mesh),
+                        ("delay_all_reduce_named_params", delay_all_reduce_named_params),
+                        ("param_to_hook_all_reduce", param_to_hook_all_reduce)):
+            if v is not None:
+                raise NotProvidedError(f"torch.nn.parallel.DistributedDataParallel({what}=...)")
+        if not any(not p.stop_gradient for p in module.parameters()):
+            raise RuntimeError("DistributedDataParallel is not needed when a module doesn't "
+                               "have any parameter that requires a gradient.")
+        self.module = module
+        self.process_group = _d._resolve(process_group)
+        self.device_ids, self.output_device, self.dim = device_ids, output_device, dim
+        self.broadcast_buffers = broadcast_buffers
+        self.find_unused_parameters = find_unused_parameters
+        self.require_backward_grad_sync = True
+        self._hook_pending = False
+        if init_sync:
+            self._broadcast(list(module.parameters()) + list(module.buffers()))
+
+    def _broadcast(self, tensors) -> None:
+        src = _d._global(self.process_group, 0, "DistributedDataParallel")
+        with paddle.no_grad():
+            for t in tensors:
+                if t is not None:
+                    _d.broadcast(t, src=src, group=self.process_group)
+
+    def forward(self, *inputs, **kwargs):
+        if self.broadcast_buffers:
+            self._broadcast(list(self.module.buffers()))
+        if self.require_backward_grad_sync and paddle.is_grad_enabled() and not self._hook_pending:
+            # the gradients of this forward's backward are reduced once it has finished
+            self._hook_pending = True
+            add_backward_final_hook(self._reduce_gradients)
+        return self.module(*inputs, **kwargs)
+
+    def _reduce_gradients(self) -> None:
+        self._hook_pending = False
+        params = [p for p in self.module.parameters() if not p.stop_gradient]
+        world = self.process_group.size()
+        by_dtype: dict = {}
+        for p in params:
+            by_dtype.setdefault(p.dtype, []).append(p)
+        with paddle.no_grad():
+            for group in by_dtype.values():
+                # a parameter without a gradient here (unused on this rank) adds zeros, so every
+                # rank reduces buffers of the same layout
+                grads = [p.grad for p in group]
+                flat = paddle.concat([g.reshape([-1]) if g is not None
+                                      else paddle.zeros([int(p.size)], dtype=p.dtype)
+                                      for p, g in zip(group, grads)])
+                _d.all_reduce(flat, group=self.process_group)
+                flat = flat / world
+                offset = 0
+                for p, g in zip(group, grads):
+                    n = int(p.size)
+                    if g is not None:
+                        paddle.assign(flat[offset:offset + n].reshape(g.shape), output=g)
+                    offset += n
+
+    @contextlib.contextmanager
+    def no_sync(self):
+        old = self.require_backward_grad_sync
+        self.require_backward_grad_sync = False
+        try:
+            yield
+        finally:
+            self.require_backward_grad_sync = old
+
+
+type_("torch.nn.parallel.DistributedDataParallel", DistributedDataParallel,
+      note="gradients all-reduced and averaged after each backward (one flat buffer per dtype, "
+           "Paddle's final backward hook); no_sync; bucket options accepted, one bucket")
+
+
+# -- DistributedSampler ---------------------------------------------------------------------------
+def _torch_cpu_randperm(n: int, seed: int) -> list:
+    """torch.randperm(n, generator=torch.Generator().manual_seed(seed)).tolist() on CPU: torch
+    seeds mt19937 with the seed's low 32 bits (init_genrand, as numpy's RandomState does) and
+    swaps r[i] with r[i + random() % (n - i)] (aten randperm_cpu, n < 2**32 / 20)."""
+    if n >= (2 ** 32 - 1) // 20:
+        raise NotProvidedError("torch.utils.data.DistributedSampler over 214748364 or more "
+                               "samples (torch's random64 randperm path)")
+    r = list(range(n))
+    if n > 1:
+        raw = np.random.RandomState(seed & 0xFFFFFFFF).randint(0, 2 ** 32, size=n - 1,
+                                                              dtype=np.uint32).tolist()
+        for i in range(n - 1):
+            z = i + raw[i] % (n - i)
+            r[i], r[z] = r[z], r[i]
+    return r
+
+
+class DistributedSampler(Sampler):
+    """torch.utils.data.DistributedSampler: torch's index order for the same seed and epoch."""
+
+    def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0,
+                 drop_last=False):
+        if num_replicas is None:
+            if not _d.is_available():
+                raise RuntimeError("Requires distributed package to be available")
+            num_replicas = _d.get_world_size()
+        if rank is None:
+            if not _d.is_available():
+                raise RuntimeError("Requires distributed package to be available")
+            rank = _d.get_rank()
+        if rank >= num_replicas or rank < 0:
+            raise ValueError(f"Invalid rank {rank}, rank should be in the interval "
+                             f"[0, {num_replicas - 1}]")
+        self.dataset, self.num_replicas, self.rank = dataset, num_replicas, rank
+        self.epoch, self.drop_last = 0, drop_last
+        if self.drop_last and len(self.dataset) % self.num_replicas != 0:
+            self.num_samples = math.ceil((len(self.dataset) - self.num_replicas) / self.num_replicas)
+        else:
+            self.num_samples = math.ceil(len(self.dataset) / self.num_replicas)
+        self.total_size = self.num_samples * self.num_replicas
+        self.shuffle, self.seed = shuffle, seed
+
+    def __iter__(self):
+        n = len(self.dataset)
+        indices = _torch_cpu_randperm(n, self.seed + self.epoch) if self.shuffle else list(range(n))
+        if not self.drop_last:
+            padding_size = self.total_size - len(indices)
+            if padding_size <= len(indices):
+                indices += indices[:padding_size]
+            else:
+                indices += (indices * math.ceil(padding_size / len(indices)))[:padding_size]
+        else:
+            indices = indices[: self.total_size]
+        assert len(indices) == self.total_size
+        indices = indices[self.rank: self.total_size: self.num_replicas]
+        assert len(indices) == self.num_samples
+        return iter(indices)
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+    def set_epoch(self, epoch: int) -> None:
+        self.epoch = epoch
+
+
+type_("torch.utils.data.DistributedSampler", DistributedSampler)
+
+
+# -- torch.multiprocessing.spawn ------------------------------------------------------------------
+class ProcessRaisedException(Exception):
+    """A spawned process raised: torch's message carries the child's traceback."""
+
+    def __init__(self, msg: str, error_index: int, error_pid: int):
+        super().__init__(msg)
+        self.msg, self.error_index, self.pid = msg, error_index, error_pid
+
+
+class ProcessExitedException(Exception):
+    """A spawned process exited with a non-zero code (or a signal) without raising."""
+
+    def __init__(self, msg: str, error_index: int, error_pid: int, exit_code: int,
+                 signal_name=None):
+        super().__init__(msg)
+        self.msg, self.error_index, self.pid = msg, error_index, error_pid
+        self.exit_code, self.signal_name = exit_code, signal_name
+
+
+type_("torch.multiprocessing.ProcessRaisedException", ProcessRaisedException)
+type_("torch.multiprocessing.ProcessExitedException", ProcessExitedException)
+
+
+def _wrap(fn, i, args, error_queue):
+    try:
+        fn(i, *args)
+    except KeyboardInterrupt:
+        pass
+    except Exception:
+        import traceback
+        error_queue.put(traceback.format_exc())
+        sys.exit(1)
+
+
+class ProcessContext:
+    """The processes spawn started (``join=False``): ``join()`` waits for them."""
+
+    def __init__(self, processes, error_queues):
+        self.processes, self.error_queues = processes, error_queues
+
+    def pids(self):
+        return [p.pid for p in self.processes]
+
+    def join(self, timeout=None) -> bool:
+        """True once every process finished; raises for the first that failed (terminating
+        the others), as torch's ProcessContext.join."""
+        import multiprocessing.connection as conn
+        alive = {p.sentinel: i for i, p in enumerate(self.processes) if p.exitcode is None}
+        if alive:
+            conn.wait(list(alive), timeout=timeout)
+        failed = next((i for i, p in enumerate(self.processes)
+                       if p.exitcode is not None and p.exitcode != 0), None)
+        if failed is None:
+            if all(p.exitcode is not None for p in self.processes):
+                for p in self.processes:
+                    p.join()
+                return True
+            return False
+        for p in self.processes:
+            if p.is_alive():
+                p.terminate()
+            p.join()
+        proc = self.processes[failed]
+        if self.error_queues[failed].empty():
+            raise ProcessExitedException(f"process {failed} terminated with exit code "
+                                         f"{proc.exitcode}", failed, proc.pid, proc.exitcode)
+        trace = self.error_queues[failed].get()
+        raise ProcessRaisedException(f"\n\n-- Process {failed} terminated with the following "
+                                     f"error:\n{trace}", failed, proc.pid)
+
+
+type_("torch.multiprocessing.ProcessContext", ProcessContext)
+
+
+@torch_function("torch.multiprocessing.spawn",
+                note="children enable torchproxy with the parent's enable() rules")
+def spawn(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):
+    import multiprocessing
+
+    from .. import children
+    if start_method != "fork" and children.current_rules() is None:
+        raise RuntimeError("torch.multiprocessing.spawn under torchproxy needs torchproxy."
+                           "enable(...) (a guard's rules stay in its block of code; the "
+                           "children would import real torch)")
+    ctx = multiprocessing.get_context(start_method)
+    was = children.propagating()
+    children.propagate()  # each child enables torchproxy before it imports __main__
+    try:
+        error_queues, processes = [], []
+        for i in range(nprocs):
+            q = ctx.SimpleQueue()
+            p = ctx.Process(target=_wrap, args=(fn, i, args, q), daemon=daemon)
+            p.start()
+            error_queues.append(q)
+            processes.append(p)
+    finally:
+        if not was:
+            children.stop()
+    context = ProcessContext(processes, error_queues)
+    if not join:
+        return context
+    while not context.join():
+        pass
+    return None
