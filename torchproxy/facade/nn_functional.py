@@ -85,7 +85,7 @@ def legacy_reduction(size_average, reduce, reduction="mean"):
 
 # -- activations --------------------------------------------------------------------------------
 def _act(name, fn, inplace_name=None):
-    torch_function(F + name)(fn)
+    fn = torch_function(F + name)(fn)
     if inplace_name:
         def ip(input, *args, **kwargs):
             kwargs.pop("inplace", None)
@@ -265,7 +265,7 @@ for _name, _fn, _ip in (("relu6", relu6, None), ("elu", elu, "elu_"), ("celu", c
                         ("rrelu", rrelu, "rrelu_"), ("mish", mish, None), ("softsign", softsign, None),
                         ("tanhshrink", tanhshrink, None), ("threshold", threshold, "threshold_"),
                         ("softmin", softmin, None), ("gumbel_softmax", gumbel_softmax, None)):
-    _act(_name, _fn, _ip)
+    globals()[_name] = _act(_name, _fn, _ip)  # the registered function (F.prelu: autocast's)
 
 
 # -- linear and sparse functions (linear, embedding: facade/nn.py) --------------------------------
