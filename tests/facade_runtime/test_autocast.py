@@ -124,6 +124,14 @@ CASES_KEPT = {
     "pad_constant": ("F.pad(a, (1, 1))", _r(1, 2, 5)),
     "pad_circular": ("F.pad(a, (1, 1), mode='circular')", _r(1, 2, 5)),
     "cat": ("torch.cat([a, b])", _r(N), _r(N)),
+    # activations on the bfloat16 output of a listed op (Paddle has no CPU half kernels)
+    "silu": ("F.silu(a)", _r(N, N)),
+    "silu_inplace": ("F.silu(a.clone(), inplace=True)", _r(N, N)),
+    "gelu": ("F.gelu(a)", _r(N, N)),
+    "gelu_tanh": ("F.gelu(a, approximate='tanh')", _r(N, N)),
+    "relu": ("F.relu(a)", _r(N, N)),
+    "relu_inplace": ("torch.relu_(a.clone())", _r(N, N)),
+    "nn.ReLU": ("torch.nn.ReLU(inplace=True)(a.clone())", _r(N, N)),
 }
 
 _PRELUDE = """

@@ -32,6 +32,7 @@ import math
 import paddle
 import paddle.nn.functional as PF
 
+from .nn import _relu  # Paddle's relu, computed in float32 for CPU halves
 from .registry import torch_function
 
 
@@ -110,7 +111,8 @@ def _floating(x):
 def relu(input, inplace=False):
     if _is_int(input):  # Paddle's relu has float kernels only
         return _inplace(input, paddle.maximum(input, paddle.zeros([], dtype=input.dtype)), inplace)
-    return _inplace(input, PF.relu(input), inplace)
+    return _inplace(input, _relu(input), inplace)
+
 
 
 def relu_(input):
