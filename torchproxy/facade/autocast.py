@@ -271,7 +271,9 @@ class autocast:
         return autocast_decorator(self, func)
 
 
-type_("torch.amp.autocast", autocast)
+type_("torch.amp.autocast", autocast,
+      note="torch's CPU op lists; device_type='cuda' with CUDA present raises NotProvidedError "
+           "(CUDA's lists are not data yet); the cast-weight cache is a flag only")
 
 
 class _DeprecatedAutocast(autocast):
