@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from difftest import check
+from torchproxy.paddle_shims import IS_PADDLE_2
 
 rng = np.random.default_rng(0)
 
@@ -171,6 +172,10 @@ _REGIONS = {"bf16": "torch.autocast('cpu')",
 # the low-precision results: torch's CPU kernels and the facade's float32 compute round at
 # different points; a few bfloat16 ulps
 _TOL = {"bf16": dict(rtol=2e-2, atol=2e-2), "fp16": dict(rtol=4e-3, atol=4e-3)}
+# gradients through bfloat16 regions: Paddle 2.6's CPU float32 -> bfloat16 cast truncates where
+# torch rounds to nearest (x.to(torch.bfloat16) differs from torch's on 7 of 16 values there),
+# and a backward casts several times; a few more ulps on 2.6
+_TOL_BWD = dict(rtol=2e-2, atol=8e-2) if IS_PADDLE_2 else _TOL["bf16"]
 
 
 @pytest.mark.parametrize("region", list(_REGIONS))
@@ -307,7 +312,7 @@ def f(x, w, b, t):
         loss = F.mse_loss(y, t)
     loss.backward()
     return _out([h, y, loss, x.grad, w.grad, b.grad])
-""", _r(3, N), _r(N, N), _r(N), _r(3, N), **_TOL["bf16"])
+""", _r(3, N), _r(N, N), _r(N), _r(3, N), **_TOL_BWD)
 
 
 def test_backward_through_a_low_precision_model():
@@ -326,7 +331,7 @@ def f(x, y, w1, b1, w2, b2):
         losses.append(loss)
     return (out.dtype, loss.dtype, [p.grad.dtype for p in m.parameters()], _out(losses),
             _out(list(m.parameters())))
-""", _r(5, N), np.array([0, 1, 2, 0, 1]), _r(8, N), _r(8), _r(3, 8), _r(3), **_TOL["bf16"])
+""", _r(5, N), np.array([0, 1, 2, 0, 1]), _r(8, N), _r(8), _r(3, 8), _r(3), **_TOL_BWD)
 
 
 def test_custom_fwd_bwd_follow_the_region():
@@ -368,7 +373,7 @@ def f(a, b):
         z = MulF32.apply(a.bfloat16(), b)
     (y.float().sum() + z.sum()).backward()
     return _out([y, z, sorted(seen.items()), a.grad])
-""", _r(N, N), _r(N, N), **_TOL["bf16"])
+""", _r(N, N), _r(N, N), **_TOL_BWD)
 
 
 @pytest.mark.parametrize("expr", ["torch.cpu.amp.autocast()", "torch.cuda.amp.autocast()",
