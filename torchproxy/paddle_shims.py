@@ -213,18 +213,11 @@ def expected_place_object():
 
 
 # ================================================================================================
-# Autograd and AMP state (private; the public paddle.set_grad_enabled is a context manager)
+# Autograd state (private; the public paddle.set_grad_enabled is a context manager)
 # ================================================================================================
 # The one grad flag (paddle.base.dygraph.base._set_grad_enabled, 2.6 and 3.x): torch's
 # no_grad/enable_grad/set_grad_enabled toggle it directly.  Keep while Paddle has no public setter.
 set_grad_enabled = paddle.base.dygraph.base._set_grad_enabled
-
-
-def autocast_state() -> tuple:
-    """(autocast on?, its dtype name) from Paddle's tracer (torch.is_autocast_enabled,
-    torch.amp.custom_fwd).  Keep while Paddle has no public query."""
-    tracer = _framework._dygraph_tracer()
-    return tracer._amp_level != _core.AmpLevel.O0, str(tracer._amp_dtype)
 
 
 # ================================================================================================

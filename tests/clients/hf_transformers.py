@@ -7,6 +7,7 @@ Paddle's default flags).  The real-torch child builds the model under ``torch.ma
 and saves its ``state_dict``; the facade child loads that file through the facade's
 ``torch.load`` + ``load_state_dict``.  Then both, on the same numpy batches:
 - eval forward logits; the training loss (``labels=``) and every parameter's gradient;
+- the same forward and backward under ``torch.autocast("cpu")`` (bfloat16);
 - 5 ``torch.optim.AdamW`` steps (losses);
 - greedy ``generate`` (token for token);
 - ``save_pretrained`` (safetensors) -> ``from_pretrained``: each side reloads its own trained
@@ -30,6 +31,7 @@ import whole_programs as wp  # noqa: E402  (child process plumbing shared with w
 VERSION = "4.57.1"  # the release ./dev installs into .venv
 LOSS_TOL = 1e-5     # the issue's bound on each loss
 VALUE_TOL = 1e-5    # logits and gradients (values of order 1)
+AUTOCAST_TOL = 1.6e-2  # under torch.autocast("cpu"): two bfloat16 ulps of values below 2
 MODELS = ("gpt2", "llama")
 STEPS = 5
 CHILD_TIMEOUT = 600
@@ -84,8 +86,18 @@ def run(torch, side, workdir, model_name):
     with torch.no_grad():
         out["logits"] = _flat(model(torch.from_numpy(data[0])).logits)
 
+    # a forward and backward under CPU autocast (bfloat16 matmuls, float32 loss), then cleared
     model.train()
     x = torch.from_numpy(data[0])
+    with torch.autocast("cpu"):
+        res = model(input_ids=x, labels=x)
+    res.loss.backward()
+    out["autocast"] = {"logits": _flat(res.logits), "loss": res.loss.item(),
+                       "dtypes": [str(t.dtype).split(".")[-1] for t in (res.logits, res.loss)],
+                       "grads": {n: _flat(p.grad) for n, p in model.named_parameters()
+                                 if p.grad is not None}}
+    model.zero_grad(set_to_none=True)
+
     res = model(input_ids=x, labels=x)
     res.loss.backward()
     out["loss"] = res.loss.item()
@@ -187,8 +199,13 @@ def compare(model_name):
         real = _run_side(model_name, "torch", workdir)
         fac = _run_side(model_name, "facade", workdir)
     grads = {n: _max_diff(g, fac["grads"].get(n, [])) for n, g in real["grads"].items()}
+    ra, fa = real["autocast"], fac["autocast"]
     return {
         "model": model_name, "transformers": real["transformers"],
+        "autocast_dtypes": (ra["dtypes"], fa["dtypes"]),
+        "autocast_logits_diff": _max_diff(ra["logits"], fa["logits"]),
+        "autocast_loss_diff": abs(ra["loss"] - fa["loss"]),
+        "autocast_grad_diff": max(_max_diff(g, fa["grads"].get(n, [])) for n, g in ra["grads"].items()),
         "attn": (real["attn_implementation"], fac["attn_implementation"]),
         "logits_diff": _max_diff(real["logits"], fac["logits"]),
         "loss": (real["loss"], fac["loss"]), "loss_diff": abs(real["loss"] - fac["loss"]),
@@ -218,6 +235,14 @@ def failures(rep) -> list:
                      ("reload_self_diff", 0.0), ("reload_torch_dir_diff", VALUE_TOL)):
         if not rep[key] <= tol:
             bad.append(f"{key} {rep[key]:.3g} > {tol}")
+    # under autocast: bfloat16 logits (values of order 1: a few bfloat16 ulps apart, torch's and
+    # the facade's CPU kernels round at different points), float32 loss and gradients
+    for key, tol in (("autocast_logits_diff", AUTOCAST_TOL), ("autocast_loss_diff", AUTOCAST_TOL),
+                     ("autocast_grad_diff", AUTOCAST_TOL)):
+        if not rep[key] <= tol:
+            bad.append(f"{key} {rep[key]:.3g} > {tol}")
+    if rep["autocast_dtypes"][0] != rep["autocast_dtypes"][1]:
+        bad.append(f"autocast dtypes {rep['autocast_dtypes'][1]} (torch: {rep['autocast_dtypes'][0]})")
     if not rep["grad_names_equal"]:
         bad.append("gradients of different parameters")
     if rep["generated"][0] != rep["generated"][1]:
@@ -273,7 +298,9 @@ def main(argv):
               f"{rep['logits_diff']:.3g}, loss {rep['loss_diff']:.3g}, grads "
               f"{rep['grad_diff']:.3g}, AdamW losses {rep['losses_diff']:.3g}, generate "
               f"{'equal' if rep['generated'][0] == rep['generated'][1] else 'DIFFERENT'}, "
-              f"reload {rep['reload_self_diff']:.3g} / torch dir {rep['reload_torch_dir_diff']:.3g}"
+              f"reload {rep['reload_self_diff']:.3g} / torch dir {rep['reload_torch_dir_diff']:.3g}, "
+              f"autocast logits {rep['autocast_logits_diff']:.3g} loss "
+              f"{rep['autocast_loss_diff']:.3g} grads {rep['autocast_grad_diff']:.3g}"
               f": {'ok' if not bad else '; '.join(bad)}")
     return status
 

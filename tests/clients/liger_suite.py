@@ -55,6 +55,8 @@ SELECTED = [_T + i for i in (
     "test_poly_norm.py::test_correctness_functional[dtype0-0.0001-1e-06-2-2-8]",
     "test_geglu.py::test_correctness_functional[dtype0-1e-05-1e-05-2-2-8]",
     "test_swiglu.py::test_correctness_functional[dtype0-1.0-1e-05-2-8-8]",
+    # the reference module is transformers' LlamaMLP (transformers in the scope)
+    "test_swiglu.py::test_correctness_llamamlp[dtype0-1.0-1e-05-6-42-123-431]",
 )]
 FULL = [_T + f"test_{f}.py" for f in ("softmax", "sparsemax", "relu_squared", "layer_norm",
                                        "group_norm", "poly_norm", "rms_norm", "geglu",
@@ -67,15 +69,6 @@ KNOWN_PROXY_FAILURES = {
        "CPU kernels: a float32 sum over bs*sl*hd products) and Liger's kernel's differ by "
        "~6e-4 (150.34657 vs 150.34721), over the test's atol 3e-4; the forward matches"
        for s in ("2-128-512", "5-123-123", "8-64-1024")},
-    **{f"{_T}{k}": "the reference is a Hugging Face transformers module (LlamaMLP, Phi3MLP), "
-       "built with real torch: transformers is not in the scope, so it cannot take Paddle "
-       "tensors (to(paddle dtype) TypeError)"
-       for k in ("test_swiglu.py::test_correctness_llamamlp[dtype0-1.0-1e-05-2-256-256-512]",
-                 "test_swiglu.py::test_correctness_llamamlp[dtype0-1.0-1e-05-6-42-123-431]",
-                 "test_swiglu.py::test_correctness_phi3mlp[dtype0-1.0-1e-05-2-256-256-512]",
-                 "test_swiglu.py::test_correctness_phi3mlp[dtype0-1.0-1e-05-6-42-123-431]",
-                 "test_geglu.py::test_correctness[dtype0-1.0-2e-06-9-41-341-4231]",
-                 "test_geglu.py::test_correctness[dtype0-1.0-2e-06-2-2048-2048-4096]")},
     f"{_T}test_group_norm.py::test_liger_group_norm[dtype0-0.0001-0.0001-16-32-1-4096]":
         "the reference weight gradient (autograd of torch.nn.GroupNorm through Paddle's CPU "
         "kernels: float32 sums over 16*4096 elements per channel) and Liger's kernel's differ by "
@@ -138,8 +131,10 @@ def sources() -> str:
 
 
 def _scope(ids):
+    # transformers too: several tests build their reference module from it (LlamaMLP,
+    # Phi3MLP...), which must take the proxy's tensors as Liger's kernels do
     mods = sorted({os.path.splitext(os.path.basename(i.split("::")[0]))[0] for i in ids})
-    return ",".join(["liger_kernel", "triton", "test", *mods])
+    return ",".join(["liger_kernel", "triton", "test", "transformers", *mods])
 
 
 _LINE = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)")

@@ -22,10 +22,8 @@ def _facade_has(name: str) -> bool:
 
 
 # model -> (torch name its forward needs, why it is missing); strict: the test fails once the
-# name lands, so this entry is removed then
-NEEDS = {"llama": ("torch.autocast", "LlamaRotaryEmbedding.forward enters "
-                   "torch.autocast(device_type, enabled=False); torch.autocast is not provided "
-                   "yet (gaps.toml)")}
+# name lands, so this entry is removed then (llama's torch.autocast landed: empty)
+NEEDS: dict = {}
 
 
 @pytest.mark.parametrize("model", hf.MODELS)

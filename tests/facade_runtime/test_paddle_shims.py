@@ -26,7 +26,7 @@ PATTERNS = {
         r"_dygraph_place_guard|_current_expected_place|_set_expected_place)\s*\(",
         "paddle_shims.byte_offset / place_type / copy_to / same_place / share_buffer / ..."),
     "private framework state": (r"\b_global_expected_place_\b|\._amp_(level|dtype)\b",
-                                "paddle_shims.expected_place_object / autocast_state"),
+                                "paddle_shims.expected_place_object"),
     "version check": (r"\bpaddle\s*\.\s*__version__\b|\bpaddle\s*\.\s*version\s*\.\s*"
                       r"(full_version|major|minor|patch|show|hip|compiled_cuda_archs)\b|"
                       r"\b_IS_PADDLE_\d", "paddle_shims.SERIES / IS_PADDLE_2 / a feature flag"),

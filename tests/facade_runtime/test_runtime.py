@@ -110,8 +110,8 @@ def test_liger_kernel_amp_selection_works():
     import functools
     fwd = functools.partial(torch.amp.custom_fwd, device_type="cuda")
     assert callable(fwd(lambda ctx, x: x))
-    with pytest.raises(ValueError, match="device_type"):
-        torch.amp.custom_fwd(lambda ctx: None, device_type="npu")
+    with pytest.raises(ValueError, match="device_type"):  # torch checks only that it is a str
+        torch.amp.custom_fwd(lambda ctx: None, device_type=3)
 
 
 # -- torch.backends --------------------------------------------------------------------------------
@@ -215,40 +215,6 @@ def test_version_module_values():
     torch = _torch()
     assert torch.version.debug is False
     assert torch.version.__version__ == "2.6.0+torchproxy"
-
-
-@pytest.mark.skipif(not (paddle.is_compiled_with_cuda() and paddle.device.cuda.device_count() > 0),
-                    reason="Paddle's autocast is active on GPUs only")
-@pytest.mark.parametrize("cast", [True, False])
-def test_gpu_custom_fwd_bwd_under_paddle_autocast(cast):
-    from torchproxy.facade import runtime
-    torch = _torch()
-    seen = {}
-    fwd_deco = (torch.amp.custom_fwd(device_type="cuda", cast_inputs=torch.float32) if cast
-                else torch.amp.custom_fwd(device_type="cuda"))
-
-    class Twice(torch.autograd.Function):
-        @staticmethod
-        @fwd_deco
-        def forward(ctx, x):
-            seen["dtype"], seen["fwd_amp"] = str(x.dtype), runtime._amp_state()[0]
-            return x * 2
-
-        @staticmethod
-        @torch.amp.custom_bwd(device_type="cuda")
-        def backward(ctx, dy):
-            seen["bwd_amp"] = runtime._amp_state()[0]
-            return dy * 2
-    x = paddle.randn([8], dtype="float16")
-    x.stop_gradient = False
-    with paddle.amp.auto_cast(dtype="float16"):
-        y = Twice.apply(x)
-    y.sum().backward()
-    if cast:   # inputs cast to float32, autocast off inside, and off for backward
-        assert "float32" in seen["dtype"] and seen["fwd_amp"] is False and seen["bwd_amp"] is False
-    else:      # forward saw autocast on: backward runs under it too
-        assert seen["fwd_amp"] is True and seen["bwd_amp"] is True
-    np.testing.assert_allclose(x.grad.astype("float32").numpy(), np.full([8], 2.0))
 
 
 @pytest.mark.parametrize("expr", ["torch.is_autocast_enabled()", "torch.is_autocast_enabled('cpu')",

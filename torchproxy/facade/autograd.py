@@ -295,6 +295,7 @@ def _companion_pylayer(torch_cls):
         ctx = FunctionCtx(pctx, needs)
         pctx._torch_ctx = ctx
         pctx._tensor_positions = tuple(i for i, a in enumerate(args) if _is_tensor(a))
+        pctx._input_dtypes = tuple(a.dtype for a in args if _is_tensor(a))
         if has_setup_context:
             out = torch_cls.forward(*args)
             torch_cls.setup_context(ctx, args, out)
@@ -348,6 +349,10 @@ def _companion_pylayer(torch_cls):
         # kernels return them); Paddle's PyLayer refuses anything but None there
         needs = ctx.needs_input_grad
         picked = tuple(result[i] if needs[i] else None for i in pctx._tensor_positions)
+        # torch casts a gradient to its input's dtype (validate_outputs: a float32 gradient
+        # for a bfloat16 input, as under autocast); Paddle 2.6 reads it as the input's dtype
+        picked = tuple(g.astype(dt) if _is_tensor(g) and g.dtype != dt else g
+                       for g, dt in zip(picked, pctx._input_dtypes))
         return picked[0] if len(picked) == 1 else picked
 
     return type(f"{torch_cls.__name__}_PyLayer", (PyLayer,),

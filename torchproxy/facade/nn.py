@@ -453,6 +453,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 
 @torch_function(F + "gelu")
+@_cpu_half  # Paddle's CPU build has no half gelu/silu kernels (bfloat16 under torch.autocast)
 def gelu(input, approximate: str = "none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError(f"approximate argument must be either none or tanh.")
@@ -461,7 +462,11 @@ def gelu(input, approximate: str = "none"):
 
 @torch_function(F + "silu")
 def silu(input, inplace: bool = False):
-    return _maybe_inplace(input, PF.silu(input), inplace)
+    return _maybe_inplace(input, _silu(input), inplace)
+
+
+_silu = _cpu_half(PF.silu)
+_relu = _cpu_half(PF.relu)  # Paddle's CPU build has no half relu kernel (torch.autocast's bfloat16)
 
 
 @torch_function(F + "sigmoid")
@@ -896,7 +901,7 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return _maybe_inplace(input, PF.relu(input), self.inplace)
+        return _maybe_inplace(input, _relu(input), self.inplace)
 
 
 class SiLU(Module):

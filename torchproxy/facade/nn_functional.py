@@ -32,6 +32,7 @@ import math
 import paddle
 import paddle.nn.functional as PF
 
+from .nn import _relu  # Paddle's relu, computed in float32 for CPU halves
 from .registry import torch_function
 
 
@@ -85,7 +86,7 @@ def legacy_reduction(size_average, reduce, reduction="mean"):
 
 # -- activations --------------------------------------------------------------------------------
 def _act(name, fn, inplace_name=None):
-    torch_function(F + name)(fn)
+    fn = torch_function(F + name)(fn)
     if inplace_name:
         def ip(input, *args, **kwargs):
             kwargs.pop("inplace", None)
@@ -110,7 +111,8 @@ def _floating(x):
 def relu(input, inplace=False):
     if _is_int(input):  # Paddle's relu has float kernels only
         return _inplace(input, paddle.maximum(input, paddle.zeros([], dtype=input.dtype)), inplace)
-    return _inplace(input, PF.relu(input), inplace)
+    return _inplace(input, _relu(input), inplace)
+
 
 
 def relu_(input):
@@ -265,7 +267,7 @@ for _name, _fn, _ip in (("relu6", relu6, None), ("elu", elu, "elu_"), ("celu", c
                         ("rrelu", rrelu, "rrelu_"), ("mish", mish, None), ("softsign", softsign, None),
                         ("tanhshrink", tanhshrink, None), ("threshold", threshold, "threshold_"),
                         ("softmin", softmin, None), ("gumbel_softmax", gumbel_softmax, None)):
-    _act(_name, _fn, _ip)
+    globals()[_name] = _act(_name, _fn, _ip)  # the registered function (F.prelu: autocast's)
 
 
 # -- linear and sparse functions (linear, embedding: facade/nn.py) --------------------------------

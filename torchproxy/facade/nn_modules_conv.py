@@ -15,7 +15,7 @@ from . import nn as _nn
 from . import nn_init as init
 from .nn import Module, _finish_layer
 from .nn_functional import bilinear
-from .nn_functional_conv import _conv_transpose
+from .nn_functional_conv import conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d
 from .nn_modules import _export, _export_base, _param, _tuple
 
 
@@ -103,15 +103,19 @@ class _ConvNd(Module):
         return s
 
     def _conv_forward(self, input, weight, bias):
+        # through F.conv{1,2,3}d, as torch's modules: torch.autocast casts them there
+        conv = _conv_fn(self._nd)
         if self.padding_mode != "zeros":
             x = _nn.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
-            return _nn._convnd(x, weight, bias, self.stride, 0, self.dilation, self.groups,
-                               self._nd)
-        return _nn._convnd(input, weight, bias, self.stride, self.padding, self.dilation,
-                           self.groups, self._nd)
+            return conv(x, weight, bias, self.stride, 0, self.dilation, self.groups)
+        return conv(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
 
     def forward(self, input):
         return self._conv_forward(input, self.weight, self.bias)
+
+
+def _conv_fn(nd):
+    return (_nn.conv1d, _nn.conv2d, conv3d)[nd - 1]
 
 
 def _conv_cls(nd):
@@ -163,8 +167,9 @@ class _ConvTransposeNd(_ConvNd):
             raise ValueError(f"Only 'zeros' padding mode is supported for "
                              f"{type(self).__name__}")
         op = self._output_padding(input, output_size)
-        return _conv_transpose(input, self.weight, self.bias, self.stride, self.padding, op,
-                                  self.groups, self.dilation, self._nd)
+        conv_t = (conv_transpose1d, conv_transpose2d, conv_transpose3d)[self._nd - 1]
+        return conv_t(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
+                      self.dilation)
 
 
 def _convt_cls(nd):

@@ -17,6 +17,7 @@ import paddle.nn.functional as PF
 from . import nn as _nn
 from . import nn_init as init
 from .nn import Module, _finish_layer
+from .nn_functional import relu as _relu
 from .nn_functional_attention import multi_head_attention_forward
 from .nn_modules import _export, _param
 
@@ -102,8 +103,8 @@ class MultiheadAttention(Module):
 
 
 def _activation(act):
-    if act == "relu" or act is PF.relu:
-        return PF.relu
+    if act == "relu" or act is PF.relu or act is _relu:
+        return _relu  # F.relu, as torch's default (CPU halves in float32: no Paddle kernel)
     if act == "gelu":
         return _nn.gelu
     if isinstance(act, str):

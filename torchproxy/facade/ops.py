@@ -53,7 +53,7 @@ NAMES = (
     "torch.Tensor.bitwise_right_shift", "torch.Tensor.bitwise_right_shift_",
     "torch.Tensor.isnan", "torch.Tensor.isinf", "torch.Tensor.isfinite", "torch.Tensor.isclose",
     "torch.Tensor.bitwise_and", "torch.Tensor.bitwise_or", "torch.Tensor.bitwise_xor",
-    "torch.Tensor.matmul",
+    "torch.Tensor.matmul", "torch.Tensor.mm",
 )
 
 import builtins
@@ -561,6 +561,9 @@ def mm(input, mat2, *, out=None):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x"
                            f"{input.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
     return _write_out(paddle.matmul(input, mat2), out)
+
+
+tensor_method("mm")(mm)  # one function: torch.autocast casts Tensor.mm as torch.mm
 
 
 @op("torch.bmm", method=True)  # (Tensor.bmm: Paddle's has no int64 CPU kernel)

@@ -108,6 +108,7 @@ AREAS = (
     "torchproxy.facade.ops_other",  # unravel_index, constant_pad_nd, _chunk_cat, gradient (OpInfo "other")
     "torchproxy.facade.hub",  # torch.hub checkpoint download, torch.utils.model_zoo.load_url
     "torchproxy.facade.pytree",  # torch.utils._pytree (registry of nodes, flatten/unflatten/map)
+    "torchproxy.facade.autocast",  # torch.autocast, torch.amp autocast/custom_fwd, autocast state
     "torchproxy.facade.amp",  # torch.amp/torch.cuda.amp GradScaler; torch.onnx (importable)
     "torchproxy.facade.ops_inplace",  # torch.<op>_ functions (torch.sigmoid_): the Tensor in-place methods
 )
@@ -150,7 +151,8 @@ def torch_function(torch_name: str, note: str = "") -> Callable:
     use ``_opbase.opmath_function`` instead, which adds torch's CPU half-precision rule."""
     def deco(fn):
         from .zero_size import guard
-        fn = guard(fn, torch_name)
+        from ._autocast import wrap
+        fn = wrap(torch_name, guard(fn, torch_name))  # torch's autocast policy, if listed
         _register(Entry(torch_name, "adapter", fn, note))
         return fn
     return deco
@@ -224,6 +226,9 @@ def op(torch_name: str, *, method=False, inplace=False, out=False, note: str = "
             from ._opbase import with_out
             impl = with_out(fn, None if out is True else out)
         impl = cutting_empty_grads(impl)  # Paddle 2.6 only: empty results' gradient edges
+        plain = impl  # in-place forms are never autocast (torch: only out-of-place ops are)
+        from ._autocast import wrap
+        impl = wrap(torch_name, impl)  # torch's autocast policy, if the name is listed
         _register(Entry(torch_name, "adapter", impl, note))
         if callable(method):  # a method of its own (torch's Tensor form differs: x.flip(0, 1))
             tensor_method(short, note)(method)
@@ -234,7 +239,7 @@ def op(torch_name: str, *, method=False, inplace=False, out=False, note: str = "
                 ip = inplace
             else:
                 from ._opbase import make_inplace
-                ip = make_inplace(f"{short}_", impl)
+                ip = make_inplace(f"{short}_", plain)
             tensor_method(f"{short}_", note)(ip)
         return impl
     return deco

@@ -1,6 +1,6 @@
 """Runtime names around the tensor API: ``torch.version``, ``torch._C`` (the few private names
 Triton and TileLang call), ``torch.backends``, ``torch.compile`` / ``torch.jit`` /
-``torch._dynamo`` (which run the function as is), and ``torch.amp`` custom_fwd/custom_bwd.
+``torch._dynamo`` (which run the function as is), (``torch.amp``: facade/autocast.py).
 
 API level: the facade claims ``torch.__version__ == core.TORCH_VERSION`` ("2.6.0+torchproxy"):
 the torch API the names here follow (e.g. ``torch.amp.custom_fwd(device_type=...)``, which
@@ -13,16 +13,13 @@ from __future__ import annotations
 NAMES = (
     "torch._C", "torch._C._CudaDeviceProperties", "torch._C._cuda_getCurrentRawStream",
     "torch._C._cuda_getDevice", "torch._dynamo", "torch._dynamo.allow_in_graph",
-    "torch._dynamo.disable", "torch._dynamo.is_compiling", "torch.amp", "torch.amp.custom_bwd",
-    "torch.amp.custom_fwd", "torch.backends", "torch.backends.cuda",
+    "torch._dynamo.disable", "torch._dynamo.is_compiling", "torch.backends", "torch.backends.cuda",
     "torch.backends.cuda.is_built", "torch.backends.cuda.matmul", "torch.backends.cudnn",
     "torch.backends.mps", "torch.compile", "torch.compiler", "torch.compiler.allow_in_graph",
     "torch.compiler.disable", "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling",
-    "torch.cuda.amp", "torch.cuda.amp.custom_bwd", "torch.cuda.amp.custom_fwd",
-    "torch.get_autocast_dtype", "torch.get_autocast_gpu_dtype",
-    "torch.get_float32_matmul_precision", "torch.set_float32_matmul_precision", "torch.is_autocast_enabled",
-    "torch.jit", "torch.jit.ignore", "torch.jit.is_scripting", "torch.jit.is_tracing",
-    "torch.jit.script", "torch.jit.unused", "torch.mps", "torch.mps.is_available",
+    "torch.get_float32_matmul_precision", "torch.jit", "torch.jit.ignore",
+    "torch.jit.is_scripting", "torch.jit.is_tracing", "torch.jit.script", "torch.jit.unused",
+    "torch.mps", "torch.mps.is_available", "torch.set_float32_matmul_precision",
     "torch.torch_version", "torch.torch_version.TorchVersion", "torch.torch_version.__version__",
     "torch.version", "torch.version.__version__", "torch.version.cuda", "torch.version.debug",
     "torch.version.hip", "torch.xpu", "torch.xpu.is_available",
@@ -37,7 +34,7 @@ import paddle
 from . import cuda as _cuda
 from .core import TORCH_VERSION
 from ..errors import NotProvidedError
-from ..paddle_shims import (autocast_state, cached_stream_handle, cublas_switch, hip_version,
+from ..paddle_shims import (cached_stream_handle, cublas_switch, hip_version,
                             xpu_device_count)
 from .registry import module, torch_function, type_, value
 
@@ -367,35 +364,7 @@ def is_tracing() -> bool:
     return False
 
 
-# -- torch.amp.custom_fwd / custom_bwd on Paddle's autocast -------------------------------------
-_amp_state = autocast_state
-
-
-_AUTOCAST_DEFAULT_DTYPE = {"cuda": "float16", "cpu": "bfloat16"}  # torch's defaults per device
-
-
-@torch_function("torch.is_autocast_enabled",
-                note="Paddle's autocast is one global state: every device_type answers the same")
-def is_autocast_enabled(device_type=None) -> bool:
-    if device_type is not None:
-        _check_device_type(device_type)
-    return _amp_state()[0]
-
-
-@torch_function("torch.get_autocast_dtype",
-                note="Paddle's autocast dtype while it is on; torch's per-device default otherwise")
-def get_autocast_dtype(device_type):
-    _check_device_type(device_type)
-    enabled, dtype = _amp_state()
-    name = dtype.split(".")[-1] if enabled else _AUTOCAST_DEFAULT_DTYPE[device_type]
-    return paddle_dtype_of(name)
-
-
-@torch_function("torch.get_autocast_gpu_dtype")
-def get_autocast_gpu_dtype():
-    return get_autocast_dtype("cuda")
-
-
+# -- torch dtypes given as names or objects (nn.py, nn_functional.py) --------------------------
 def paddle_dtype_of(dtype):
     """A torch dtype of the facade (whatever its representation) -> Paddle's dtype."""
     if isinstance(dtype, str):
@@ -405,79 +374,6 @@ def paddle_dtype_of(dtype):
     name = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64",
             "half": "float16", "float": "float32", "double": "float64"}.get(name.lower(), name.lower())
     return paddle.to_tensor([], dtype=name).dtype
-
-
-def _cast_floats(value, dtype):
-    if isinstance(value, paddle.Tensor):
-        return value.astype(dtype) if value.is_floating_point() else value
-    if isinstance(value, (list, tuple)):
-        return type(value)(_cast_floats(v, dtype) for v in value)
-    if isinstance(value, dict):
-        return {k: _cast_floats(v, dtype) for k, v in value.items()}
-    return value
-
-
-def _check_device_type(device_type):
-    if device_type not in ("cuda", "cpu"):
-        raise ValueError(f"torchproxy: torch.amp device_type must be 'cuda' or 'cpu', got {device_type!r}")
-
-
-module("torch.amp")
-
-
-@torch_function("torch.amp.custom_fwd",
-                note="Paddle's autocast is one global state (device_type is only validated)")
-def custom_fwd(fwd=None, *, device_type, cast_inputs=None):
-    """torch.amp.custom_fwd: remember the autocast state for backward; with ``cast_inputs``,
-    run forward with autocast off on inputs cast to that dtype (when autocast is on)."""
-    _check_device_type(device_type)
-    if fwd is None:
-        return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
-
-    @functools.wraps(fwd)
-    def decorate_fwd(ctx, *args, **kwargs):
-        enabled, dtype = _amp_state()
-        ctx._dtype = dtype
-        if cast_inputs is None or not enabled:
-            ctx._fwd_used_autocast = enabled and cast_inputs is None
-            return fwd(ctx, *args, **kwargs)
-        ctx._fwd_used_autocast = False
-        target = paddle_dtype_of(cast_inputs)
-        with paddle.amp.auto_cast(enable=False):
-            return fwd(ctx, *_cast_floats(args, target), **_cast_floats(kwargs, target))
-    return decorate_fwd
-
-
-@torch_function("torch.amp.custom_bwd")
-def custom_bwd(bwd=None, *, device_type):
-    """torch.amp.custom_bwd: backward runs under the autocast state forward saw."""
-    _check_device_type(device_type)
-    if bwd is None:
-        return functools.partial(custom_bwd, device_type=device_type)
-
-    @functools.wraps(bwd)
-    def decorate_bwd(ctx, *args, **kwargs):
-        used = getattr(ctx, "_fwd_used_autocast", False)
-        dtype = getattr(ctx, "_dtype", "float16")
-        if not used:
-            return bwd(ctx, *args, **kwargs)
-        amp_dtype = "bfloat16" if "bfloat16" in dtype else "float16"
-        with paddle.amp.auto_cast(enable=True, dtype=amp_dtype):
-            return bwd(ctx, *args, **kwargs)
-    return decorate_bwd
-
-
-module("torch.cuda.amp")
-
-
-@torch_function("torch.cuda.amp.custom_fwd", note="= torch.amp.custom_fwd(device_type='cuda')")
-def cuda_custom_fwd(fwd=None, *, cast_inputs=None):
-    return custom_fwd(fwd, device_type="cuda", cast_inputs=cast_inputs)
-
-
-@torch_function("torch.cuda.amp.custom_bwd", note="= torch.amp.custom_bwd(device_type='cuda')")
-def cuda_custom_bwd(bwd=None):
-    return custom_bwd(bwd, device_type="cuda")
 
 
 # -- other accelerators the libraries probe for: Paddle's answer -------------------------------
