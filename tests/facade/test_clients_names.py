@@ -290,14 +290,6 @@ def f():
 """)
 
 
-def test_multiprocessing_spawn_is_a_named_gap():
-    from difftest import load
-    from torchproxy.errors import NotProvidedError
-    mod = load("import torch.multiprocessing as mp\ndef f():\n    return mp.spawn\n", scoped=True)
-    with pytest.raises(NotProvidedError, match="torch.multiprocessing.spawn"):
-        mod.f()
-
-
 # -- x[index]: torch's slice clamping and negative list entries (Paddle 2.6 needs the facade's
 # Tensor.__getitem__; nanoGPT's generate indexes x[:, [-1], :]) ----------------------------------
 @pytest.mark.parametrize("index", [
