@@ -173,7 +173,7 @@ def wrap(torch_name: str, fn):
         # the ops autocast runs in bfloat16/float16 must run on CPU halves; Paddle's CPU build
         # lacks most such kernels (linear, conv, sdpa...): torch's CPU "opmath" (compute in
         # float32, round the result), as every _opbase.op has
-        from ._opbase import _opmath, _wrapped
+        from ._opbase import _opmath, _wrapped  # lazy: _opbase imports registry
         if not _wrapped(fn):
             fn = _opmath(fn, torch_name)
 
