@@ -842,6 +842,14 @@ _DIFFERENTIABLE = frozenset(("float16", "bfloat16", "float32", "float64", "compl
                              "complex128"))
 
 
+def _differentiated(operands, dtype):
+    """The operands requiring grad that a result of ``dtype`` must reach: none outside grad
+    mode or for a dtype torch does not differentiate (integers, bool)."""
+    if not paddle.is_grad_enabled() or str(dtype).rsplit(".", 1)[-1] not in _DIFFERENTIABLE:
+        return []
+    return [o for o in operands if isinstance(o, paddle.Tensor) and not o.stop_gradient]
+
+
 def empty_result(shape, dtype, place, operands):
     """The 0-element result of a differentiable op on ``operands`` that a facade op makes
     without a kernel call (Paddle 2.6 kernels reject 0-size inputs): in grad mode, with a
@@ -849,9 +857,8 @@ def empty_result(shape, dtype, place, operands):
     that require grad, so a backward gives their bases zeros, as torch's.  A bare
     ``kernel_empty`` had no edge: ``torch.exp(x[:, :0]).sum().backward()`` raised "element 0
     of tensors does not require grad" (both Paddles; memory-model fuzzer F14)."""
-    sources = [o for o in operands if isinstance(o, paddle.Tensor) and not o.stop_gradient]
-    if not sources or not paddle.is_grad_enabled() or \
-            str(dtype).rsplit(".", 1)[-1] not in _DIFFERENTIABLE:
+    sources = _differentiated(operands, dtype)
+    if not sources:
         return kernel_empty(shape, dtype, place)
     if ZERO_SIZE_GRAD_CRASHES:  # edges to the empty operands' nonempty sources (above)
         return _empty_from_sources(shape, dtype, place, grad_sources(sources))
@@ -967,9 +974,8 @@ def constant_result(value, operands):
     """``value``, a result a facade op computes without its operands' graph (the norm of
     nothing is 0), made a result of a differentiable op on ``operands``: in grad mode, with a
     floating or complex dtype, zero gradient edges reach the operands that require grad."""
-    sources = [o for o in operands if isinstance(o, paddle.Tensor) and not o.stop_gradient]
-    if not sources or not paddle.is_grad_enabled() or \
-            str(value.dtype).rsplit(".", 1)[-1] not in _DIFFERENTIABLE:
+    sources = _differentiated(operands, value.dtype)
+    if not sources:
         return value
     if ZERO_SIZE_GRAD_CRASHES:
         return _with_sources(value, grad_sources(sources))
