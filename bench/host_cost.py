@@ -224,6 +224,9 @@ def _wrapper_rows(xt, gpu, N):
             ("x.data_ptr()", "x.data_ptr()", "x.data_ptr()"),
             ("torch.empty((256, 1000), device=x.device, dtype=x.dtype)",
              "torch.empty((256, 1000), device=d, dtype=dt)", "paddle.empty([256, 1000], dt)"),
+            # sizes spread out: TileLang's adapter allocates every output so
+            ("torch.empty(256, 1000, device=x.device, dtype=x.dtype)",
+             "torch.empty(256, 1000, device=d, dtype=dt)", "paddle.empty([256, 1000], dt)"),
             ("torch.empty(x.shape, device=x.device, dtype=x.dtype)",
              "torch.empty(x.shape, device=d, dtype=dt)", "paddle.empty(x.shape, dt)"),
             ("torch.empty_like(x)", "torch.empty_like(x)", "paddle.empty_like(x)"),

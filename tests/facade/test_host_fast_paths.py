@@ -31,6 +31,14 @@ EMPTY = [
     "torch.empty((2, -1))", "torch.empty((2.0, 3))", "torch.empty((2, 2**63))",
     "torch.empty((2**62, 2**62))", "torch.empty(((2, 3),))", "torch.empty((2, 3), dtype=3)",
     "torch.empty((3, 4), size=(3, 4))",
+    # sizes spread out (TileLang's adapter: torch.empty(*shape, dtype=..., device=...)), and
+    # what must still take the general path or raise as torch does
+    "torch.empty(3, 4, device=x.device, dtype=x.dtype)", "torch.empty(2, 3, 4, dtype=torch.float16)",
+    "torch.empty(0, 5)", "torch.empty(3, 4, requires_grad=True)", "torch.empty(2, -1)",
+    "torch.empty(2, 3.0)", "torch.empty(True, 2)", "torch.empty(np.int64(2), 3)", "torch.empty(2, 2**63)",
+    "torch.empty(2**62, 2**62)", "torch.empty(2, (3,))", "torch.empty(3, 4, size=(3, 4))",
+    "torch.empty(3, 4, dtype=3)", "torch.empty(2, 3, device='cpu')",
+    "torch.empty(2, 3, memory_format=torch.contiguous_format)",
 ]
 
 

@@ -204,12 +204,13 @@ def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
     require_strided(layout, 'empty')
     if device is not None and is_meta_device(device):
         return _meta_empty(parse_size(sizes, size, fn="empty"), dtype, requires_grad, out)
-    if len(sizes) == 1 and size is None and out is None and not requires_grad \
-            and memory_format is None:
-        # the kernel wrappers' call, torch.empty((n, m), device=x.device, dtype=x.dtype): the
-        # same checks as below, without the general parser and the context manager (issue 26;
-        # bench/host_cost.py's torch.empty rows)
-        shape = _plain_shape(sizes[0])
+    if sizes and size is None and out is None and not requires_grad and memory_format is None:
+        # the kernel wrappers' call, torch.empty((n, m), device=x.device, dtype=x.dtype), or
+        # with the sizes spread out, torch.empty(n, m, ...) (TileLang's adapter allocates every
+        # output so): the same checks as below, without the general parser and the context
+        # manager (issue 26; bench/host_cost.py's torch.empty rows).  One plain int alone
+        # (torch.empty(5)) takes the general path, as does any non-int size.
+        shape = _plain_shape(sizes[0] if len(sizes) == 1 else sizes)
         if shape is not None:
             dt, place = _dtype_or_default(dtype), to_place(device)
             _sizes.check_overflow(shape, dt)
