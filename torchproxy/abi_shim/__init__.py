@@ -159,6 +159,7 @@ def torchcodec_libraries() -> list[str]:
 
 def load_torchcodec(verbose: bool = False) -> str:
     """:func:`load` for the installed paddlecodec (call before ``import torchcodec``)."""
+    _paddle_build()  # a Paddle without the compat C++ API: say so before anything else
     return load(torchcodec_libraries(), verbose=verbose)
 
 
