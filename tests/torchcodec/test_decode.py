@@ -14,7 +14,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import (AUDIO_VIDEO, FPS, HEIGHT, ROOT, SAMPLE_RATE, SECONDS, VIDEOS, WIDTH,
+from codec_shared import (AUDIO_VIDEO, FPS, HEIGHT, ROOT, SAMPLE_RATE, SECONDS, VIDEOS, WIDTH,
                       generate)
 
 CLIENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "client_decode.py")
