@@ -244,6 +244,8 @@ def bind_arguments(qualname: str, args: tuple, kwargs: dict) -> tuple | None:
     when the operator's schema is unknown (then the call goes to Paddle as it is).  Raises
     torch's TypeError for a missing, unexpected or repeated argument."""
     if qualname not in _SCHEMAS:
+        if not _loaded:
+            return None  # nothing known yet; asked again once a shim is loaded
         schema = operator_schema(qualname)
         _SCHEMAS[qualname] = parse_schema(schema) if schema else None
     parsed = _SCHEMAS[qualname]
