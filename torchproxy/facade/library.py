@@ -35,6 +35,7 @@ import sys
 
 import paddle
 
+from .. import abi_shim
 from ..errors import NotProvidedError
 from ..paddle_shims import compat_get_operation, torch_compat
 from .registry import module, torch_function, type_, value
@@ -415,6 +416,11 @@ class CppOpDef(CustomOpDef):
         self._overload_name = overload or "default"
 
         def kernel(*args, **kwargs):
+            # Paddle 3.3.1 appends keyword arguments in call order and fills no defaults:
+            # bind to the registered schema as torch does, where the ABI shim can read it
+            bound = abi_shim.bind_arguments(qual, args, kwargs)
+            if bound is not None:
+                args, kwargs = bound, {}
             try:
                 return self._call(*args, **kwargs)
             except RuntimeError as e:
