@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GAPS = os.path.join(HERE, "facade", "gaps.toml")
@@ -256,18 +257,12 @@ def render_coverage_md() -> str:
     rs = md_rows()
     gaps = load_gaps()
     ver = load_verified()
-    cats: dict[str, int] = {}
-    for r in rs:
-        cats[r["category"]] = cats.get(r["category"], 0) + 1
+    cats = Counter(r["category"] for r in rs)
     tensor = [r for r in rs if r["category"] in ("method", "inplace", "property")]
     series = sorted({s for r in tensor for s in load_policy().get(r["name"], {})}, reverse=True)
     pol_counts = []
     for s in series:
-        c: dict[str, int] = {}
-        for r in tensor:
-            p = load_policy().get(r["name"], {}).get(s)
-            if p:
-                c[p] = c.get(p, 0) + 1
+        c = Counter(p for r in tensor if (p := load_policy().get(r["name"], {}).get(s)))
         pol_counts.append(f"Paddle {s}: " + ", ".join(f"{n} {k}" for k, n in sorted(c.items())))
     has_opinfo = any(r["opinfo"] for r in rs)
     out = ["# torchproxy coverage", "",
@@ -348,9 +343,7 @@ def report() -> dict:
     rs = rows()
     gaps = load_gaps()
     ver = load_verified()
-    kinds: dict[str, int] = {}
-    for r in rs:
-        kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
+    kinds = Counter(r["kind"] for r in rs)
     return {
         "paddle_here": paddle.__version__,
         "provided": len(rs),

@@ -395,14 +395,8 @@ def default_collate(batch):
     if isinstance(elem, (str, bytes)):
         return batch
     if isinstance(elem, collections.abc.Mapping):
-        try:
-            if isinstance(elem, collections.abc.MutableMapping):
-                clone = copy.copy(elem)
-                clone.update({key: default_collate([d[key] for d in batch]) for key in elem})
-                return clone
-            return elem_type({key: default_collate([d[key] for d in batch]) for key in elem})
-        except TypeError:
-            return {key: default_collate([d[key] for d in batch]) for key in elem}
+        return _rebuild_mapping(elem, {key: default_collate([d[key] for d in batch])
+                                       for key in elem})
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
         return elem_type(*(default_collate(samples) for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
@@ -411,18 +405,36 @@ def default_collate(batch):
         if not all(len(e) == elem_size for e in it):
             raise RuntimeError("each element in list of batch should be of equal size")
         transposed = list(zip(*batch))
-        if isinstance(elem, tuple):
-            return [default_collate(samples) for samples in transposed]
-        try:
-            if isinstance(elem, collections.abc.MutableSequence):
-                clone = copy.copy(elem)
-                for i, samples in enumerate(transposed):
-                    clone[i] = default_collate(samples)
-                return clone
-            return elem_type([default_collate(samples) for samples in transposed])
-        except TypeError:
-            return [default_collate(samples) for samples in transposed]
+        collated = [default_collate(samples) for samples in transposed]
+        return collated if isinstance(elem, tuple) else _rebuild_sequence(elem, collated)
     raise TypeError(_COLLATE_ERR.format(elem_type))
+
+
+def _rebuild_mapping(original, items):
+    """torch's rebuilding of a mapping from its converted ``items``: a copy of a mutable
+    mapping updated with them, else its type made from them, else (TypeError) a dict."""
+    try:
+        if isinstance(original, collections.abc.MutableMapping):
+            clone = copy.copy(original)
+            clone.update(items)
+            return clone
+        return type(original)(items)
+    except TypeError:
+        return items
+
+
+def _rebuild_sequence(original, items):
+    """The same for a sequence: a copy of a mutable one with ``items`` assigned in place,
+    else its type made from the list, else (TypeError) the list."""
+    try:
+        if isinstance(original, collections.abc.MutableSequence):
+            clone = copy.copy(original)
+            for i, item in enumerate(items):
+                clone[i] = item
+            return clone
+        return type(original)(items)
+    except TypeError:
+        return items
 
 
 def default_convert(data):
@@ -434,28 +446,13 @@ def default_convert(data):
             return data
         return _np_to_tensor(data)
     if isinstance(data, collections.abc.Mapping):
-        try:
-            if isinstance(data, collections.abc.MutableMapping):
-                clone = copy.copy(data)
-                clone.update({key: default_convert(data[key]) for key in data})
-                return clone
-            return elem_type({key: default_convert(data[key]) for key in data})
-        except TypeError:
-            return {key: default_convert(data[key]) for key in data}
+        return _rebuild_mapping(data, {key: default_convert(data[key]) for key in data})
     if isinstance(data, tuple) and hasattr(data, "_fields"):
         return elem_type(*(default_convert(d) for d in data))
     if isinstance(data, tuple):
         return [default_convert(d) for d in data]
     if isinstance(data, collections.abc.Sequence) and not isinstance(data, (str, bytes)):
-        try:
-            if isinstance(data, collections.abc.MutableSequence):
-                clone = copy.copy(data)
-                for i, d in enumerate(data):
-                    clone[i] = default_convert(d)
-                return clone
-            return elem_type([default_convert(d) for d in data])
-        except TypeError:
-            return [default_convert(d) for d in data]
+        return _rebuild_sequence(data, [default_convert(d) for d in data])
     return data
 
 
@@ -496,42 +493,37 @@ class _Packed:
         return (_Packed, (self.array, self.dtype))
 
 
+def _map_containers(fn, obj):
+    """``obj`` with ``fn`` applied to each element of its dicts (a copy of the dict's own type
+    where it can be made), namedtuples, lists and tuples; anything else as it is."""
+    if isinstance(obj, dict):
+        try:
+            clone = copy.copy(obj)
+            clone.update({k: fn(v) for k, v in obj.items()})
+            return clone
+        except TypeError:
+            return {k: fn(v) for k, v in obj.items()}
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*(fn(v) for v in obj))
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(fn(v) for v in obj)
+    return obj
+
+
 def _pack(obj):
     if isinstance(obj, paddle.Tensor):
         name = str(obj.dtype).split(".")[-1]
         if name == "bfloat16":
             return _Packed(obj.astype("float32").numpy(), "bfloat16")
         return _Packed(obj.numpy(), name)
-    if isinstance(obj, dict):
-        try:
-            clone = copy.copy(obj)
-            clone.update({k: _pack(v) for k, v in obj.items()})
-            return clone
-        except TypeError:
-            return {k: _pack(v) for k, v in obj.items()}
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return type(obj)(*(_pack(v) for v in obj))
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(_pack(v) for v in obj)
-    return obj
+    return _map_containers(_pack, obj)
 
 
 def _unpack(obj):
     if isinstance(obj, _Packed):
         t = paddle.to_tensor(obj.array, place=paddle.CPUPlace())
         return t.astype("bfloat16") if obj.dtype == "bfloat16" else t
-    if isinstance(obj, dict):
-        try:
-            clone = copy.copy(obj)
-            clone.update({k: _unpack(v) for k, v in obj.items()})
-            return clone
-        except TypeError:
-            return {k: _unpack(v) for k, v in obj.items()}
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return type(obj)(*(_unpack(v) for v in obj))
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(_unpack(v) for v in obj)
-    return obj
+    return _map_containers(_unpack, obj)
 
 
 class _WorkerError:

@@ -582,19 +582,26 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
                            "torch.distributed.reduce_scatter_tensor", async_op)
 
 
+def _rooted(g, root, group_root, fn, tensors, list_name, role):
+    """scatter/gather: the root's and this rank's global ranks, after torch's rule that the
+    list (one tensor per rank) is given on the root and only there."""
+    root = _peer(g, root, group_root, f"torch.distributed.{fn}")
+    me = _global(g, g.rank(), fn)
+    if me == root:
+        if not tensors or len(tensors) != g.size():
+            raise ValueError(f"Argument ``{list_name}`` must be specified on {role} rank.")
+    elif tensors:
+        raise ValueError(f"Argument ``{list_name}`` must NOT be specified on non-{role} ranks.")
+    return root, me
+
+
 @torch_function(D + "scatter")
 @_no_grad
 def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, group_src=None):
     g = _resolve(group)
     if g is None:
         return None
-    src = _peer(g, src, group_src, "torch.distributed.scatter")
-    me = _global(g, g.rank(), "scatter")
-    if me == src:
-        if not scatter_list or len(scatter_list) != g.size():
-            raise ValueError("Argument ``scatter_list`` must be specified on source rank.")
-    elif scatter_list:
-        raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
+    src, me = _rooted(g, src, group_src, "scatter", scatter_list, "scatter_list", "source")
     task = _pd().scatter(tensor, list(scatter_list) if me == src else None, src=src, group=g._pg,
                          sync_op=not async_op)
     return _done(Work([task]), async_op)
@@ -606,13 +613,7 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
     g = _resolve(group)
     if g is None:
         return None
-    dst = _peer(g, dst, group_dst, "torch.distributed.gather")
-    me = _global(g, g.rank(), "gather")
-    if me == dst:
-        if not gather_list or len(gather_list) != g.size():
-            raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
-    elif gather_list:
-        raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
+    dst, me = _rooted(g, dst, group_dst, "gather", gather_list, "gather_list", "destination")
     parts: list = []
     task = _pd().gather(tensor, parts, dst=dst, group=g._pg, sync_op=not async_op)
 
@@ -641,24 +642,29 @@ def _no_tag(tag, what):
         raise NotProvidedError(f"{what}(tag={tag}) (Paddle's point-to-point ops have no tags)")
 
 
+def _p2p(fn, tag, group, peer, group_peer):
+    """send/recv/isend/irecv: refuse a tag, resolve the group and the peer's global rank;
+    (None, None) when this rank is not in the group."""
+    what = f"torch.distributed.{fn}"
+    _no_tag(tag, what)
+    g = _resolve(group)
+    return (None, None) if g is None else (g, _p2p_peer(g, peer, group_peer, what))
+
+
 @torch_function(D + "send")
 @_no_grad
 def send(tensor, dst=None, group=None, tag=0, group_dst=None):
-    _no_tag(tag, "torch.distributed.send")
-    g = _resolve(group)
+    g, dst = _p2p("send", tag, group, dst, group_dst)
     if g is not None:
-        _pd().send(tensor, dst=_p2p_peer(g, dst, group_dst, "torch.distributed.send"),
-                   group=g._pg, sync_op=True)
+        _pd().send(tensor, dst=dst, group=g._pg, sync_op=True)
 
 
 @torch_function(D + "recv")
 @_no_grad
 def recv(tensor, src=None, group=None, tag=0, group_src=None):
-    _no_tag(tag, "torch.distributed.recv")
-    g = _resolve(group)
+    g, src = _p2p("recv", tag, group, src, group_src)
     if g is None:
         return -1
-    src = _p2p_peer(g, src, group_src, "torch.distributed.recv")
     _pd().recv(tensor, src=src, group=g._pg, sync_op=True)
     return src
 
@@ -666,23 +672,15 @@ def recv(tensor, src=None, group=None, tag=0, group_src=None):
 @torch_function(D + "isend", note="Paddle's isend: on Gloo it returns once the peer received")
 @_no_grad
 def isend(tensor, dst=None, group=None, tag=0, group_dst=None):
-    _no_tag(tag, "torch.distributed.isend")
-    g = _resolve(group)
-    if g is None:
-        return None
-    return Work([_pd().isend(tensor, dst=_p2p_peer(g, dst, group_dst, "torch.distributed.isend"),
-                             group=g._pg)])
+    g, dst = _p2p("isend", tag, group, dst, group_dst)
+    return None if g is None else Work([_pd().isend(tensor, dst=dst, group=g._pg)])
 
 
 @torch_function(D + "irecv")
 @_no_grad
 def irecv(tensor, src=None, group=None, tag=0, group_src=None):
-    _no_tag(tag, "torch.distributed.irecv")
-    g = _resolve(group)
-    if g is None:
-        return None
-    return Work([_pd().irecv(tensor, src=_p2p_peer(g, src, group_src, "torch.distributed.irecv"),
-                             group=g._pg)])
+    g, src = _p2p("irecv", tag, group, src, group_src)
+    return None if g is None else Work([_pd().irecv(tensor, src=src, group=g._pg)])
 
 
 def _exchange(sends, recvs, g: _Group) -> None:

@@ -54,7 +54,23 @@ class Placement:
         return False
 
 
-class Shard(Placement):
+class _ValuePlacement(Placement):
+    """Shard, Replicate and Partial are values (torch: frozen dataclasses): equal when of
+    the same class with the same fields (their ``__slots__``), hashed on those."""
+
+    __slots__ = ()
+
+    def _fields(self):
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._fields() == self._fields()
+
+    def __hash__(self):
+        return hash((type(self),) + self._fields())
+
+
+class Shard(_ValuePlacement):
     """Shard(dim): the tensor is split along ``dim`` over a mesh dimension."""
 
     __slots__ = ("dim",)
@@ -67,12 +83,6 @@ class Shard(Placement):
     def is_shard(self, dim=None) -> bool:
         return dim is None or dim == self.dim
 
-    def __eq__(self, other):
-        return type(other) is Shard and other.dim == self.dim
-
-    def __hash__(self):
-        return hash((Shard, self.dim))
-
     def __repr__(self):
         return f"Shard(dim={self.dim})"
 
@@ -80,19 +90,13 @@ class Shard(Placement):
         return f"S({self.dim})"
 
 
-class Replicate(Placement):
+class Replicate(_ValuePlacement):
     """Replicate(): the whole tensor on every rank of a mesh dimension."""
 
     __slots__ = ()
 
     def is_replicate(self) -> bool:
         return True
-
-    def __eq__(self, other):
-        return type(other) is Replicate
-
-    def __hash__(self):
-        return hash(Replicate)
 
     def __repr__(self):
         return "Replicate()"
@@ -101,7 +105,7 @@ class Replicate(Placement):
         return "R"
 
 
-class Partial(Placement):
+class Partial(_ValuePlacement):
     """Partial(reduce_op="sum"): each rank holds a partial value, reduced on demand."""
 
     __slots__ = ("reduce_op",)
@@ -111,12 +115,6 @@ class Partial(Placement):
 
     def is_partial(self, reduce_op=None) -> bool:
         return reduce_op is None or reduce_op == self.reduce_op
-
-    def __eq__(self, other):
-        return type(other) is Partial and other.reduce_op == self.reduce_op
-
-    def __hash__(self):
-        return hash((Partial, self.reduce_op))
 
     def __repr__(self):
         return f"Partial({self.reduce_op})"

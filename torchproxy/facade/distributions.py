@@ -23,6 +23,7 @@ NAMES = (
 
 import math
 import numbers
+import operator
 
 import paddle
 
@@ -36,6 +37,13 @@ _LOG_SQRT_2PI = math.log(math.sqrt(2 * math.pi))
 D = "torch.distributions."
 _PADDLE_SAMPLES = "samples from Paddle's generators"
 _NO_RSAMPLE = "rsample raises: no reparameterised gamma sampler"
+
+
+def _reads(path):
+    """A read-only property returning the attribute at ``path`` (dotted): a moment that is
+    one of the parameters (Normal's mean and mode are ``loc``) or a view onto a distribution
+    held inside (Independent's mean is its base distribution's)."""
+    return property(operator.attrgetter(path))
 
 
 def _declare(*classes, note=_PADDLE_SAMPLES):

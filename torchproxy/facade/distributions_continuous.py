@@ -18,7 +18,8 @@ import paddle
 
 from ..errors import NotProvidedError
 from .distributions import (_as_tensor, _broadcast_all, _declare, _finfo_eps, _LOG_SQRT_2PI,
-                            _NO_RSAMPLE, _rand, _randn, _standard_gamma, _xlogy, Distribution)
+                            _NO_RSAMPLE, _rand, _randn, _reads, _standard_gamma, _xlogy,
+                            Distribution)
 from .distributions_constraints import _Interval, nonnegative, positive, real, unit_interval
 from .distributions_multivariate import Dirichlet
 
@@ -34,13 +35,7 @@ class _LocScale(Distribution):
         self.loc, self.scale = _broadcast_all(loc, scale)
         super().__init__(self.loc.shape, validate_args=validate_args)
 
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
+    mean = mode = _reads("loc")
 
 
 class Normal(_LocScale):
@@ -419,9 +414,7 @@ class StudentT(Distribution):
         m = self.loc.clone()
         return paddle.where(self.df <= 1, paddle.full_like(m, float("nan")), m)
 
-    @property
-    def mode(self):
-        return self.loc
+    mode = _reads("loc")
 
     @property
     def variance(self):

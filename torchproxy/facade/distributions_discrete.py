@@ -16,7 +16,8 @@ import math
 import paddle
 import paddle.nn.functional as PF
 
-from .distributions import _broadcast_all, _declare, _finfo_eps, _rand, _size, _xlogy, Distribution
+from .distributions import (_broadcast_all, _declare, _finfo_eps, _rand, _reads, _size, _xlogy,
+                            Distribution)
 from .distributions_constraints import (_IntegerInterval, boolean, Constraint, nonnegative,
                                         nonnegative_integer, one_hot, real, real_vector, simplex,
                                         unit_interval)
@@ -63,9 +64,7 @@ class Bernoulli(_BinaryProbs):
         shape = self._keep_probs_or_logits(probs, logits)
         super().__init__(shape, validate_args=validate_args)
 
-    @property
-    def mean(self):
-        return self.probs
+    mean = _reads("probs")
 
     @property
     def variance(self):
@@ -168,14 +167,8 @@ class _OverCategorical(Distribution):
     """OneHotCategorical and Multinomial: their ``probs``/``logits`` are those of the Categorical
     they hold (``self._categorical``)."""
     arg_constraints = {"probs": simplex, "logits": real_vector}
-
-    @property
-    def probs(self):
-        return self._categorical.probs
-
-    @property
-    def logits(self):
-        return self._categorical.logits
+    probs = _reads("_categorical.probs")
+    logits = _reads("_categorical.logits")
 
 
 class OneHotCategorical(_OverCategorical):
@@ -187,13 +180,8 @@ class OneHotCategorical(_OverCategorical):
         super().__init__(self._categorical.batch_shape, (self._categorical._num_events,),
                          validate_args=validate_args)
 
-    @property
-    def mean(self):
-        return self.probs
-
-    @property
-    def variance(self):
-        return self.probs * (1 - self.probs)
+    # each category is a Bernoulli variable of its probability
+    mean, variance = Bernoulli.mean, Bernoulli.variance
 
     def sample(self, sample_shape=()):
         idx = self._categorical.sample(sample_shape)
@@ -215,17 +203,11 @@ class Poisson(Distribution):
         (self.rate,) = _broadcast_all(rate)
         super().__init__(self.rate.shape, validate_args=validate_args)
 
-    @property
-    def mean(self):
-        return self.rate
+    mean = variance = _reads("rate")
 
     @property
     def mode(self):
         return self.rate.floor()
-
-    @property
-    def variance(self):
-        return self.rate
 
     def sample(self, sample_shape=()):
         shape = list(self._extended_shape(sample_shape))

@@ -13,8 +13,8 @@ import math
 import paddle
 
 from ..errors import NotProvidedError
-from .distributions import (_declare, _NO_RSAMPLE, _randn, _standard_gamma, _sum_rightmost, _xlogy,
-                            Distribution)
+from .distributions import (_declare, _NO_RSAMPLE, _randn, _reads, _standard_gamma,
+                            _sum_rightmost, _xlogy, Distribution)
 from .distributions_constraints import (_GreaterThan, lower_cholesky, positive_definite,
                                         real_vector, simplex)
 
@@ -114,13 +114,7 @@ class MultivariateNormal(Distribution):
                                        shape)
         raise AttributeError(name)
 
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
+    mean = mode = _reads("loc")
 
     @property
     def variance(self):
@@ -182,13 +176,8 @@ class Independent(Distribution):
     def support(self):
         return None
 
-    @property
-    def mean(self):
-        return self.base_dist.mean
-
-    @property
-    def variance(self):
-        return self.base_dist.variance
+    mean = _reads("base_dist.mean")
+    variance = _reads("base_dist.variance")
 
     def sample(self, sample_shape=()):
         return self.base_dist.sample(sample_shape)

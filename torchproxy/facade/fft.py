@@ -100,28 +100,6 @@ def _dims(x, s, dim, default_all):
     return s, dims
 
 
-def _c2c(fn_name, paddle_fn):
-    def fn(input, n=None, dim=-1, norm=None):
-        x = _input(input, fn_name, "c2c")
-        d = _wrap(dim, x.ndim)
-        size = x.shape[d] if n is None else n
-        _check_n(size)
-        return paddle_fn(x, n=n, axis=d, norm=_norm(norm))
-    fn.__name__ = fn.__qualname__ = fn_name
-    return torch_function(f"torch.fft.{fn_name}")(with_out(fn))
-
-
-def _r2c(fn_name, paddle_fn):
-    def fn(input, n=None, dim=-1, norm=None):
-        x = _input(input, fn_name, "r2c")
-        d = _wrap(dim, x.ndim)
-        size = x.shape[d] if n is None else n
-        _check_n(size)
-        return paddle_fn(x, n=n, axis=d, norm=_norm(norm))
-    fn.__name__ = fn.__qualname__ = fn_name
-    return torch_function(f"torch.fft.{fn_name}")(with_out(fn))
-
-
 def _to_complex(x):
     n = _name(x.dtype)
     if n.startswith("complex"):
@@ -129,15 +107,26 @@ def _to_complex(x):
     return paddle.complex(x, paddle.zeros_like(x))
 
 
-def _c2r(fn_name, paddle_fn):
-    def fn(input, n=None, dim=-1, norm=None):
-        x = _input(input, fn_name, "c2r")
-        d = _wrap(dim, x.ndim)
-        size = 2 * (x.shape[d] - 1) if n is None else n
-        _check_n(size)
-        return paddle_fn(_to_complex(x), n=n, axis=d, norm=_norm(norm))
+def _register(fn_name, fn):
     fn.__name__ = fn.__qualname__ = fn_name
     return torch_function(f"torch.fft.{fn_name}")(with_out(fn))
+
+
+def _one_d(fn_name, paddle_fn, kind):
+    """A 1-d transform; ``kind`` is "c2c", "r2c" or "c2r" (whose default output length is
+    2 * (n - 1) and whose input is made complex first)."""
+    def fn(input, n=None, dim=-1, norm=None):
+        x = _input(input, fn_name, kind)
+        d = _wrap(dim, x.ndim)
+        if n is not None:
+            size = n
+        else:
+            size = 2 * (x.shape[d] - 1) if kind == "c2r" else x.shape[d]
+        _check_n(size)
+        if kind == "c2r":
+            x = _to_complex(x)
+        return paddle_fn(x, n=n, axis=d, norm=_norm(norm))
+    return _register(fn_name, fn)
 
 
 def _nd(fn_name, paddle_fn, kind, two_d):
@@ -172,16 +161,15 @@ def _nd(fn_name, paddle_fn, kind, two_d):
                              norm=_norm(norm)).astype("float32")
         return paddle_fn(x, s=sizes if s is not None or kind == "c2r" else None, axes=dims,
                          norm=_norm(norm))
-    fn.__name__ = fn.__qualname__ = fn_name
-    return torch_function(f"torch.fft.{fn_name}")(with_out(fn))
+    return _register(fn_name, fn)
 
 
-fft = _c2c("fft", _pfft.fft)
-ifft = _c2c("ifft", _pfft.ifft)
-rfft = _r2c("rfft", _pfft.rfft)
-ihfft = _r2c("ihfft", _pfft.ihfft)
-irfft = _c2r("irfft", _pfft.irfft)
-hfft = _c2r("hfft", _pfft.hfft)
+fft = _one_d("fft", _pfft.fft, "c2c")
+ifft = _one_d("ifft", _pfft.ifft, "c2c")
+rfft = _one_d("rfft", _pfft.rfft, "r2c")
+ihfft = _one_d("ihfft", _pfft.ihfft, "r2c")
+irfft = _one_d("irfft", _pfft.irfft, "c2r")
+hfft = _one_d("hfft", _pfft.hfft, "c2r")
 fft2 = _nd("fft2", _pfft.fftn, "c2c", True)
 ifft2 = _nd("ifft2", _pfft.ifftn, "c2c", True)
 rfft2 = _nd("rfft2", _pfft.rfftn, "r2c", True)

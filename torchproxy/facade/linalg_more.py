@@ -62,6 +62,23 @@ def _batch(*shapes):
     return out
 
 
+def _square_system(fn, A, B):
+    """torch's checks of A X = B (linearSolveCheckInputs): A square, B with A's row count."""
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    if B.shape[-2] != A.shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for {fn}: each A matrix is "
+                           f"{A.shape[-1]} by {A.shape[-1]} but each b matrix is "
+                           f"{B.shape[-2]} by {B.shape[-1]}")
+
+
+def _batched_pair(B, A):
+    """B and A broadcast to their common batch shape (each keeps its own matrix dims)."""
+    batch = _batch(B.shape[:-2], A.shape[:-2])
+    return _bcast(B, batch + list(B.shape[-2:])), _bcast(A, batch + list(A.shape[-2:]))
+
+
 def _need2d(fn, what, t):
     if t.ndim < 2:
         raise RuntimeError(f"{fn}: The input tensor {what} must have at least 2 dimensions.")
@@ -85,25 +102,24 @@ def _legacy(t):
 
 
 # -- adjoint, Tensor.mH, Tensor.H ----------------------------------------------------------------
-def _adj(x):
+def _adj_of_matrices(x, what):
+    """The conjugate transpose of a matrix or batch of matrices; ``what`` names the caller
+    in torch's error for fewer than two dims."""
+    if x.ndim < 2:
+        raise RuntimeError(f"{what} is only supported on matrices or batches of matrices. "
+                           f"Got {x.ndim}-D tensor.")
     return _mH(x)
 
 
 @op("torch.adjoint", method=True)
 def adjoint(input):
-    if input.ndim < 2:
-        raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of "
-                           f"matrices. Got {input.ndim}-D tensor.")
-    return _adj(input)
+    return _adj_of_matrices(input, "tensor.adjoint()")
 
 
 @tensor_method("mH")
 @property
 def mH(self):
-    if self.ndim < 2:
-        raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
-                           f"Got {self.ndim}-D tensor.")
-    return _adj(self)
+    return _adj_of_matrices(self, "tensor.mH")
 
 
 @tensor_method("H")
@@ -116,7 +132,7 @@ def H(self):
                            f"{self.ndim}-D tensor."
                            + (" For batches of matrices, consider using tensor.mH"
                               if self.ndim > 2 else ""))
-    return _adj(self)
+    return _mH(self)
 
 
 # -- cross ---------------------------------------------------------------------------------------
@@ -147,19 +163,11 @@ def _chol_solve(fn, B, L, upper):
     if L.ndim < 2:
         raise RuntimeError(f"u should have at least 2 dimensions, but has {L.ndim} dimensions "
                            "instead")
-    if L.shape[-1] != L.shape[-2]:
-        raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are "
-                           f"{L.shape[-2]} by {L.shape[-1]} matrices")
-    if B.shape[-2] != L.shape[-1]:
-        raise RuntimeError(f"Incompatible matrix sizes for {fn}: each A matrix is "
-                           f"{L.shape[-1]} by {L.shape[-1]} but each b matrix is "
-                           f"{B.shape[-2]} by {B.shape[-1]}")
+    _square_system(fn, L, B)
     if B.dtype != L.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
                            f"{_legacy(B)} and A of type {_legacy(L)} instead.")
-    batch = _batch(B.shape[:-2], L.shape[:-2])
-    B_ = _bcast(B, batch + list(B.shape[-2:]))
-    L_ = _bcast(L, batch + list(L.shape[-2:]))
+    B_, L_ = _batched_pair(B, L)
     if B_.size == 0 or L_.size == 0:
         return paddle.zeros(B_.shape, dtype=B.dtype)
     # A = L L^H (U^H U): X = L^-H L^-1 B by two triangular solves on the triangle torch's potrs
@@ -444,16 +452,8 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
     if input.dtype != A.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
                            f"{_legacy(input)} and A of type {_legacy(A)} instead.")
-    if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are "
-                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
-    if A.shape[-1] != input.shape[-2]:
-        raise RuntimeError(f"Incompatible matrix sizes for {fn}: each A matrix is "
-                           f"{A.shape[-1]} by {A.shape[-1]} but each b matrix is "
-                           f"{input.shape[-2]} by {input.shape[-1]}")
-    batch = _batch(input.shape[:-2], A.shape[:-2])
-    B_ = _bcast(input, batch + list(input.shape[-2:]))
-    A_ = _bcast(A, batch + list(A.shape[-2:]))
+    _square_system(fn, A, input)
+    B_, A_ = _batched_pair(input, A)
     if B_.size == 0 or A_.size == 0:
         X = paddle.zeros(B_.shape, dtype=B_.dtype)
     else:

@@ -211,14 +211,16 @@ def _nan_propagate(x, r, dims, keepdim):
     return paddle.where(has.reshape(r.shape), paddle.full_like(r, math.nan), r)
 
 
-@torch_function("torch.masked.amax")
-def amax(input, dim=None, *, keepdim=False, dtype=None, mask=None):
-    return _amaxmin("amax", input, dim, keepdim, dtype, mask)
+def _extremum(op, impl):
+    """torch.masked.amax/amin/argmax/argmin: one signature, computed by ``impl(op, ...)``."""
+    def fn(input, dim=None, *, keepdim=False, dtype=None, mask=None):
+        return impl(op, input, dim, keepdim, dtype, mask)
+    fn.__name__ = fn.__qualname__ = op
+    return torch_function(f"torch.masked.{op}")(fn)
 
 
-@torch_function("torch.masked.amin")
-def amin(input, dim=None, *, keepdim=False, dtype=None, mask=None):
-    return _amaxmin("amin", input, dim, keepdim, dtype, mask)
+amax = _extremum("amax", _amaxmin)
+amin = _extremum("amin", _amaxmin)
 
 
 def _arg(op, input, dim, keepdim, dtype, mask):
@@ -236,14 +238,8 @@ def _arg(op, input, dim, keepdim, dtype, mask):
     return _to(r, dtype)
 
 
-@torch_function("torch.masked.argmax")
-def argmax(input, dim=None, *, keepdim=False, dtype=None, mask=None):
-    return _arg("argmax", input, dim, keepdim, dtype, mask)
-
-
-@torch_function("torch.masked.argmin")
-def argmin(input, dim=None, *, keepdim=False, dtype=None, mask=None):
-    return _arg("argmin", input, dim, keepdim, dtype, mask)
+argmax = _extremum("argmax", _arg)
+argmin = _extremum("argmin", _arg)
 
 
 def _count(inmask, dim, keepdim):
@@ -251,6 +247,17 @@ def _count(inmask, dim, keepdim):
     if inmask.ndim == 0:
         return inmask.astype("int64")
     return _t("torch.sum")(inmask, _dim_arg(dims, inmask.ndim), bool(keepdim))
+
+
+def _count_and_sum(input, dim, keepdim, dtype, mask):
+    """The number of elements taken (all, or the mask's) and their sum over ``dim``, with the
+    input mask (None without a mask): what masked mean and var divide."""
+    if mask is None:
+        count = _count(paddle.ones(input.shape, dtype="bool"), dim, keepdim)
+        return count, sum(input, dim, keepdim=keepdim, dtype=dtype), None
+    inmask = _input_mask(input, mask)
+    count = _count(inmask, dim, keepdim)
+    return count, sum(input, dim, keepdim=keepdim, dtype=dtype, mask=inmask), inmask
 
 
 @torch_function("torch.masked.mean")
@@ -262,13 +269,7 @@ def mean(input, dim=None, *, keepdim=False, dtype=None, mask=None):
     if not (_is_float(dtype) or _is_complex(dtype)):
         raise ValueError(f"mean(): Could not infer output dtype. {source} dtype must be either "
                          f"a floating point or complex dtype. Got: {dtype}")
-    if mask is None:
-        count = _count(paddle.ones(input.shape, dtype="bool"), dim, keepdim)
-        total = sum(input, dim, keepdim=keepdim, dtype=dtype)
-    else:
-        inmask = _input_mask(input, mask)
-        count = _count(inmask, dim, keepdim)
-        total = sum(input, dim, keepdim=keepdim, dtype=dtype, mask=inmask)
+    count, total, _ = _count_and_sum(input, dim, keepdim, dtype, mask)
     return _t("torch.div")(total, count)
 
 
@@ -383,14 +384,7 @@ def _std_var(input, dim, unbiased, correction_opt, keepdim, dtype, mask, take_sq
     compute_dtype = dtype
     if not (_is_float(compute_dtype) or _is_complex(compute_dtype)):
         compute_dtype = paddle.float32
-    if mask is None:
-        inmask = None
-        count = _count(paddle.ones(input.shape, dtype="bool"), dim, True)
-        sample_total = sum(input, dim, keepdim=True, dtype=dtype)
-    else:
-        inmask = _input_mask(input, mask)
-        count = _count(inmask, dim, True)
-        sample_total = sum(input, dim, keepdim=True, dtype=dtype, mask=inmask)
+    count, sample_total, inmask = _count_and_sum(input, dim, True, dtype, mask)
     sample_mean = _t("torch.div")(sample_total, count)
     x = _t("torch.sub")(input, sample_mean)
     total = sum(x * x.conj() if _is_complex(x.dtype) else x * x, dim, keepdim=keepdim,

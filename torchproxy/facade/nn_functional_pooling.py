@@ -111,21 +111,33 @@ def _check_pool_input(input, nd):
                        f"0 dim batch size for input, but got:{shape}")
 
 
-def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, nd, name):
-    _check_pool_input(input, nd)
-    x, unb = _batched(input, nd, name)
+def _window(kernel_size, stride, padding, nd):
+    """Kernel, stride (torch: none given -> the kernel size) and padding as nd-tuples."""
     ks = _ntuple(kernel_size, nd)
     ss = _ntuple(stride if stride not in (None, []) and stride != () else kernel_size, nd)
-    ps, ds = _ntuple(padding, nd), _ntuple(dilation, nd)
-    for st in ss:
-        if st <= 0:
-            raise RuntimeError(f"stride must be greater than zero, but got {st}")
+    return ks, ss, _ntuple(padding, nd)
+
+
+def _check_half_pad(ks, ps, too_large):
+    """torch's pooling padding rule: 0 <= pad <= kernel / 2; ``too_large(pad, kernel)`` is
+    the message of the op (max and avg pooling word it differently)."""
     for k, p in zip(ks, ps):
         if p < 0:
             raise RuntimeError("pad must be non-negative")
         if p * 2 > k:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
-                               f"pad={p}, kernel_size={k} and dilation=1")
+            raise RuntimeError(too_large(p, k))
+
+
+def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, nd, name):
+    _check_pool_input(input, nd)
+    x, unb = _batched(input, nd, name)
+    ks, ss, ps = _window(kernel_size, stride, padding, nd)
+    ds = _ntuple(dilation, nd)
+    for st in ss:
+        if st <= 0:
+            raise RuntimeError(f"stride must be greater than zero, but got {st}")
+    _check_half_pad(ks, ps, lambda p, k: "pad should be at most half of effective kernel size, "
+                    f"but got pad={p}, kernel_size={k} and dilation=1")
     w, idx, outs, _ = _windows(x, ks, ss, ps, ds, ceil_mode, float("-inf"))
     am = paddle.argmax(w, axis=0, keepdim=True)  # first max (ties: the first offset, as torch)
     out = paddle.take_along_axis(w, am, axis=0).squeeze(0)
@@ -159,15 +171,9 @@ def _avg_divisor(x, ks, ss, ps, outs, count_include_pad):
 def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
               nd, name):
     x, unb = _batched(input, nd, name)
-    ks = _ntuple(kernel_size, nd)
-    ss = _ntuple(stride if stride not in (None, []) and stride != () else kernel_size, nd)
-    ps = _ntuple(padding, nd)
-    for k, p in zip(ks, ps):
-        if p < 0:
-            raise RuntimeError("pad must be non-negative")
-        if p * 2 > k:
-            raise RuntimeError(f"pad should be at most half of kernel size, but got pad={p} and "
-                               f"kernel_size={k}")
+    ks, ss, ps = _window(kernel_size, stride, padding, nd)
+    _check_half_pad(ks, ps, lambda p, k: "pad should be at most half of kernel size, but got "
+                    f"pad={p} and kernel_size={k}")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     w, _, outs, _ = _windows(x, ks, ss, ps, (1,) * nd, ceil_mode, 0.0)

@@ -296,20 +296,19 @@ class Transformer(Module):
                  custom_decoder=None, layer_norm_eps=1e-5, batch_first=False, norm_first=False,
                  bias=True, device=None, dtype=None):
         super().__init__()
-        if custom_encoder is not None:
-            self.encoder = custom_encoder
-        else:
-            layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
-                                            layer_norm_eps, batch_first, norm_first, bias)
-            self.encoder = TransformerEncoder(layer, num_encoder_layers,
-                                              _nn.LayerNorm(d_model, eps=layer_norm_eps, bias=bias))
-        if custom_decoder is not None:
-            self.decoder = custom_decoder
-        else:
-            layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
-                                            layer_norm_eps, batch_first, norm_first, bias)
-            self.decoder = TransformerDecoder(layer, num_decoder_layers,
-                                              _nn.LayerNorm(d_model, eps=layer_norm_eps, bias=bias))
+
+        def stack(custom, layer_cls, stack_cls, num_layers):
+            # the encoder is built (and randomly initialised) before the decoder, as in torch
+            if custom is not None:
+                return custom
+            layer = layer_cls(d_model, nhead, dim_feedforward, dropout, activation,
+                              layer_norm_eps, batch_first, norm_first, bias)
+            return stack_cls(layer, num_layers, _nn.LayerNorm(d_model, eps=layer_norm_eps,
+                                                              bias=bias))
+        self.encoder = stack(custom_encoder, TransformerEncoderLayer, TransformerEncoder,
+                             num_encoder_layers)
+        self.decoder = stack(custom_decoder, TransformerDecoderLayer, TransformerDecoder,
+                             num_decoder_layers)
         for p in self.parameters():
             if p.ndim > 1:
                 init.xavier_uniform_(p)

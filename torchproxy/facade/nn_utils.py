@@ -250,9 +250,41 @@ def _set_plain(module, name, value):
     object.__setattr__(module, name, value)
 
 
+def _attach_norm_hook(module, name, hook):
+    """Recompute ``name`` before every forward; remembered for remove_weight_norm /
+    remove_spectral_norm."""
+    handle = module.register_forward_pre_hook(hook)
+    module.__dict__.setdefault("_torchproxy_norm_hooks", {})[name] = (hook, handle)
+    return module
+
+
+def _remove_norm_hook(module, name, hook_cls):
+    """Undo weight_norm / spectral_norm: the last computed weight becomes the parameter
+    ``name`` again and the reparametrization's tensors (``hook_cls.PARTS``) go."""
+    from .nn import Parameter
+    hooks = module.__dict__.get("_torchproxy_norm_hooks", {})
+    entry = hooks.get(name)
+    if entry is None or not isinstance(entry[0], hook_cls):
+        raise ValueError(f"{hook_cls.LABEL} of '{name}' not found in {module}")
+    hook, handle = hooks.pop(name)
+    weight = hook.final(module).detach()
+    handle.remove()
+    for store, suffix in hook_cls.PARTS:
+        del getattr(module, store)[name + suffix]
+    module.__dict__.pop(name, None)
+    module.add_parameter(name, Parameter(weight))
+    return module
+
+
 class _WeightNormHook:
+    LABEL = "weight_norm"
+    PARTS = (("_parameters", "_g"), ("_parameters", "_v"))
+
     def __init__(self, name, dim):
         self.name, self.dim = name, dim
+
+    def final(self, module):
+        return self.compute(module)
 
     def compute(self, module):
         g = getattr(module, self.name + "_g")
@@ -279,31 +311,23 @@ def weight_norm(module, name="weight", dim=0):
     module.add_parameter(name + "_g", Parameter(g.detach()))
     module.add_parameter(name + "_v", Parameter(weight.detach()))
     _set_plain(module, name, hook.compute(module))
-    handle = module.register_forward_pre_hook(hook)
-    module.__dict__.setdefault("_torchproxy_norm_hooks", {})[name] = (hook, handle)
-    return module
+    return _attach_norm_hook(module, name, hook)
 
 
 @torch_function(U + "remove_weight_norm")
 def remove_weight_norm(module, name="weight"):
-    from .nn import Parameter
-    hooks = module.__dict__.get("_torchproxy_norm_hooks", {})
-    entry = hooks.get(name)
-    if entry is None or not isinstance(entry[0], _WeightNormHook):
-        raise ValueError(f"weight_norm of '{name}' not found in {module}")
-    hook, handle = hooks.pop(name)
-    weight = hook.compute(module).detach()
-    handle.remove()
-    del module._parameters[name + "_g"]
-    del module._parameters[name + "_v"]
-    module.__dict__.pop(name, None)
-    module.add_parameter(name, Parameter(weight))
-    return module
+    return _remove_norm_hook(module, name, _WeightNormHook)
 
 
 class _SpectralNormHook:
+    LABEL = "spectral_norm"
+    PARTS = (("_parameters", "_orig"), ("_buffers", "_u"), ("_buffers", "_v"))
+
     def __init__(self, name, n_power_iterations, dim, eps):
         self.name, self.n, self.dim, self.eps = name, n_power_iterations, dim, eps
+
+    def final(self, module):
+        return self.compute(module, False)
 
     def _matrix(self, w):
         if self.dim != 0:
@@ -353,27 +377,12 @@ def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=No
     module.register_buffer(name + "_u", u)
     module.register_buffer(name + "_v", v)
     _set_plain(module, name, weight.detach().clone())
-    handle = module.register_forward_pre_hook(hook)
-    module.__dict__.setdefault("_torchproxy_norm_hooks", {})[name] = (hook, handle)
-    return module
+    return _attach_norm_hook(module, name, hook)
 
 
 @torch_function(U + "remove_spectral_norm")
 def remove_spectral_norm(module, name="weight"):
-    from .nn import Parameter
-    hooks = module.__dict__.get("_torchproxy_norm_hooks", {})
-    entry = hooks.get(name)
-    if entry is None or not isinstance(entry[0], _SpectralNormHook):
-        raise ValueError(f"spectral_norm of '{name}' not found in {module}")
-    hook, handle = hooks.pop(name)
-    weight = hook.compute(module, False).detach()
-    handle.remove()
-    del module._parameters[name + "_orig"]
-    del module._buffers[name + "_u"]
-    del module._buffers[name + "_v"]
-    module.__dict__.pop(name, None)
-    module.add_parameter(name, Parameter(weight))
-    return module
+    return _remove_norm_hook(module, name, _SpectralNormHook)
 
 
 # -- torch.nn.utils.parametrize ---------------------------------------------------------------

@@ -79,26 +79,14 @@ def _operator(name, torch_fn, reflected=False, foreign_paddle=True):
     return op
 
 
-_operator("__add__", ops.add)
-_operator("__radd__", ops.add, reflected=True)
-_operator("__sub__", ops.sub)
-_operator("__rsub__", ops.sub, reflected=True)
-_operator("__mul__", ops.BINARY["mul"])
-_operator("__rmul__", ops.BINARY["mul"], reflected=True)
-_operator("__truediv__", ops.div)
-_operator("__rtruediv__", ops.div, reflected=True)
-_operator("__and__", ops.BINARY["bitwise_and"])
-_operator("__rand__", ops.BINARY["bitwise_and"], reflected=True)
-_operator("__or__", ops.BINARY["bitwise_or"])
-_operator("__ror__", ops.BINARY["bitwise_or"], reflected=True)
-_operator("__xor__", ops.BINARY["bitwise_xor"])
-_operator("__rxor__", ops.BINARY["bitwise_xor"], reflected=True)
-_operator("__lshift__", ops.bitwise_left_shift)
-_operator("__rlshift__", ops.bitwise_left_shift, reflected=True)
-_operator("__rshift__", ops.bitwise_right_shift)
-_operator("__rrshift__", ops.bitwise_right_shift, reflected=True)
-_operator("__mod__", ops.BINARY["remainder"])
-_operator("__rmod__", ops.BINARY["remainder"], reflected=True)
+# each arithmetic/bitwise operator and its reflected twin (``x - y`` and ``2 - x``)
+for _name, _fn in (("add", ops.add), ("sub", ops.sub), ("mul", ops.BINARY["mul"]),
+                   ("truediv", ops.div), ("and", ops.BINARY["bitwise_and"]),
+                   ("or", ops.BINARY["bitwise_or"]), ("xor", ops.BINARY["bitwise_xor"]),
+                   ("lshift", ops.bitwise_left_shift), ("rshift", ops.bitwise_right_shift),
+                   ("mod", ops.BINARY["remainder"])):
+    _operator(f"__{_name}__", _fn)
+    _operator(f"__r{_name}__", _fn, reflected=True)
 for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
     _operator(f"__{_name}__", ops.BINARY[_name], foreign_paddle=False)
 _operator("__pow__", ops.pow)

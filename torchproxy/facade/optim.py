@@ -248,6 +248,49 @@ def _lr_value(lr):
     return float(lr) if _is_tensor(lr) else lr
 
 
+def _fresh_state(state, p, *zeros, **scalars):
+    """On a parameter's first step create torch's state in torch's key order: the float32
+    ``step`` counter, float32 scalars, then zero buffers shaped like ``p``.  Returns whether
+    the state was new (optimizers add their optional buffers then)."""
+    if state:
+        return False
+    state["step"] = paddle.to_tensor(0.0, dtype="float32")
+    for key, value in scalars.items():
+        state[key] = paddle.to_tensor(value, dtype="float32")
+    for key in zeros:
+        state[key] = paddle.zeros_like(p)
+    return True
+
+
+def _weight_decay(p, g, lr, wd, decoupled):
+    """torch's two weight decays: decoupled (AdamW-style) shrinks ``p`` in place, the L2 one
+    adds ``wd * p`` to the gradient.  Returns the gradient to use."""
+    if wd == 0:
+        return g
+    if decoupled:
+        _assign(p, p * (1 - lr * wd))
+        return g
+    return g + wd * p
+
+
+def _adam_moments(state, g, beta1, beta2):
+    """The Adam family's moment updates (torch: exp_avg.lerp_(grad, 1 - beta1),
+    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2)); stored and returned."""
+    m, v = state["exp_avg"], state["exp_avg_sq"]
+    m = m + (1 - beta1) * (g - m)
+    v = v * beta2 + (1 - beta2) * g * g
+    state["exp_avg"], state["exp_avg_sq"] = m, v
+    return m, v
+
+
+def _adam_like_checks(lr, betas, eps, weight_decay):
+    _check(_lr_value(lr) >= 0.0, f"Invalid learning rate: {lr}")
+    _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
+    _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
+    _check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
+    _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+
+
 class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False,
                  *, maximize=False, foreach=None, differentiable=False, fused=None):
@@ -282,11 +325,7 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
-        _check(_lr_value(lr) >= 0.0, f"Invalid learning rate: {lr}")
-        _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
-        _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
-        _check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
-        _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
+        _adam_like_checks(lr, betas, eps, weight_decay)
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
                                       amsgrad=amsgrad, maximize=maximize, foreach=foreach,
                                       capturable=capturable, differentiable=differentiable,
@@ -295,22 +334,11 @@ class Adam(Optimizer):
     def _update(self, p, g, group, state):
         lr, (beta1, beta2) = _lr_value(group["lr"]), group["betas"]
         wd, eps = group["weight_decay"], group["eps"]
-        if not state:
-            state["step"] = paddle.to_tensor(0.0, dtype="float32")
-            state["exp_avg"] = paddle.zeros_like(p)
-            state["exp_avg_sq"] = paddle.zeros_like(p)
-            if group["amsgrad"]:
-                state["max_exp_avg_sq"] = paddle.zeros_like(p)
+        if _fresh_state(state, p, "exp_avg", "exp_avg_sq") and group["amsgrad"]:
+            state["max_exp_avg_sq"] = paddle.zeros_like(p)
         step = _step_tensor(state)
-        if wd != 0:
-            if group.get("decoupled_weight_decay", False):
-                _assign(p, p * (1 - lr * wd))
-            else:
-                g = g + wd * p
-        m, v = state["exp_avg"], state["exp_avg_sq"]
-        m = m + (1 - beta1) * (g - m)          # torch: exp_avg.lerp_(grad, 1 - beta1)
-        v = v * beta2 + (1 - beta2) * g * g
-        state["exp_avg"], state["exp_avg_sq"] = m, v
+        g = _weight_decay(p, g, lr, wd, group.get("decoupled_weight_decay", False))
+        m, v = _adam_moments(state, g, beta1, beta2)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
         step_size = lr / bias_correction1
@@ -350,9 +378,7 @@ class RMSprop(Optimizer):
     def _update(self, p, g, group, state):
         lr, alpha, eps = _lr_value(group["lr"]), group["alpha"], group["eps"]
         momentum, wd = group["momentum"], group["weight_decay"]
-        if not state:
-            state["step"] = paddle.to_tensor(0.0, dtype="float32")
-            state["square_avg"] = paddle.zeros_like(p)
+        if _fresh_state(state, p, "square_avg"):
             if momentum > 0:
                 state["momentum_buffer"] = paddle.zeros_like(p)
             if group["centered"]:
@@ -410,14 +436,6 @@ class Adagrad(Optimizer):
         _assign(p, p - clr * (g / std))
 
 
-def _adam_like_checks(lr, betas, eps, weight_decay):
-    _check(_lr_value(lr) >= 0.0, f"Invalid learning rate: {lr}")
-    _check(eps >= 0.0, f"Invalid epsilon value: {eps}")
-    _check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
-    _check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
-    _check(weight_decay >= 0.0, f"Invalid weight_decay value: {weight_decay}")
-
-
 class Adadelta(Optimizer):
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
@@ -431,10 +449,7 @@ class Adadelta(Optimizer):
 
     def _update(self, p, g, group, state):
         lr, rho, eps, wd = _lr_value(group["lr"]), group["rho"], group["eps"], group["weight_decay"]
-        if not state:
-            state["step"] = paddle.to_tensor(0.0, dtype="float32")
-            state["square_avg"] = paddle.zeros_like(p)
-            state["acc_delta"] = paddle.zeros_like(p)
+        _fresh_state(state, p, "square_avg", "acc_delta")
         _step_tensor(state)
         if wd != 0:
             g = g + wd * p
@@ -457,10 +472,7 @@ class Adamax(Optimizer):
     def _update(self, p, g, group, state):
         lr, (beta1, beta2) = _lr_value(group["lr"]), group["betas"]
         eps, wd = group["eps"], group["weight_decay"]
-        if not state:
-            state["step"] = paddle.to_tensor(0.0, dtype="float32")
-            state["exp_avg"] = paddle.zeros_like(p)
-            state["exp_inf"] = paddle.zeros_like(p)
+        _fresh_state(state, p, "exp_avg", "exp_inf")
         step = _step_tensor(state)
         if wd != 0:
             g = g + wd * p
@@ -487,26 +499,15 @@ class NAdam(Optimizer):
     def _update(self, p, g, group, state):
         lr, (beta1, beta2) = _lr_value(group["lr"]), group["betas"]
         eps, wd, md = group["eps"], group["weight_decay"], group["momentum_decay"]
-        if not state:
-            state["step"] = paddle.to_tensor(0.0, dtype="float32")
-            state["mu_product"] = paddle.to_tensor(1.0, dtype="float32")
-            state["exp_avg"] = paddle.zeros_like(p)
-            state["exp_avg_sq"] = paddle.zeros_like(p)
+        _fresh_state(state, p, "exp_avg", "exp_avg_sq", mu_product=1.0)
         step = _step_tensor(state)
         bias_correction2 = 1 - beta2 ** step
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                _assign(p, p * (1 - lr * wd))
-            else:
-                g = g + wd * p
+        g = _weight_decay(p, g, lr, wd, group["decoupled_weight_decay"])
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * md)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * md)))
         state["mu_product"] = state["mu_product"] * mu   # a float32 tensor, as torch's
         mu_product = float(state["mu_product"])
-        m = state["exp_avg"]
-        m = m + (1 - beta1) * (g - m)
-        v = state["exp_avg_sq"] * beta2 + (1 - beta2) * g * g
-        state["exp_avg"], state["exp_avg_sq"] = m, v
+        m, v = _adam_moments(state, g, beta1, beta2)
         denom = paddle.sqrt(v / bias_correction2) + eps
         mu_product_next = mu_product * mu_next
         new = p + (-lr * (1.0 - mu) / (1.0 - mu_product)) * (g / denom)
@@ -527,20 +528,10 @@ class RAdam(Optimizer):
     def _update(self, p, g, group, state):
         lr, (beta1, beta2) = _lr_value(group["lr"]), group["betas"]
         eps, wd = group["eps"], group["weight_decay"]
-        if not state:
-            state["step"] = paddle.to_tensor(0.0, dtype="float32")
-            state["exp_avg"] = paddle.zeros_like(p)
-            state["exp_avg_sq"] = paddle.zeros_like(p)
+        _fresh_state(state, p, "exp_avg", "exp_avg_sq")
         step = _step_tensor(state)
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                _assign(p, p * (1 - lr * wd))
-            else:
-                g = g + wd * p
-        m = state["exp_avg"]
-        m = m + (1 - beta1) * (g - m)
-        v = state["exp_avg_sq"] * beta2 + (1 - beta2) * g * g
-        state["exp_avg"], state["exp_avg_sq"] = m, v
+        g = _weight_decay(p, g, lr, wd, group["decoupled_weight_decay"])
+        m, v = _adam_moments(state, g, beta1, beta2)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
         corrected = m / bias_correction1

@@ -130,6 +130,11 @@ class _Flag:
         self.value = on
 
 
+def _backed_by(setting, doc=None):
+    """A torch.backends attribute that reads and writes a Paddle flag or switch."""
+    return property(lambda self: setting.read(), lambda self, flag: setting.write(flag), doc=doc)
+
+
 _CUDNN_DETERMINISTIC = _Flag("FLAGS_cudnn_deterministic", False)
 _CUDNN_BENCHMARK = _Flag("FLAGS_cudnn_exhaustive_search", False)
 _CUBLAS_TF32 = _Switch("get_cublas_switch", "set_cublas_switch", False)
@@ -156,13 +161,7 @@ class _CudaMatmul:
             raise NotProvidedError(f"torch.backends.cuda.matmul.{name}")
         object.__setattr__(self, name, value)
 
-    @property
-    def allow_tf32(self) -> bool:
-        return _CUBLAS_TF32.read()
-
-    @allow_tf32.setter
-    def allow_tf32(self, flag) -> None:
-        _CUBLAS_TF32.write(flag)
+    allow_tf32 = _backed_by(_CUBLAS_TF32)
 
     def __repr__(self):
         return f"<torch.backends.cuda.matmul allow_tf32={self.allow_tf32}>"
@@ -222,30 +221,10 @@ class _Cudnn:
             raise NotImplementedError("torchproxy: torch.backends.cudnn.enabled = False has no "
                                       "Paddle counterpart (cuDNN cannot be switched off globally)")
 
-    @property
-    def allow_tf32(self) -> bool:
-        return _CUDNN_TF32.read()
-
-    @allow_tf32.setter
-    def allow_tf32(self, flag) -> None:
-        _CUDNN_TF32.write(flag)
-
-    @property
-    def deterministic(self) -> bool:
-        return _CUDNN_DETERMINISTIC.read()
-
-    @deterministic.setter
-    def deterministic(self, flag) -> None:
-        _CUDNN_DETERMINISTIC.write(flag)
-
-    @property
-    def benchmark(self) -> bool:
-        """Paddle's FLAGS_cudnn_exhaustive_search (cuDNN algorithm search)."""
-        return _CUDNN_BENCHMARK.read()
-
-    @benchmark.setter
-    def benchmark(self, flag) -> None:
-        _CUDNN_BENCHMARK.write(flag)
+    allow_tf32 = _backed_by(_CUDNN_TF32)
+    deterministic = _backed_by(_CUDNN_DETERMINISTIC)
+    benchmark = _backed_by(_CUDNN_BENCHMARK, "Paddle's FLAGS_cudnn_exhaustive_search (cuDNN "
+                                             "algorithm search).")
 
     def __setattr__(self, name, value):
         # a flag this object does not know would be set and silently ignored: refuse it
