@@ -366,7 +366,9 @@ def test_unscoped_callers_get_paddles_own_attribute(outcomes, name):
             continue
         if (backend, "direct") not in r:
             # Paddle lacks the name: torch's implementation for every caller, no recording
-            assert _first_below(codes, caller) is _impl_code(name), backend
+            # (or, for the C dispatcher's fast-path names, its C answer to the common case)
+            ok = (_impl_code(name), None) if r[backend, "fast"] else (_impl_code(name),)
+            assert _first_below(codes, caller) in ok, backend
             continue
         assert _impl_code(name) not in entered, f"{backend}: torch's implementation ran"
         assert _norm(out, values) == _norm(r[backend, "direct"], values), backend
