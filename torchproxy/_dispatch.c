@@ -170,6 +170,13 @@ static int record(PyObject *full) {
     return 0;
 }
 
+/* C fast paths (defined after the Attr type, below) */
+static PyObject fast_decline_marker;  /* address only: "run the registered implementation" */
+#define FAST_DECLINE (&fast_decline_marker)
+static int fast_kind_for(PyObject *name, PyObject *impl, PyObject **globals);
+static PyObject *fast_call(PyObject *op, PyObject *name, int kind, PyObject *globals,
+                           PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
 /* -- Method ----------------------------------------------------------------------------------- */
 typedef struct {
     PyObject_HEAD
@@ -180,7 +187,20 @@ typedef struct {
     PyObject *paddle;   /* Paddle's original (from paddle.Tensor.__dict__), or NULL: added */
     PyObject *doc;
     PyObject *dict;     /* __dict__: free attributes (functools.wraps-style metadata) */
+    PyObject *fast_globals;  /* impl's module globals where a C fast path serves it */
+    int fast;           /* FAST_*: a C fast path for the common case, or 0 */
 } MethodObject;
+
+static inline PyObject *method_impl(MethodObject *m, PyObject *const *args, size_t nargsf,
+                                    PyObject *kwnames) {
+    if (m->fast) {
+        PyObject *r = fast_call((PyObject *)m, m->name, m->fast, m->fast_globals, args,
+                                PyVectorcall_NARGS(nargsf), kwnames);
+        if (r != FAST_DECLINE)
+            return r;
+    }
+    return PyObject_Vectorcall(m->impl, args, nargsf, kwnames);
+}
 
 static PyObject *
 method_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
@@ -191,7 +211,7 @@ method_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *
             if (s < 0 || (s && record(m->full) < 0))
                 return NULL;
         }
-        return PyObject_Vectorcall(m->impl, args, nargsf, kwnames);
+        return method_impl(m, args, nargsf, kwnames);
     }
     int s = caller_scoped();
     if (s < 0)
@@ -199,7 +219,7 @@ method_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *
     if (s) {
         if (g_record != NULL && record(m->full) < 0)
             return NULL;
-        return PyObject_Vectorcall(m->impl, args, nargsf, kwnames);
+        return method_impl(m, args, nargsf, kwnames);
     }
     return PyObject_Vectorcall(m->paddle, args, nargsf, kwnames);
 }
@@ -211,6 +231,7 @@ static PyObject *method_descr_get(PyObject *self, PyObject *obj, PyObject *type)
 }
 
 static int method_traverse(MethodObject *m, visitproc visit, void *arg) {
+    Py_VISIT(m->fast_globals);
     Py_VISIT(m->impl);
     Py_VISIT(m->paddle);
     Py_VISIT(m->doc);
@@ -219,6 +240,8 @@ static int method_traverse(MethodObject *m, visitproc visit, void *arg) {
 }
 
 static int method_clear(MethodObject *m) {
+    m->fast = 0;
+    Py_CLEAR(m->fast_globals);
     Py_CLEAR(m->impl);
     Py_CLEAR(m->paddle);
     Py_CLEAR(m->doc);
@@ -254,6 +277,7 @@ static PyObject *method_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     m->impl = Py_NewRef(impl);
     m->paddle = paddle == Py_None ? NULL : Py_NewRef(paddle);
     m->doc = Py_NewRef(doc);
+    m->fast = fast_kind_for(name, impl, &m->fast_globals);
     if (m->full == NULL) {
         Py_DECREF(m);
         return NULL;
@@ -271,6 +295,8 @@ static PyObject *get_paddle(PyObject *p) {
 }
 
 static PyObject *method_get_paddle(MethodObject *m, void *c) { return get_paddle(m->paddle); }
+static PyObject *fast_name(int kind);
+static PyObject *method_get_fast(MethodObject *m, void *c) { return fast_name(m->fast); }
 static PyObject *method_get_doc(MethodObject *m, void *c) { return Py_NewRef(m->doc); }
 static PyObject *method_get_qualname(MethodObject *m, void *c) {
     return PyUnicode_FromFormat("Tensor.%U", m->name);
@@ -301,6 +327,7 @@ static PyMemberDef method_members[] = {
 
 static PyGetSetDef method_getset[] = {
     {"paddle", (getter)method_get_paddle, NULL, NULL, NULL},
+    {"fast", (getter)method_get_fast, NULL, "the C fast path serving this name, or None", NULL},
     {"__doc__", (getter)method_get_doc, NULL, NULL, NULL},
     {"__qualname__", (getter)method_get_qualname, NULL, NULL, NULL},
     {"__torchproxy_dispatch__", (getter)method_get_pair, NULL, NULL, NULL},
@@ -346,11 +373,305 @@ typedef struct {
     descrgetfunc paddle_get;  /* Py_TYPE(paddle)->tp_descr_get, or NULL */
     descrsetfunc paddle_set;  /* Py_TYPE(paddle)->tp_descr_set, or NULL */
     int kind;
+    int fast;                 /* FAST_* (properties only) or 0 */
+    PyObject *fast_globals;
 } AttrObject;
+
+/* -- C fast paths of the Tensor calls kernel wrappers make (issue 26) ------------------------
+ * Triton's and TileLang's host wrappers call x.dim(), x.stride(i), x.shape, x.numel(),
+ * x.is_contiguous(), x.device a few times per launch; the Python implementations cost a frame
+ * and a few lookups each (0.3-1.0 us against torch's 0.06-0.2).  For those names a dispatcher
+ * whose registered implementation is the expected function (checked by module and qualname
+ * when the dispatcher is built, so a moved or replaced implementation switches its fast path
+ * off: tests/facade/test_cfast.py asserts they are on) answers the common case here, from
+ * Paddle's own C getters, and hands every other case to that implementation unchanged
+ * (FAST_DECLINE): errors, odd arguments, 0-size strides, non-contiguous tensors, unknown
+ * places.  The registered implementation stays the one definition of the semantics. */
+enum { FAST_NONE = 0, FAST_DIM, FAST_NUMEL, FAST_STRIDE, FAST_ISCONTIG, FAST_SHAPE,
+       FAST_DEVICE };
+static const char *const fast_names[] = {NULL, "dim", "numel", "stride", "is_contiguous",
+                                         "shape", "device"};
+static const struct {
+    const char *name, *module, *qualname;
+    int kind;
+} fast_table[] = {
+    {"dim", "torchproxy.facade.core", "dim", FAST_DIM},
+    {"numel", "torchproxy.facade.core", "numel", FAST_NUMEL},
+    {"stride", "torchproxy.facade.tensor_methods", "stride", FAST_STRIDE},
+    {"is_contiguous", "torchproxy.facade.tensor_methods", "is_contiguous", FAST_ISCONTIG},
+    {"shape", "torchproxy.facade.core", "shape", FAST_SHAPE},
+    {"device", "torchproxy.facade.device", "device_", FAST_DEVICE},
+};
+static PyObject *s_shape, *s_strides, *s_place, *s_is_contiguous, *s_type, *s_gpu_device_id,
+                *s_Size, *s_KIND_OF_TYPE, *s_CPU, *s_CUDA, *s_qualname;
+
+static PyTypeObject MethodType;
+static PyTypeObject AttrType;
+
+static int str_is(PyObject *o, const char *s) {
+    return o != NULL && PyUnicode_Check(o) && PyUnicode_CompareWithASCIIString(o, s) == 0;
+}
+
+/* The fast kind for dispatcher `name` with implementation impl (for a property: its fget), and
+ * impl's module globals (a new reference) in *globals; FAST_NONE when impl is not the expected
+ * function.  Never raises. */
+static int fast_kind_for(PyObject *name, PyObject *impl, PyObject **globals) {
+    *globals = NULL;
+    for (size_t i = 0; i < sizeof(fast_table) / sizeof(fast_table[0]); i++) {
+        if (!str_is(name, fast_table[i].name) || !PyFunction_Check(impl))
+            continue;
+        /* Paddle 2.6 wraps tensor methods in zero_size.cutting_empty_grads' `cut`, which
+         * returns ints, tuples of ints, bools and devices unchanged: look through it (and
+         * nothing else) at the function it calls */
+        PyObject *fn = Py_NewRef(impl);
+        PyObject *mod = PyDict_GetItemWithError(PyFunction_GET_GLOBALS(fn), s_name);
+        if (str_is(mod, "torchproxy.facade.zero_size") &&
+                str_is(((PyCodeObject *)PyFunction_GET_CODE(fn))->co_name, "cut")) {
+            PyObject *inner = PyObject_GetAttrString(fn, "__wrapped__");
+            Py_SETREF(fn, inner);
+        }
+        int ok = 0;
+        if (fn != NULL && PyFunction_Check(fn)) {
+            /* the module whose globals the code reads, not a copied __module__ */
+            mod = PyDict_GetItemWithError(PyFunction_GET_GLOBALS(fn), s_name);
+            PyObject *qual = PyObject_GetAttr(fn, s_qualname);
+            ok = str_is(mod, fast_table[i].module) && str_is(qual, fast_table[i].qualname) &&
+                 !PyObject_HasAttrString(fn, "__wrapped__");
+            Py_XDECREF(qual);
+        }
+        PyErr_Clear();
+        if (ok)
+            *globals = Py_NewRef(PyFunction_GET_GLOBALS(fn));
+        Py_XDECREF(fn);
+        return ok ? fast_table[i].kind : FAST_NONE;
+    }
+    return FAST_NONE;
+}
+
+/* Paddle's own attribute `name` on type t (borrowed; NULL if none): under a dispatcher, the
+ * original it holds. */
+static PyObject *paddle_descr(PyTypeObject *t, PyObject *name) {
+    PyObject *d = _PyType_Lookup(t, name);
+    if (d == NULL)
+        return NULL;
+    if (Py_TYPE(d) == &AttrType)
+        return ((AttrObject *)d)->paddle;
+    if (Py_TYPE(d) == &MethodType)
+        return NULL;  /* the callers below read getters only */
+    return d;
+}
+
+/* self.<name> through Paddle's getter: a new reference, NULL with an error, or FAST_DECLINE */
+static PyObject *paddle_getattr(PyObject *self, PyObject *name) {
+    PyObject *d = paddle_descr(Py_TYPE(self), name);
+    if (d == NULL || Py_TYPE(d)->tp_descr_get == NULL)
+        return FAST_DECLINE;
+    Py_INCREF(d);
+    PyObject *r = Py_TYPE(d)->tp_descr_get(d, self, (PyObject *)Py_TYPE(self));
+    Py_DECREF(d);
+    return r;
+}
+
+/* A list of exact ints (Paddle's shape / strides), or FAST_DECLINE; NULL with an error. */
+static PyObject *int_list(PyObject *self, PyObject *name) {
+    PyObject *l = paddle_getattr(self, name);
+    if (l == NULL || l == FAST_DECLINE)
+        return l;
+    /* a list (Paddle 3.x: its shape is paddle.Size, a list subclass) read as a list reads */
+    if (!PyList_Check(l) || Py_TYPE(l)->tp_iter != PyList_Type.tp_iter ||
+            Py_TYPE(l)->tp_as_sequence == NULL ||
+            Py_TYPE(l)->tp_as_sequence->sq_length != PyList_Type.tp_as_sequence->sq_length) {
+        Py_DECREF(l);
+        return FAST_DECLINE;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(l); i++)
+        if (!PyLong_CheckExact(PyList_GET_ITEM(l, i))) {
+            Py_DECREF(l);
+            return FAST_DECLINE;
+        }
+    return l;
+}
+
+static int is_zero(PyObject *o) {  /* an exact int */
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    return !overflow && v == 0;
+}
+
+static PyObject *fast_numel(PyObject *shape) {
+    /* math.prod(shape) for the sizes of a real tensor; an overflow goes to Python */
+    long long n = 1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(shape); i++) {
+        int overflow = 0;
+        long long d = PyLong_AsLongLongAndOverflow(PyList_GET_ITEM(shape, i), &overflow);
+        if (overflow || (d == -1 && PyErr_Occurred()) || __builtin_mul_overflow(n, d, &n)) {
+            PyErr_Clear();
+            return FAST_DECLINE;
+        }
+    }
+    return PyLong_FromLongLong(n);
+}
+
+static PyObject *fast_stride(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    PyObject *s = int_list(self, s_strides);
+    if (s == NULL || s == FAST_DECLINE)
+        return s;
+    Py_ssize_t n = PyList_GET_SIZE(s);
+    PyObject *r = FAST_DECLINE;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (is_zero(PyList_GET_ITEM(s, i)))
+            goto done;  /* maybe a 0-size tensor: the implementation's rule */
+    if (nargs == 1 || args[1] == Py_None) {
+        r = PyList_AsTuple(s);
+    }
+    else if (PyLong_CheckExact(args[1])) {
+        int overflow = 0;
+        long long d = PyLong_AsLongLongAndOverflow(args[1], &overflow);
+        if (!overflow && !(d == -1 && PyErr_Occurred()) && -n <= d && d < n)
+            r = Py_NewRef(PyList_GET_ITEM(s, d < 0 ? d + n : d));
+        PyErr_Clear();
+    }
+done:
+    Py_DECREF(s);
+    return r;
+}
+
+static PyObject *fast_device(PyObject *self, PyObject *globals) {
+    PyObject *kinds = PyDict_GetItemWithError(globals, s_KIND_OF_TYPE);  /* borrowed */
+    if (kinds == NULL || !PyDict_CheckExact(kinds)) {
+        PyErr_Clear();
+        return FAST_DECLINE;
+    }
+    PyObject *place = paddle_getattr(self, s_place);
+    if (place == NULL || place == FAST_DECLINE)
+        return place;
+    PyObject *r = FAST_DECLINE;
+    PyObject *t = PyObject_CallMethodNoArgs(place, s_type);
+    if (t == NULL)
+        goto fail;
+    Py_INCREF(kinds);
+    PyObject *kind = PyDict_GetItemWithError(kinds, t);  /* borrowed from kinds */
+    Py_XINCREF(kind);
+    Py_DECREF(kinds);
+    Py_DECREF(t);
+    if (kind == NULL) {
+        if (PyErr_Occurred())
+            goto fail;
+    }
+    else if (str_is(kind, "cpu")) {
+        PyObject *cpu = PyDict_GetItemWithError(globals, s_CPU);
+        if (cpu != NULL)
+            r = Py_NewRef(cpu);
+    }
+    else if (str_is(kind, "cuda")) {
+        PyObject *cuda = PyDict_GetItemWithError(globals, s_CUDA);
+        if (cuda != NULL && PyDict_CheckExact(cuda)) {
+            Py_INCREF(cuda);
+            PyObject *idx = PyObject_CallMethodNoArgs(place, s_gpu_device_id);
+            if (idx != NULL) {
+                PyObject *d = PyDict_GetItemWithError(cuda, idx);
+                if (d != NULL)
+                    r = Py_NewRef(d);
+                Py_DECREF(idx);
+            }
+            Py_DECREF(cuda);
+        }
+    }
+    Py_XDECREF(kind);
+    PyErr_Clear();  /* whatever failed here, the implementation does again and reports */
+    Py_DECREF(place);
+    return r;
+fail:
+    PyErr_Clear();
+    Py_DECREF(place);
+    return FAST_DECLINE;
+}
+
+/* The fast answer for dispatcher `op` (kind, its impl's globals) called with args, or
+ * FAST_DECLINE (no error set), or NULL with an error (only Paddle's getters raising). */
+static PyObject *fast_call(PyObject *op, PyObject *name, int kind, PyObject *globals,
+                           PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    if (nargs < 1 || kwnames != NULL)
+        return FAST_DECLINE;
+    PyObject *self = args[0];
+    /* self's class holds this very dispatcher: a Paddle Tensor (or subclass), not another
+     * object passed to Tensor.dim(obj) */
+    if (_PyType_Lookup(Py_TYPE(self), name) != op)
+        return FAST_DECLINE;
+    PyObject *l, *r;
+    switch (kind) {
+    case FAST_DIM:
+    case FAST_NUMEL:
+    case FAST_SHAPE:
+        if (nargs != 1)
+            return FAST_DECLINE;
+        l = int_list(self, s_shape);
+        if (l == NULL || l == FAST_DECLINE)
+            return l;
+        if (kind == FAST_DIM) {
+            r = PyLong_FromSsize_t(PyList_GET_SIZE(l));
+        }
+        else if (kind == FAST_NUMEL) {
+            r = fast_numel(l);
+        }
+        else {
+            /* Size(shape): tuple.__new__ for a tuple subclass without __new__/__init__ */
+            PyObject *size = PyDict_GetItemWithError(globals, s_Size);
+            r = FAST_DECLINE;
+            if (size != NULL && PyType_Check(size) &&
+                    PyType_IsSubtype((PyTypeObject *)size, &PyTuple_Type) &&
+                    ((PyTypeObject *)size)->tp_new == PyTuple_Type.tp_new &&
+                    ((PyTypeObject *)size)->tp_init == PyBaseObject_Type.tp_init) {
+                PyObject *targs = PyTuple_Pack(1, l);
+                r = targs ? PyTuple_Type.tp_new((PyTypeObject *)size, targs, NULL) : NULL;
+                Py_XDECREF(targs);
+            }
+            PyErr_Clear();
+            if (r == NULL)
+                r = FAST_DECLINE;
+        }
+        Py_DECREF(l);
+        return r;
+    case FAST_STRIDE:
+        if (nargs > 2)
+            return FAST_DECLINE;
+        return fast_stride(self, args, nargs);
+    case FAST_ISCONTIG: {
+        if (nargs != 1)
+            return FAST_DECLINE;
+        /* Paddle's own is_contiguous (op is its dispatcher); torch's rule only adds Trues */
+        PyObject *orig = Py_TYPE(op) == &MethodType ? ((MethodObject *)op)->paddle : NULL;
+        if (orig == NULL)
+            return FAST_DECLINE;
+        Py_INCREF(orig);
+        r = PyObject_Vectorcall(orig, args, 1, NULL);
+        Py_DECREF(orig);
+        if (r == Py_True)
+            return r;
+        Py_XDECREF(r);
+        PyErr_Clear();  /* False (torch's rule may still say True) or an error: Python's turn */
+        return FAST_DECLINE;
+    }
+    case FAST_DEVICE:
+        if (nargs != 1)
+            return FAST_DECLINE;
+        return fast_device(self, globals);
+    }
+    return FAST_DECLINE;
+}
+
+static PyObject *fast_name(int kind) {
+    return kind ? PyUnicode_FromString(fast_names[kind]) : Py_NewRef(Py_None);
+}
 
 static PyObject *attr_torch_get(AttrObject *a, PyObject *obj) {
     if (a->kind == ATTR_METHOD)
         return PyMethod_New(a->impl, obj);
+    if (a->fast) {
+        PyObject *r = fast_call((PyObject *)a, a->name, a->fast, a->fast_globals, &obj, 1, NULL);
+        if (r != FAST_DECLINE)
+            return r;
+    }
     return PyObject_CallOneArg(a->impl, obj);
 }
 
@@ -409,6 +730,7 @@ static int attr_descr_set(PyObject *self, PyObject *obj, PyObject *value) {
 }
 
 static int attr_traverse(AttrObject *a, visitproc visit, void *arg) {
+    Py_VISIT(a->fast_globals);
     Py_VISIT(a->impl);
     Py_VISIT(a->setter);
     Py_VISIT(a->paddle);
@@ -418,6 +740,8 @@ static int attr_traverse(AttrObject *a, visitproc visit, void *arg) {
 }
 
 static int attr_clear(AttrObject *a) {
+    a->fast = 0;
+    Py_CLEAR(a->fast_globals);
     Py_CLEAR(a->impl);
     Py_CLEAR(a->setter);
     Py_CLEAR(a->paddle);
@@ -458,6 +782,8 @@ static PyObject *attr_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     a->paddle = paddle == Py_None ? NULL : Py_NewRef(paddle);
     a->doc = Py_NewRef(doc);
     a->kind = method ? ATTR_METHOD : ATTR_PROPERTY;
+    if (!method)
+        a->fast = fast_kind_for(name, impl, &a->fast_globals);
     if (a->paddle != NULL) {
         a->paddle_get = Py_TYPE(a->paddle)->tp_descr_get;
         a->paddle_set = Py_TYPE(a->paddle)->tp_descr_set;
@@ -476,6 +802,7 @@ static PyObject *attr_repr(AttrObject *a) {
 }
 
 static PyObject *attr_get_paddle(AttrObject *a, void *c) { return get_paddle(a->paddle); }
+static PyObject *attr_get_fast(AttrObject *a, void *c) { return fast_name(a->fast); }
 static PyObject *attr_get_setter(AttrObject *a, void *c) { return get_paddle(a->setter); }
 static PyObject *attr_get_doc(AttrObject *a, void *c) { return Py_NewRef(a->doc); }
 static PyObject *attr_get_is_method(AttrObject *a, void *c) {
@@ -495,6 +822,7 @@ static PyMemberDef attr_members[] = {
 static PyGetSetDef attr_getset[] = {
     {"paddle", (getter)attr_get_paddle, NULL, NULL, NULL},
     {"setter", (getter)attr_get_setter, NULL, NULL, NULL},
+    {"fast", (getter)attr_get_fast, NULL, "the C fast path serving this name, or None", NULL},
     {"is_method", (getter)attr_get_is_method, NULL, NULL, NULL},
     {"__doc__", (getter)attr_get_doc, NULL, NULL, NULL},
     {"__torchproxy_dispatch__", (getter)attr_get_pair, NULL, NULL, NULL},
@@ -854,6 +1182,13 @@ PyMODINIT_FUNC PyInit__cdispatch(void) {
     s_snapshot = PyUnicode_InternFromString("snapshot");
     if (s_name == NULL || s_snapshot == NULL)
         return NULL;
+#define INTERN(var, text) if ((var = PyUnicode_InternFromString(text)) == NULL) return NULL
+    INTERN(s_shape, "shape"); INTERN(s_strides, "strides"); INTERN(s_place, "place");
+    INTERN(s_is_contiguous, "is_contiguous"); INTERN(s_type, "_type");
+    INTERN(s_gpu_device_id, "gpu_device_id"); INTERN(s_Size, "Size");
+    INTERN(s_KIND_OF_TYPE, "_KIND_OF_TYPE"); INTERN(s_CPU, "CPU"); INTERN(s_CUDA, "_CUDA");
+    INTERN(s_qualname, "__qualname__");
+#undef INTERN
     PyObject *m = PyModule_Create(&moduledef);
     if (m == NULL)
         return NULL;

@@ -293,6 +293,7 @@ def outcomes():
                 r[backend, "site"] = scoped.__file__
                 r[backend, "swapped"] = [n for n in NAMES if during[n] is not installed[n]]
                 r[backend, "info"] = dispatch.info(installed[name])
+                r[backend, "fast"] = getattr(installed[name], "fast", None)
                 if paddle_orig is not None and name in PADDLE_UNCALLABLE:
                     continue
                 r[backend, "unscoped"] = (_run(unscoped.f, *_sample(name, paddle_args=True)),
@@ -329,8 +330,11 @@ def test_traced_and_untraced_run_the_same_implementation(outcomes, name):
         assert got_impl is impl_fn, "the dispatcher must call the table's implementation"
         (plain, plain_codes), caller = r[backend, "plain"]
         (traced, traced_codes), _ = r[backend, "traced"]
-        assert _first_below(plain_codes, caller) is impl_fn.__code__, (backend, "untraced")
-        assert _first_below(traced_codes, caller) is impl_fn.__code__, (backend, "traced")
+        # the C dispatcher answers the common case of a few names itself (_dispatch.c's fast
+        # paths: no Python frame); its result is compared with the pure-Python backend's below
+        ok = (impl_fn.__code__, None) if r[backend, "fast"] else (impl_fn.__code__,)
+        assert _first_below(plain_codes, caller) in ok, (backend, "untraced")
+        assert _first_below(traced_codes, caller) in ok, (backend, "traced")
         assert _norm(plain, values) == _norm(traced, values), backend
         # the trace saw the call, at the scoped module's line, and swapped nothing
         assert r[backend, "recorded"] == {f"{r[backend, 'site']}:2"}, backend
@@ -362,7 +366,9 @@ def test_unscoped_callers_get_paddles_own_attribute(outcomes, name):
             continue
         if (backend, "direct") not in r:
             # Paddle lacks the name: torch's implementation for every caller, no recording
-            assert _first_below(codes, caller) is _impl_code(name), backend
+            # (or, for the C dispatcher's fast-path names, its C answer to the common case)
+            ok = (_impl_code(name), None) if r[backend, "fast"] else (_impl_code(name),)
+            assert _first_below(codes, caller) in ok, backend
             continue
         assert _impl_code(name) not in entered, f"{backend}: torch's implementation ran"
         assert _norm(out, values) == _norm(r[backend, "direct"], values), backend

@@ -1,0 +1,129 @@
+"""The C fast paths of the Tensor calls kernel wrappers make per launch (issue 26, fifth round:
+torchproxy/_dispatch.c answers x.dim(), x.numel(), x.shape, x.stride(...), x.is_contiguous()
+and x.device for scoped callers from Paddle's C getters, and hands every other case to the
+registered Python implementation).
+
+Every form runs under real torch and under the proxy (tests/difftest.py) on tensors that take
+the fast path and on the neighbours that must be declined (0-d, 0-size, transposed, sliced,
+size-1 dims, out-of-range / bool / float / NumPy dims, keyword arguments) with torch's exception
+types and messages.  Then: the fast paths are on for the C backend (a moved or replaced
+implementation switches one off: this test says which), and the C answers equal the
+registered implementation's, object type included, on the same tensors."""
+import numpy as np
+import pytest
+
+from difftest import check
+
+X = np.arange(24, dtype="float32").reshape(2, 3, 4)
+
+TENSORS = ["x", "x[0]", "x[0, 0, 0]", "x[:0]", "x.transpose(0, 2)", "x[:, :1]",
+           "x[:, :1].transpose(1, 2)", "x[:, ::2]", "x.reshape(1, 24).t()", "x.reshape(24)",
+           "x[:, :, :0].transpose(0, 2)"]
+
+
+def _value(expr):
+    return (f"import torch\nimport numpy as np\ndef f(x):\n    r = {expr}\n"
+            "    return (r, type(r).__name__)\n")
+
+
+@pytest.mark.parametrize("t", TENSORS)
+@pytest.mark.parametrize("call", ["{}.dim()", "{}.numel()", "{}.shape", "tuple({}.shape)",
+                                  "{}.stride()", "{}.is_contiguous()", "str({}.device)",
+                                  "{}.device == torch.device('cpu')"])
+def test_fast_forms(call, t):
+    check(_value(call.format(t)), X)
+
+
+DECLINED = [
+    # stride: every dim form, keyword, errors (torch's IndexError / TypeError and messages)
+    "x.stride(0)", "x.stride(-1)", "x.stride(2)", "x.stride(-3)", "x.stride(3)", "x.stride(-4)",
+    "x.stride(5)", "x.stride(True)", "x.stride(np.int64(1))", "x.stride(1.0)", "x.stride('a')",
+    "x.stride(dim=1)", "x.stride(None)", "x[0, 0, 0].stride(0)",
+    "x[:0].stride(0)", "x.stride(0, 1)",
+    # dim / numel / is_contiguous with arguments torch refuses or accepts
+    "x.dim(1)", "x.numel(1)", "x.is_contiguous(memory_format=torch.contiguous_format)",
+    "x.transpose(0, 1).is_contiguous()",
+    # unbound calls on other objects
+    "torch.Tensor.dim(3)", "torch.Tensor.numel([1, 2])",
+    "torch.Tensor.is_contiguous(3)", "torch.Tensor.shape.__get__(x)",
+]
+
+
+@pytest.mark.parametrize("expr", DECLINED)
+def test_declined_forms(expr):
+    check(_value(expr), X)
+
+
+def _dispatchers():
+    import torchproxy  # noqa: F401
+    from torchproxy.facade import dispatch
+    import paddle
+    if not dispatch.c_available() or dispatch.backend() != "c":
+        pytest.skip(f"the C dispatcher is not in use: {dispatch.c_error()}")
+    from difftest import _ensure_enabled
+    _ensure_enabled()
+    return paddle.Tensor.__dict__
+
+
+def test_fast_paths_are_on():
+    d = _dispatchers()
+    import paddle
+    want = {"dim": "dim", "numel": "numel", "shape": "shape", "stride": "stride",
+            "is_contiguous": "is_contiguous", "device": "device"}
+    got = {n: getattr(d.get(n), "fast", "no dispatcher") for n in want}
+    assert got == want, (paddle.__version__, got)
+
+
+@pytest.mark.parametrize("t", TENSORS)
+def test_c_answers_equal_the_implementation(t):
+    """The dispatcher's answer (C fast path) against its registered implementation called
+    directly, on the same tensor: equal values and the same types."""
+    d = _dispatchers()
+    import paddle
+    from difftest import load
+    x = paddle.to_tensor(X)
+    mod = load("import torch\ndef f(x):\n    return " + t + "\n", scoped=True)
+    y = mod.f(x)
+    scoped = load("def f(y):\n    return (y.dim(), y.numel(), y.shape, y.stride(), y.stride(0) "
+                  "if y.dim() else None, y.stride(-1) if y.dim() else None, y.is_contiguous(), "
+                  "y.device)\n", scoped=True).f(y)
+    impl = lambda n: d[n].impl  # noqa: E731
+    ref = (impl("dim")(y), impl("numel")(y), impl("shape")(y), impl("stride")(y),
+           impl("stride")(y, 0) if y.ndim else None, impl("stride")(y, -1) if y.ndim else None,
+           impl("is_contiguous")(y), impl("device")(y))
+    assert scoped == ref
+    assert [type(v) for v in scoped] == [type(v) for v in ref]
+
+
+def test_common_case_runs_no_python_frame():
+    """On a contiguous float tensor the six calls are answered in C: the registered Python
+    implementations are never entered (sys.setprofile sees every Python frame) once the
+    first call has taught device.py its place numbers; the declined neighbour (a transposed
+    view, which Paddle 3.x calls non-contiguous; 2.6 copies, so it is contiguous there) does
+    enter its implementation."""
+    import sys
+    d = _dispatchers()
+    import paddle
+    from difftest import load
+    import inspect
+    # the functions themselves (Paddle 2.6 wraps them in zero_size's `cut`, one code for all)
+    codes = {inspect.unwrap(d[n].impl).__code__: n for n in ("dim", "numel", "shape", "stride",
+                                             "is_contiguous", "device")}
+    f = load("def f(y):\n    return (y.dim(), y.numel(), y.shape, y.stride(), y.stride(1), "
+             "y.is_contiguous(), y.device)\n"
+             "def g(y):\n    return y.is_contiguous()\n", scoped=True)
+    x = paddle.to_tensor(X)
+    xt = x.transpose([0, 2, 1])
+    f.f(x)  # device_of_place learns the CPU place's number on the first call
+    entered = []
+
+    def prof(frame, event, arg):
+        if event == "call" and frame.f_code in codes:
+            entered.append(codes[frame.f_code])
+    sys.setprofile(prof)
+    try:
+        f.f(x)
+        f.g(xt)
+    finally:
+        sys.setprofile(None)
+    assert entered == ([] if xt.is_contiguous() else ["is_contiguous"])
