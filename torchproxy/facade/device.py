@@ -125,7 +125,12 @@ def device_of_place(place) -> device:
     # assumed, so a Paddle that renumbers them only loses the fast path
     kind = _KIND_OF_TYPE.get(place._type()) if hasattr(place, "_type") else None
     if kind is not None:
-        return CPU if kind == "cpu" else _cuda(place.gpu_device_id())
+        if kind == "cpu":
+            return CPU
+        # a generic Place answers gpu_device_id(); a paddle.CUDAPlace (what .cuda() and
+        # to("cuda") build) only get_device_id()
+        index = getattr(place, "gpu_device_id", None) or place.get_device_id
+        return _cuda(index())
     if kind is None and hasattr(place, "_type") and place._type() == UNDEFINED_PLACE_TYPE:
         return META  # a storage-less tensor (paddle_shims.meta_tensor)
     if not hasattr(place, "is_gpu_place"):  # paddle.CPUPlace() etc.: make a generic Place
