@@ -37,6 +37,7 @@ from ..errors import NotProvidedError
 from ..paddle_shims import META_TENSORS_SAFE
 from . import _sizes
 from . import dtypes as _dt
+from . import zero_size as _zero_size
 from .core import Size as _Size
 from .device import is_meta_device, to_place
 from .registry import torch_function, type_, value
@@ -173,6 +174,9 @@ def _write_out(result, out):
                       "be resized unless they have zero elements.", UserWarning, stacklevel=3)
     paddle.assign(result, output=out)  # resizes out in place when the shapes differ
     return out
+
+
+_zero_size.provide_out_writer(_write_out)  # Paddle 2.6's recovered results meet out= too
 
 
 _CAST_LEGACY = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",

@@ -34,7 +34,8 @@ import paddle.nn.functional as PF
 
 # _relu: Paddle's relu, computed in float32 for CPU halves; the shared helpers live in nn.py
 # (below every functional family) and are re-exported here for the families
-from .nn import _floating, _is_int, _ntuple_values as _ntuple, _relu, legacy_reduction, softmax  # noqa: F401
+from .nn import _floating, _is_int, _relu, legacy_reduction, softmax  # noqa: F401
+from .nn import _ntuple_values as _ntuple  # noqa: F401
 from .registry import torch_function
 
 

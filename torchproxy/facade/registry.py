@@ -114,6 +114,9 @@ AREAS = (
 )
 
 
+# `import torchproxy` loads this module (the hook's module table), so its decorators import
+# zero_size, and with it the Paddle layer (paddle_shims), when the facade loads, not at import.
+
 # module name -> the torch names its import registered (TABLE and TENSOR_TABLE alike); the
 # registering module is the one whose top-level code ran the registration (its "<module>"
 # frame), so helpers such as ops._unary() are attributed to the area that called them.
@@ -150,7 +153,7 @@ def torch_function(torch_name: str, note: str = "") -> Callable:
     0-size operands; the function itself on 3.x).  Its entry's kind is ``adapter``.  Math ops
     use ``_opbase.opmath_function`` instead, which adds torch's CPU half-precision rule."""
     def deco(fn):
-        from .zero_size import guard
+        from .zero_size import guard  # lazy: Paddle layer at facade load
         from ._autocast import wrap
         fn = wrap(torch_name, guard(fn, torch_name))  # torch's autocast policy, if listed
         _register(Entry(torch_name, "adapter", fn, note))
@@ -183,14 +186,35 @@ def tensor_method(name: str, note: str = "") -> Callable:
         if isinstance(impl, types.FunctionType) and (name.endswith("__") or
                                                      not name.endswith("_")):
             # Paddle 2.6 only: empty results' gradient edges (in-place forms return self)
-            from .zero_size import cutting_empty_grads
+            from .zero_size import cutting_empty_grads  # lazy: Paddle layer at facade load
             impl = cutting_empty_grads(impl)
         elif isinstance(impl, property) and impl.fset is None and impl.fget is not None:
-            from .zero_size import cutting_empty_grads  # (x.H, x.mH of empty tensors)
+            from .zero_size import cutting_empty_grads  # lazy: Paddle layer at facade load
+            # (x.H, x.mH of empty tensors)
             impl = property(cutting_empty_grads(impl.fget), doc=impl.__doc__)
         TENSOR_TABLE[full] = Entry(full, "adapter", impl, note)
         return impl
     return deco
+
+
+# op()'s out= and in-place forms follow torch's out=/in-place rules (cast checks, resizing, the
+# in-place target checks), which need the tensor level above the registry: _opbase provides
+# them when it loads (registered late, so the registry imports nothing above it).  Every area
+# that declares out=/inplace= ops imports _opbase first.
+_FORMS: dict[str, Callable] = {}
+
+
+def provide_forms(*, with_out: Callable, make_inplace: Callable) -> None:
+    """Called once by ``_opbase``: the builders of op()'s ``out=`` and in-place forms."""
+    _FORMS.update(with_out=with_out, make_inplace=make_inplace)
+
+
+def _form(name: str, arg: str) -> Callable:
+    try:
+        return _FORMS[name]
+    except KeyError:
+        raise AreaError(f"op(..., {arg}) needs torchproxy.facade._opbase loaded (it provides "
+                        f"the {name} form): import _opbase in the declaring area") from None
 
 
 def op(torch_name: str, *, method=False, inplace=False, out=False, note: str = ""):
@@ -220,11 +244,10 @@ def op(torch_name: str, *, method=False, inplace=False, out=False, note: str = "
     short = torch_name.rsplit(".", 1)[1]
 
     def deco(fn):
-        from .zero_size import cutting_empty_grads
+        from .zero_size import cutting_empty_grads  # lazy: Paddle layer at facade load
         impl = fn
         if out:
-            from ._opbase import with_out
-            impl = with_out(fn, None if out is True else out)
+            impl = _form("with_out", "out=")(fn, None if out is True else out)
         impl = cutting_empty_grads(impl)  # Paddle 2.6 only: empty results' gradient edges
         plain = impl  # in-place forms are never autocast (torch: only out-of-place ops are)
         from ._autocast import wrap
@@ -238,8 +261,7 @@ def op(torch_name: str, *, method=False, inplace=False, out=False, note: str = "
             if callable(inplace):
                 ip = inplace
             else:
-                from ._opbase import make_inplace
-                ip = make_inplace(f"{short}_", plain)
+                ip = _form("make_inplace", "inplace=True")(f"{short}_", plain)
             tensor_method(f"{short}_", note)(ip)
         return impl
     return deco
