@@ -235,7 +235,7 @@ BINARY = {}
 # form (x.logical_and_(y) writes the result into x, cast to x's dtype, as torch does)
 _BINARY_METHODS = ("mul", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "remainder",
                    "logical_and", "logical_or")
-_BINARY_INPLACE = ("mul", "logical_and", "logical_or")  # eq_, ge_...: ops_more.py
+_BINARY_INPLACE = ("mul", "logical_and", "logical_or")  # eq_, ge_...: ops_pointwise.py
 
 
 for _n, _f in {"mul": paddle.multiply, "maximum": paddle.maximum, "minimum": paddle.minimum,

@@ -95,7 +95,13 @@ AREAS = (
     "torchproxy.facade.linalg_more",  # torch.svd/qr/lu/geqrf/ormqr/matrix_exp, lstsq, ldl, cross
     "torchproxy.facade.special",  # torch.special on Paddle ops (erfc/erfcx/ndtr fits, polynomials)
     "torchproxy.facade.ops_clients",  # names real clients need (Triton tutorials, Liger tests)
-    "torchproxy.facade.ops_more",  # more torch.* / Tensor methods from OpInfo (arc*, xlogy, dot...)
+    # torch.* functions and Tensor methods from torch's OpInfo database, by torch.html's sections
+    "torchproxy.facade.ops_pointwise",  # Pointwise Ops: arc*, lgamma, xlogy, hypot, conj/real/imag...
+    "torchproxy.facade.ops_blas_lapack",  # BLAS and LAPACK Operations: dot, mv, addmv, addr, baddbmm...
+    "torchproxy.facade.ops_slicing_joining",  # Indexing, Slicing, Joining, Mutating: splits, scatters, *_copy
+    "torchproxy.facade.ops_reduction_comparison",  # Reduction/Comparison Ops: nansum, kthvalue, isin, histc
+    "torchproxy.facade.ops_other_operations",  # Other Operations: meshgrid, cdist, cov, diag, tensordot
+    "torchproxy.facade.creation_ops",  # Creation Ops: logspace, scalar_tensor, channels_last
     "torchproxy.facade.data",  # torch.utils.data: datasets, samplers, collate, DataLoader with workers
     "torchproxy.facade.optim",  # torch.optim and lr_scheduler (torch's update formulas)
     "torchproxy.facade.distributions",  # torch.distributions: the Distribution base, the modules
