@@ -87,7 +87,8 @@ AREAS = (
     "torchproxy.facade.distributed_parallel",  # DistributedDataParallel, DistributedSampler, mp.spawn
     "torchproxy.facade.storage",    # untyped_storage, storage_offset, set_ (Triton interpreter)
     "torchproxy.facade.cpp_extension",  # torch.utils.cpp_extension (JIT-built extensions)
-    "torchproxy.facade.serialization",  # torch.save / torch.load (torch's zip format)
+    "torchproxy.facade.serialization",  # torch.load, safe globals (torch's zip format)
+    "torchproxy.facade.serialization_save",  # torch.save (torch's zip format)
     "torchproxy.facade.random",  # Generator streams, generator=, randperm/normal/bernoulli/multinomial
     "torchproxy.facade.signal",  # torch.signal.windows (torch's window formulas)
     "torchproxy.facade.fft",  # torch.fft on paddle.fft (torch's n/s/dim/norm, dtypes, errors)

@@ -67,7 +67,7 @@ class _Refused(Exception):
 _UNGUARDED_AREAS = frozenset("torchproxy.facade." + m for m in (
     "core", "dtypes", "device", "creation", "cuda", "cpu", "runtime", "autograd", "library",
     "misc", "testing_internal", "distributed_tensor", "storage", "cpp_extension",
-    "serialization", "data", "optim"))
+    "serialization", "serialization_save", "data", "optim"))
 
 
 def guard(fn, torch_name):
