@@ -13,6 +13,7 @@ from .. import paddle_shims as _shims
 from . import _sizes
 from . import dtypes as _dt
 from . import pickling as _pickling
+from ._inplace_checks import augmented_subscript, check_inplace_target
 from .tensor import original as _original
 from ..paddle_shims import ZERO_SIZE_KERNELS_FAIL
 from ..paddle_shims import empty_result, kernel_empty, kernel_full  # noqa: F401 - shared with op modules
@@ -201,7 +202,6 @@ def make_inplace(name, fn):
 
 
 def _check_inplace_target(self, method):
-    from .tensor_methods import augmented_subscript, check_inplace_target
     # an operator (x *= 2) on a view of a computed tensor is exact only inside a[i] *= 2
     check_inplace_target(self, views=True if method else lambda: not augmented_subscript())
 

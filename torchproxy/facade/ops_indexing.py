@@ -34,6 +34,7 @@ from . import dtypes as _dt
 from ._opbase import _legacy, _name, view_op, wrap_dim
 from .registry import torch_function, op, tensor_method
 from . import ops_shape as _shape
+from .tensor_views import stride as _torch_stride, view
 
 _INT64 = _dt.DTYPES["int64"]
 
@@ -135,7 +136,6 @@ def strided_geometry_view(input, size, stride, offset):
     Paddle's as_strided backward is wrong here (paddle_shims.strided_view), and so is its
     unfold backward (overlapping windows: the last one wins instead of the sum)."""
     from .storage import storage_offset as _offset_of
-    from .tensor_methods import stride as _torch_stride
     in_geom = (_shape_of(input), list(_torch_stride(input)), _offset_of(input))
     out_geom = (list(size), list(stride), int(offset))
 
@@ -265,7 +265,6 @@ def unfold(self, dimension, size, step):
     if size < 0:
         raise RuntimeError(f"size is {size} but must be >= 0")
     from .storage import storage_offset as _offset_of
-    from .tensor_methods import stride as _torch_stride
     shape, strides = _shape_of(self), list(_torch_stride(self))
     if not nd:
         shape, strides = [1], [1]
@@ -515,7 +514,6 @@ tensor_method("mT")(property(_mT))
 
 @tensor_method("view_as")
 def view_as(self, other):
-    from .tensor_methods import view
     return view(self, list(other.shape))
 
 

@@ -37,6 +37,7 @@ from . import ops as _ops
 from . import ops_reduce as _red
 from . import ops_shape as _shape
 from ._opbase import _INTS, _full, _name, _register_op, opmath_function, op, wrap_dim, OutRule
+from .tensor_views import expand as _expand
 from .registry import tensor_method
 from .ops_pointwise import _legacy  # shared helpers
 from .ops_blas_lapack import t
@@ -443,7 +444,6 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
 # -- batch 2: *_copy forms ---------------------------------------------------------------------
 @op("torch.expand_copy", out=True)
 def expand_copy(input, size, *, implicit=False):
-    from .tensor_methods import expand as _expand
     return _expand(input, *size).clone() if isinstance(size, (list, tuple)) else \
         _expand(input, size).clone()
 

@@ -49,6 +49,7 @@ AREAS = (
     "torchproxy.facade.ops_reduce",  # sum/mean/max/sort/topk... (torch.return_types)
     "torchproxy.facade.ops_shape",  # cat/stack/reshape/split/gather/scatter...
     "torchproxy.facade.ops_indexing",  # as_strided*, put, masked_scatter, index_put, tile, mT
+    "torchproxy.facade.tensor_views",  # Tensor views: stride, view, reshape, expand, contiguous
     "torchproxy.facade.tensor_methods",  # Tensor methods with torch semantics
     "torchproxy.facade.operators",  # + - * / on tensors with torch's type promotion
     "torchproxy.facade.cuda",       # torch.cuda, streams, events, memory

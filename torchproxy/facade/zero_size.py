@@ -65,7 +65,7 @@ class _Refused(Exception):
 # areas whose torch.* functions make or describe tensors rather than compute on operands: their
 # adapters are not guarded (no 0-size failure to recover; no extra call on their hot paths)
 _UNGUARDED_AREAS = frozenset("torchproxy.facade." + m for m in (
-    "core", "dtypes", "device", "creation", "cuda", "cpu", "runtime", "autograd", "library",
+    "core", "dtypes", "device", "creation", "creation_ops", "cuda", "cpu", "runtime", "autograd", "library",
     "misc", "testing_internal", "distributed_tensor", "storage", "cpp_extension",
     "serialization", "serialization_save", "data", "optim"))
 
