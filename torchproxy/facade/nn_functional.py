@@ -32,10 +32,10 @@ import math
 import paddle
 import paddle.nn.functional as PF
 
-# _relu: Paddle's relu, computed in float32 for CPU halves; the shared helpers live in nn.py
-# (below every functional family) and are re-exported here for the families
-from .nn import _floating, _is_int, _relu, legacy_reduction, softmax  # noqa: F401
-from .nn import _ntuple_values as _ntuple  # noqa: F401
+# the shared helpers (re-exported here for the families that import them from this module)
+from ._nn_common import _floating, _is_int, legacy_reduction  # noqa: F401
+from ._nn_common import _ntuple_values as _ntuple  # noqa: F401
+from .nn import _relu, softmax  # _relu: Paddle's relu, computed in float32 for CPU halves
 from .registry import torch_function
 
 

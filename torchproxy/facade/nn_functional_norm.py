@@ -15,7 +15,8 @@ import math
 
 import paddle
 
-from .nn import _floating, _is_int, layer_norm, layer_norm_formula, rms_norm
+from ._nn_common import _floating, _is_int
+from .nn import layer_norm, layer_norm_formula, rms_norm
 from .nn_functional import F
 from .registry import torch_function
 
