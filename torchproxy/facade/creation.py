@@ -42,6 +42,7 @@ from . import dtypes as _dt
 from . import zero_size as _zero_size
 from .core import Size as _Size
 from .device import is_meta_device, to_place
+from .device import CPU, device as _device
 from .registry import torch_function, type_, value
 
 _to_dtype = _dt.to_paddle
@@ -834,7 +835,6 @@ def manual_seed(seed):
 
 
 def _CPU_DEVICE():
-    from .device import CPU
     return CPU
 
 
@@ -1081,7 +1081,6 @@ class Generator:
     """torch.Generator: an independent Paddle generator (seed and state)."""
 
     def __init__(self, device="cpu"):
-        from .device import device as _device
         self.device = _device(device) if isinstance(device, str) else device
         self._gen = new_generator()
         self._gen.manual_seed(67280421310721)  # torch.Generator()'s default seed

@@ -13,6 +13,7 @@ NAMES = (
 )
 
 from . import creation as _cr
+from .ops import result_type_n
 import builtins
 import math
 
@@ -83,7 +84,6 @@ def combinations(input, r=2, with_replacement=False):
 
 @opmath_function("torch.block_diag")
 def block_diag(*tensors):
-    from .ops import result_type_n
     ts = [x.reshape([1, 1]) if x.ndim == 0 else x.reshape([1, -1]) if x.ndim == 1 else x
           for x in tensors]
     for x in ts:

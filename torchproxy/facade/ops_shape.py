@@ -25,6 +25,10 @@ import paddle
 
 from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST, ZERO_SIZE_KERNELS_FAIL, reshape_exact
 from . import dtypes as _dt
+from ..paddle_shims import (AS_REAL_NEEDS_CONTIGUOUS, as_complex_strided, as_real_strided,
+                            as_real_view)
+from .core import Size
+from .storage import storage_offset
 from .tensor_views import (_infer_shape, _legacy_scalar, expand, reshape_view, same_storage,
                            stride, strided, view_or_marked_copy, with_layout)
 from .registry import tensor_method, torch_function
@@ -476,10 +480,7 @@ def view_as_real(input):
     writes raise: tensor_views.view_or_marked_copy)."""
     if not _name(input.dtype).startswith("complex"):
         raise RuntimeError("view_as_real is only supported for complex tensors")
-    from ..paddle_shims import as_real_view
-    from .storage import storage_offset
     strides, offset = [2 * st for st in stride(input)] + [1], 2 * storage_offset(input)
-    from ..paddle_shims import AS_REAL_NEEDS_CONTIGUOUS, as_real_strided
     if AS_REAL_NEEDS_CONTIGUOUS and 0 not in input.shape and not input.is_contiguous():
         # Paddle 2.6: as_real over a contiguous alias of the allocation, then torch's strides
         return as_real_strided(input, list(input.shape) + [2], strides, offset)
@@ -496,7 +497,6 @@ def view_as_real(input):
 def view_as_complex(input):
     """torch's checks (RuntimeError), then Paddle's as_complex (a view where Paddle aliases;
     else a copy refusing in-place writes, as view_as_real)."""
-    from .storage import storage_offset
     if _name(input.dtype) not in ("float32", "float64", "float16"):
         raise RuntimeError(f"view_as_complex is only supported for half, float and double "
                            f"tensors, but got a tensor of scalar type: "
@@ -517,7 +517,6 @@ def view_as_complex(input):
         # aborts the process (std::length_error; fuzzer finding F31); with no element to alias,
         # an empty complex tensor built from the two (empty) parts is torch's result
         return paddle.complex(input[..., 0], input[..., 1])
-    from ..paddle_shims import AS_REAL_NEEDS_CONTIGUOUS, as_complex_strided
     if AS_REAL_NEEDS_CONTIGUOUS and _name(input.dtype) != "float16" and not input.is_contiguous():
         # Paddle 2.6: as_complex over a contiguous alias of the allocation, then torch's strides
         return as_complex_strided(input, shape[:-1], [st // 2 for st in strides[:-1]],
@@ -576,7 +575,6 @@ def broadcast_shapes(*shapes):
             raise RuntimeError(f"Shape mismatch: objects cannot be broadcast to a single shape. "
                                f"Mismatch is between {out} and {s}.")
         out = [q if p == 1 else p for p, q in zip(a, b)]
-    from .core import Size
     return Size(out)
 
 

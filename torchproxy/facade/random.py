@@ -25,6 +25,7 @@ from ..paddle_shims import (default_cpu_generator, default_cuda_generator, expec
                             set_expected_place)
 from . import dtypes as _dt
 from .device import to_place
+from .device import device as _device
 from .creation import (Generator, _write_out, generator_scope, manual_seed,
                        parse_size, require_strided, seed)
 from .registry import module, tensor_method, torch_function, value
@@ -340,7 +341,6 @@ def poisson(input, generator=None):
 
 # -- the global generator ------------------------------------------------------------------------
 def _default():
-    from .device import device as _device
     g = Generator.__new__(Generator)
     g.device = _device("cpu")
     g._gen = default_cpu_generator()

@@ -56,6 +56,10 @@ from ..paddle_shims import (ZERO_SIZE_GRAD_CRASHES, astype_exact, empty_result, 
 from . import dtypes as _dt
 from . import ops
 from . import ops_shape as _shape_ops
+from .creation import check_fill, checked_alloc  # torch's size and Scalar overflow checks
+from .ops_indexing import tile  # Tensor.repeat: zero repeats (Paddle 2.6's tile refuses them)
+from .ops_shape import view_as_real
+from .storage import storage_offset
 from .creation import (kernel_full, _finish, _from_numpy_as, _scalar_dtype, parse_size,
                        require_meta_tensors, require_strided, tensor)
 from .device import CPU, device, device_of_place, is_meta_device, to_place
@@ -251,7 +255,6 @@ def _new_args(self, dtype, device):
 
 
 def _new_full(self, size, fill, dtype, device, requires_grad, fn):
-    from .creation import check_fill, checked_alloc  # torch's size and Scalar overflow checks
     dt, place = _new_args(self, dtype, device)
     shape = parse_size(size, fn=fn)
     with checked_alloc(shape, dt, place):
@@ -315,13 +318,10 @@ def repeat(self, *sizes):
     if len(sizes) < self.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
-    from .ops_indexing import tile  # zero repeats (Paddle 2.6's tile refuses them), bools
     return tile(self, sizes)
 
 
 def _complex_part(self, k, op):
-    from .ops_shape import view_as_real
-    from .storage import storage_offset
     part = view_as_real(self)[..., k]
     return view_or_marked_copy(part, self, op, [2 * st for st in stride(self)],
                                2 * storage_offset(self) + k)
@@ -385,7 +385,6 @@ def fill_(self, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.ndim} dimensions.")
         value = value.item()
-    from .creation import check_fill  # torch's Scalar overflow rules (Paddle: SystemError)
     check_inplace_target(self, overlap=False)  # torch fills an expanded view
     paddle.Tensor.fill_(self, check_fill(value, self.dtype))  # Paddle's (never in scope)
     return self

@@ -21,6 +21,7 @@ from . import dtypes as _dt
 from ._inplace_checks import _COPIED_VIEWS
 from ._opbase import wrap_dim
 from .registry import tensor_method
+from .storage import _itemsize, storage_offset
 from .tensor import original as _original
 
 _shape = _original("shape").__get__  # Paddle's getter, not the scope dispatcher
@@ -262,7 +263,6 @@ def _view_dtype(self, dtype):
         return self.detach()  # an alias without autograd history
     if not HAS_VIEW_DTYPE:
         raise RuntimeError("torchproxy: view(dtype) needs Paddle >= 3.0")
-    from .storage import _itemsize, storage_offset
     s1, s2 = _itemsize(self.dtype), _itemsize(dt)
     shape, strides, off = list(_shape(self)), list(stride(self)), storage_offset(self)
     what = f"to view {_legacy_scalar(self.dtype)} as {_legacy_scalar(dt)} (different element sizes)"
