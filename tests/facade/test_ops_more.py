@@ -1,6 +1,8 @@
-"""facade/ops_more.py vs real torch 2.13: arc* aliases and Tensor unary methods with torch's
-int/bool promotion, in-place forms (and torch's cast error), special unary math, binary math,
-small linear algebra, splitting/stacking, reductions, logspace and channels_last conversions."""
+"""The OpInfo-breadth modules (facade/ops_pointwise, ops_blas_lapack, ops_slicing_joining,
+ops_reduction_comparison, ops_other_operations, creation_ops; once ops_more.py) vs real torch
+2.13: arc* aliases and Tensor unary methods with torch's int/bool promotion, in-place forms
+(and torch's cast error), special unary math, binary math, small linear algebra,
+splitting/stacking, reductions, logspace and channels_last conversions."""
 import numpy as np
 import pytest
 

@@ -13,6 +13,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PKG = os.path.join(ROOT, "torchproxy")
 SHIMS = os.path.join(PKG, "paddle_shims.py")
 
+
+def _shim_files(pkg=None):
+    """The one Paddle layer's files: paddle_shims.py and the paddle_shims_*.py modules whose names
+    it re-exports (``from .paddle_shims_cuda import ...``); no other file is exempt."""
+    pkg = pkg or PKG
+    shims = os.path.join(pkg, "paddle_shims.py")
+    with open(shims, encoding="utf-8") as f:
+        parts = re.findall(r"^from \.(paddle_shims_\w+) import", f.read(), re.M)
+    return {shims} | {os.path.join(pkg, p + ".py") for p in parts}
+
 # what counts as private Paddle API or a version check -> the shim to use instead
 PATTERNS = {
     "_C_ops": (r"\b_C_ops\b", "paddle_shims.kernel_empty / kernel_full / kernel_empty_like"),
@@ -87,14 +97,16 @@ def _code_lines(path):
     return ["".join(r) for r in out]
 
 
-def _violations():
+def _violations(pkg=None):
+    pkg = pkg or PKG
+    exempt = _shim_files(pkg)
     found = []
-    for dirpath, _, files in os.walk(PKG):
+    for dirpath, _, files in os.walk(pkg):
         for name in files:
             path = os.path.join(dirpath, name)
-            if not name.endswith(".py") or path == SHIMS:
+            if not name.endswith(".py") or path in exempt:
                 continue
-            rel = os.path.relpath(path, PKG).replace(os.sep, "/")
+            rel = os.path.relpath(path, pkg).replace(os.sep, "/")
             for n, line in enumerate(_code_lines(path), 1):
                 for what, (pat, use) in PATTERNS.items():
                     if re.search(pat, line) and (rel, what) not in ALLOW:
@@ -107,6 +119,21 @@ def test_private_paddle_api_and_version_checks_only_in_paddle_shims():
     assert not found, ("private Paddle API / version checks outside torchproxy/paddle_shims.py "
                        "(move them there, each with its removal condition, or add an ALLOW entry "
                        "with the reason):\n" + "\n".join(found))
+
+
+def test_only_the_shim_layer_is_exempt(tmp_path):
+    """paddle_shims.py and the paddle_shims_* modules it re-exports may use private API; a
+    module it does not re-export (even one named like a shim) and every other module may not."""
+    pkg = tmp_path / "torchproxy"
+    pkg.mkdir()
+    (pkg / "paddle_shims.py").write_text("from .paddle_shims_cuda import f\nx = t._offset()\n")
+    (pkg / "paddle_shims_cuda.py").write_text("def f():\n    return core.get_device()\n")
+    (pkg / "paddle_shims_stray.py").write_text("y = core.get_device()\n")
+    (pkg / "area.py").write_text("import paddle.base\n")
+    found = _violations(str(pkg))
+    assert sorted(line.split(":")[0] for line in found) == ["torchproxy/area.py",
+                                                            "torchproxy/paddle_shims_stray.py"]
+    assert _shim_files() == {SHIMS, os.path.join(PKG, "paddle_shims_cuda.py")}
 
 
 def test_allow_list_entries_are_still_needed():

@@ -14,7 +14,7 @@ import pytest
 
 import torchproxy
 from difftest import load as load_snippet
-from torchproxy.facade import serialization as ser
+from torchproxy.facade import serialization_save as ser_save
 
 torch = pytest.importorskip("torch")
 
@@ -256,7 +256,7 @@ def test_float8_both_ways(tmp_path):
 def cuda_file(tmp_path, monkeypatch):
     """A checkpoint whose storages say 'cuda:0' (written by the facade with the location
     rewritten: real torch's CPU build cannot make one)."""
-    monkeypatch.setattr(ser, "_location_of", lambda place: "cuda:0")
+    monkeypatch.setattr(ser_save, "_location_of", lambda place: "cuda:0")
     path = tmp_path / "cuda.pt"
     ft.save({"w": paddle.to_tensor([1.0, 2.0]), "n": 3}, path)
     monkeypatch.undo()

@@ -13,11 +13,13 @@ from .. import paddle_shims as _shims
 from . import _sizes
 from . import dtypes as _dt
 from . import pickling as _pickling
+from ._inplace_checks import augmented_subscript, check_inplace_target
 from .tensor import original as _original
 from ..paddle_shims import ZERO_SIZE_KERNELS_FAIL
 from ..paddle_shims import empty_result, kernel_empty, kernel_full  # noqa: F401 - shared with op modules
 from . import zero_size as _zero_size
 from .creation import _check_cast, _write_out, default_float  # noqa: F401 - shared
+from . import registry as _registry
 from .registry import torch_function
 from .registry import op as _register_op
 
@@ -200,7 +202,6 @@ def make_inplace(name, fn):
 
 
 def _check_inplace_target(self, method):
-    from .tensor_methods import augmented_subscript, check_inplace_target
     # an operator (x *= 2) on a view of a computed tensor is exact only inside a[i] *= 2
     check_inplace_target(self, views=True if method else lambda: not augmented_subscript())
 
@@ -276,6 +277,10 @@ def with_out(fn, rule: OutRule | None = None):
     run.__name__, run.__qualname__, run.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
     run.__wrapped__ = fn
     return run
+
+
+# registry.op's out= and in-place forms (registered late: the registry sits below this module)
+_registry.provide_forms(with_out=with_out, make_inplace=make_inplace)
 
 
 def _return_type(name, fields=("values", "indices")):

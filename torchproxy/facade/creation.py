@@ -15,7 +15,7 @@ NAMES = (
     "torch.empty_permuted", "torch.randint_like", "torch.zero_",
     "torch.IntTensor", "torch.LongTensor", "torch.ShortTensor", "torch.arange", "torch.as_tensor",
     "torch.contiguous_format", "torch.empty", "torch.empty_like", "torch.empty_strided",
-    "torch.asarray", "torch.eye", "torch.from_numpy", "torch.full", "torch.full_like", "torch.layout",
+    "torch.eye", "torch.from_numpy", "torch.full", "torch.full_like", "torch.layout",
     "torch.linspace", "torch.manual_seed", "torch.memory_format", "torch.ones", "torch.ones_like",
     "torch.preserve_format", "torch.rand", "torch.rand_like", "torch.randint", "torch.randn",
     "torch.randn_like", "torch.seed", "torch.strided", "torch.tensor", "torch.zeros",
@@ -23,6 +23,7 @@ NAMES = (
     "torch.sparse_bsr", "torch.sparse_bsc", "torch._mkldnn", "torch.jagged",
 )
 
+import contextlib
 import math
 
 import numpy as np
@@ -30,15 +31,18 @@ import paddle
 
 from ..paddle_shims import EMPTY_LIKE_OWN_DTYPE as _OWN_DTYPE
 from ..paddle_shims import astype_exact, is_meta, meta_tensor
-from ..paddle_shims import (copy_to, default_cpu_generator, expected_place, kernel_empty,
-                            kernel_empty_like, kernel_full, new_generator, same_place,
+from ..paddle_shims import (copy_to, default_cpu_generator, default_cuda_generator,
+                            expected_place, kernel_empty, kernel_empty_like, kernel_full,
+                            new_generator, same_place,
                             set_expected_place, tensor_from_numpy_zero_copy)
 from ..errors import NotProvidedError
 from ..paddle_shims import META_TENSORS_SAFE
 from . import _sizes
 from . import dtypes as _dt
+from . import zero_size as _zero_size
 from .core import Size as _Size
 from .device import is_meta_device, to_place
+from .device import CPU, device as _device
 from .registry import torch_function, type_, value
 
 _to_dtype = _dt.to_paddle
@@ -173,6 +177,9 @@ def _write_out(result, out):
                       "be resized unless they have zero elements.", UserWarning, stacklevel=3)
     paddle.assign(result, output=out)  # resizes out in place when the shapes differ
     return out
+
+
+_zero_size.provide_out_writer(_write_out)  # Paddle 2.6's recovered results meet out= too
 
 
 _CAST_LEGACY = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
@@ -752,6 +759,44 @@ def _draw(fn, shape, dt):
     return fn(shape, dtype=_compute_float(dt, kernel)).astype(dt)
 
 
+# -- generator streams (random.py's samplers and _on below draw through generator_scope) ----
+def _default_generator_for(place):
+    if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower():
+        return default_cpu_generator()
+    idx = place.gpu_device_id() if hasattr(place, "gpu_device_id") else place.get_device_id()
+    return default_cuda_generator(idx)
+
+
+def _device_type(place) -> str:
+    return "cpu" if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower() else "cuda"
+
+
+@contextlib.contextmanager
+def generator_scope(generator, place):
+    """Run Paddle's random ops on ``place`` drawing from ``generator``'s stream (None: the
+    global one)."""
+    if generator is None:
+        yield
+        return
+    if not isinstance(generator, Generator):
+        raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
+    kind = _device_type(place)
+    if generator.device.type != kind:
+        raise RuntimeError(f"Expected a '{kind}' device type for generator but found "
+                           f"'{generator.device.type}'")
+    default = _default_generator_for(place)
+    if generator._gen is default:  # torch.default_generator / manual_seed's return value
+        yield
+        return
+    saved = default.get_state()
+    default.set_state(generator._gen.get_state())
+    try:
+        yield
+    finally:
+        generator._gen.set_state(default.get_state())
+        default.set_state(saved)
+
+
 class _on:
     """Run Paddle's random ops on ``device`` (they take no place argument), drawing from
     ``generator``'s stream when one is given (facade/random.py: generator_scope)."""
@@ -764,7 +809,6 @@ class _on:
         self.saved = expected_place()
         set_expected_place(self.place)
         if self.generator is not None:
-            from .random import generator_scope
             self.scope = generator_scope(self.generator, self.place)
             try:
                 self.scope.__enter__()
@@ -792,7 +836,6 @@ def manual_seed(seed):
 
 
 def _CPU_DEVICE():
-    from .device import CPU
     return CPU
 
 
@@ -1039,7 +1082,6 @@ class Generator:
     """torch.Generator: an independent Paddle generator (seed and state)."""
 
     def __init__(self, device="cpu"):
-        from .device import device as _device
         self.device = _device(device) if isinstance(device, str) else device
         self._gen = new_generator()
         self._gen.manual_seed(67280421310721)  # torch.Generator()'s default seed
@@ -1124,59 +1166,3 @@ def require_strided(layout_, fn: str) -> None:
                                    f"layouts; Paddle's sparse tensors are paddle.sparse)")
         raise TypeError(f"{fn}(): argument 'layout' must be torch.layout, not "
                         f"{type(layout_).__name__}")
-
-
-# -- torch.asarray (safetensors' torch loader: asarray(storage[a:b], dtype=uint8, device=...)) ---
-@torch_function("torch.asarray", note="(storages): the tensor holds its own copy of the storage's bytes "
-                               "(torch's aliases them); tensors and writable numpy arrays are "
-                               "shared as in torch")
-def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
-    from .storage import UntypedStorage
-    if isinstance(obj, UntypedStorage):
-        # the bytes read as dtype (int64 when none is given, as torch); a partial last
-        # element is dropped, as torch does
-        want = _to_dtype(dtype if dtype is not None else "int64")
-        item = _dt._ITEMSIZE[_dt.torch_name(want)]
-        raw = obj._bytes()
-        if len(raw) < item:
-            return _finish(paddle.zeros([0], want).to(to_place(device or "cpu")), requires_grad)
-        raw = raw[:len(raw) // item * item].copy()
-        name = _dt.torch_name(want)
-        if name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):  # numpy has no such dtype
-            from .tensor_methods import _view_dtype
-            t = _view_dtype(from_numpy(raw), want)
-        else:
-            t = from_numpy(raw.view(np.bool_ if name == "bool" else np.dtype(name)))
-        if device is not None:
-            t = copy_to(t, to_place(device), True)
-        return _finish(t, requires_grad)
-    if isinstance(obj, np.ndarray) and copy is not True and obj.ndim and obj.flags.writeable:
-        obj = from_numpy(obj)  # shares the array's memory, as torch does
-    if not isinstance(obj, paddle.Tensor):
-        if copy is False:
-            raise ValueError(f"can't alias {type(obj).__name__} into a tensor: copy=False")
-        return tensor(obj, dtype=dtype, device=device, requires_grad=requires_grad)
-    t = obj
-    want = t.dtype if dtype is None else _to_dtype(dtype)
-    if want != t.dtype:
-        if copy is False:
-            raise ValueError(f"can't alias tensor with dtype '{_SCALAR_NAMES.get(_dt.torch_name(t.dtype))}' "
-                             f"into dtype '{_SCALAR_NAMES.get(_dt.torch_name(want))}'.")
-        t = t.astype(want)
-    if device is not None:
-        from .device import device as _device, device_of_place
-        if device_of_place(t.place) != _device(device):
-            if copy is False:
-                raise ValueError("can't alias tensor from device "
-                                 f"'{device_of_place(t.place)}' to '{_device(device)}'.")
-            t = copy_to(t, to_place(device), True)
-    if copy and t is obj:
-        t = t.clone()
-    return _finish(t, requires_grad) if requires_grad else t
-
-
-# torch's ScalarType names (its error messages name dtypes this way)
-_SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half",
-                 "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short",
-                 "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
-                 "complex128": "ComplexDouble"}

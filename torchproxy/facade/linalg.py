@@ -20,6 +20,8 @@ from . import pickling as _pickling
 from ..paddle_shims import constant_result, empty_result
 from ._opbase import _name, wrap_dim, write_out
 from .creation import default_float
+from ._opbase import broadcast_shape, result_type
+from .ops import matmul as _mm
 from .registry import module, op, torch_function, type_
 
 NAMES = (
@@ -626,13 +628,11 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
 # -- products and shapes -------------------------------------------------------------------------
 @torch_function("torch.linalg.matmul")
 def matmul(input, other, *, out=None):
-    from .ops import matmul as _mm
     return _mm(input, other, out=out)
 
 
 @torch_function("torch.linalg.cross")
 def cross(input, other, *, dim=-1, out=None):
-    from ._opbase import broadcast_shape
     shape = broadcast_shape(input, other)
     if input.ndim != other.ndim:
         raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions.")
@@ -642,7 +642,6 @@ def cross(input, other, *, dim=-1, out=None):
                            f"{input.shape[d]} and {other.shape[d]}")
     a, b = _bcast(input, shape), _bcast(other, shape)
     if a.dtype != b.dtype:
-        from ._opbase import result_type
         dt = result_type(input, other)
         a, b = a.astype(dt), b.astype(dt)
     if 0 in shape:  # Paddle's cross of 0 elements keeps no gradient edge

@@ -36,13 +36,13 @@ import paddle.nn.functional as PF
 from ..paddle_shims import EagerParamBase, broadcast_tensors, is_meta
 
 from . import dtypes as _dt
+from ._nn_common import _floating, _is_int, _ntuple_values, legacy_reduction  # noqa: F401
 from .ops import _cpp_name
 from .registry import module, torch_function, type_
 
 module("torch.nn")
 module("torch.nn.functional")
 module("torch.nn.parameter")
-
 
 # -- Parameter ---------------------------------------------------------------------------------
 class _ParameterMeta(type):
@@ -496,8 +496,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
                         "of ints, not int")
     normalized_shape = check_norm_shape(input, normalized_shape, weight, bias)
     if not 0.0 <= eps <= 1e-3:  # Paddle's kernel refuses other eps: torch's formula
-        from .nn_functional_norm import native_layer_norm
-        return native_layer_norm(input, normalized_shape, weight, bias, eps)[0]
+        return layer_norm_formula(input, normalized_shape, weight, bias, eps)[0]
     if any(t is not None and t.stop_gradient for t in (weight, bias)) and not input.stop_gradient:
         # Paddle 2.6-3.3's layer_norm kernel returns a wrong input gradient when weight (or
         # bias) needs none: the affine part is applied outside the kernel then
@@ -512,6 +511,22 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
         return PF.layer_norm(input.unsqueeze(0), normalized_shape, weight=weight, bias=bias,
                              epsilon=eps).squeeze(0)
     return PF.layer_norm(input, normalized_shape, weight=weight, bias=bias, epsilon=eps)
+
+
+def layer_norm_formula(input, normalized_shape, weight, bias, eps):
+    """torch's layer norm written out: (out, mean, rstd), mean/rstd of shape
+    input.shape[:axis] + [1] * len(normalized_shape) (torch.native_layer_norm's results)."""
+    k = len(check_norm_shape(input, normalized_shape, weight, bias))
+    axes = list(range(input.ndim - k, input.ndim))
+    mean = input.mean(axis=axes, keepdim=True)
+    var = ((input - mean) ** 2).mean(axis=axes, keepdim=True)
+    rstd = paddle.rsqrt(var + eps)
+    out = (input - mean) * rstd
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out, mean, rstd
 
 
 def check_norm_shape(input, normalized_shape, weight=None, bias=None):
@@ -615,7 +630,6 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     """torch's cross_entropy: log_softmax over the class dim (1, or 0 for a 1-D input), then
     nll_loss for class-index targets (weights, ignore_index, label smoothing as torch mixes
     them) or the weighted sum over classes for probability targets."""
-    from .nn_functional import legacy_reduction
     reduction = legacy_reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
@@ -671,7 +685,6 @@ def mse_reduce(loss, reduction):
 
 @torch_function(F + "mse_loss")
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
-    from .nn_functional import legacy_reduction
     reduction = legacy_reduction(size_average, reduce, reduction)
     input, target = broadcast_tensors([input, target])
     loss = (input - target) ** 2
@@ -885,7 +898,6 @@ class CrossEntropyLoss(Module):
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
                  reduction="mean", label_smoothing=0.0):
         super().__init__()
-        from .nn_functional import legacy_reduction
         self.register_buffer("weight", weight)  # torch's _WeightedLoss: a buffer
         self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
         self.reduction = legacy_reduction(size_average, reduce, reduction)
@@ -958,7 +970,6 @@ for _cls in (Linear, LayerNorm, Embedding, Dropout, CrossEntropyLoss, ReLU, SiLU
 @torch_function(F + "kl_div")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
-        from .nn_functional import legacy_reduction
         reduction = legacy_reduction(size_average, reduce, reduction)
     if log_target:
         loss = paddle.exp(target) * (target - input)
@@ -984,7 +995,6 @@ class KLDivLoss(Module):
 
     def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
         super().__init__()
-        from .nn_functional import legacy_reduction
         # torch's _Loss: only the legacy pair is translated ("batchmean" is kept unchecked)
         self.reduction = reduction if size_average is None and reduce is None else \
             legacy_reduction(size_average, reduce, reduction)
@@ -1011,7 +1021,6 @@ def softplus(input, beta=1.0, threshold=20.0):
 def check_conv_args(input, weight, bias, stride, padding, dilation, groups, nd,
                     transposed=False):
     """torch's convolution argument checks, RuntimeError with torch's messages."""
-    from .nn_functional import _ntuple
     if input.dtype != weight.dtype or (bias is not None and bias.dtype != input.dtype):
         raise RuntimeError(f"Input type ({input.dtype}) and weight type ({weight.dtype}) "
                            f"{'and bias type (' + str(bias.dtype) + ') ' if bias is not None else ''}"
@@ -1022,11 +1031,11 @@ def check_conv_args(input, weight, bias, stride, padding, dilation, groups, nd,
         raise RuntimeError(f"Expected {weight.ndim}-dimensional input for {weight.ndim}-"
                            f"dimensional weight {list(weight.shape)}, but got {input.ndim}-"
                            f"dimensional input of size {list(input.shape)} instead")
-    if any(s <= 0 for s in _ntuple(stride, nd)):
+    if any(s <= 0 for s in _ntuple_values(stride, nd)):
         raise RuntimeError("non-positive stride is not supported")
-    if not isinstance(padding, str) and any(p < 0 for p in _ntuple(padding, nd)):
+    if not isinstance(padding, str) and any(p < 0 for p in _ntuple_values(padding, nd)):
         raise RuntimeError("negative padding is not supported")
-    if any(d <= 0 for d in _ntuple(dilation, nd)):
+    if any(d <= 0 for d in _ntuple_values(dilation, nd)):
         raise RuntimeError("dilation should be greater than zero")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
@@ -1041,7 +1050,6 @@ def check_conv_args(input, weight, bias, stride, padding, dilation, groups, nd,
 def _convnd(input, weight, bias, stride, padding, dilation, groups, nd):
     """torch's conv{nd}d on Paddle's kernels: unbatched inputs, padding='same' (asymmetric
     when the total is odd: the extra zero on the right, as torch) and 'valid'."""
-    from .nn_functional import _ntuple
     fn = {1: PF.conv1d, 2: PF.conv2d, 3: PF.conv3d}[nd]
     fmt = {1: "NCL", 2: "NCHW", 3: "NCDHW"}[nd]
     if input.ndim not in (nd + 1, nd + 2):
@@ -1054,7 +1062,7 @@ def _convnd(input, weight, bias, stride, padding, dilation, groups, nd):
         raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, "
                            f"expected input{list(x.shape)} to have {weight.shape[1] * groups} "
                            f"channels, but got {x.shape[1]} channels instead")
-    stride, dilation = list(_ntuple(stride, nd)), list(_ntuple(dilation, nd))
+    stride, dilation = list(_ntuple_values(stride, nd)), list(_ntuple_values(dilation, nd))
     if isinstance(padding, str):
         if padding == "valid":
             padding = [0] * nd
@@ -1076,7 +1084,7 @@ def _convnd(input, weight, bias, stride, padding, dilation, groups, nd):
         else:
             raise RuntimeError(f"Invalid padding string: '{padding}'")
     else:
-        padding = list(_ntuple(padding, nd))
+        padding = list(_ntuple_values(padding, nd))
     if _is_int(x):  # Paddle has float kernels only: exact in float64 below 2**53, as torch's
         out = fn(x.astype("float64"), weight.astype("float64"),
                  bias=bias.astype("float64") if bias is not None else None, stride=stride,
@@ -1086,10 +1094,6 @@ def _convnd(input, weight, bias, stride, padding, dilation, groups, nd):
         out = fn(x, weight, bias=bias, stride=stride, padding=padding, dilation=dilation,
                  groups=groups, data_format=fmt)
     return out.squeeze(0) if unb else out
-
-
-def _is_int(x):
-    return x.dtype in (paddle.int64, paddle.int32, paddle.int16, paddle.int8, paddle.uint8)
 
 
 @torch_function(F + "conv1d")
@@ -1107,7 +1111,6 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
              reduction="mean"):
     """torch's nll_loss: class dim 1 (or 0 for a 1-D input), weights, ignore_index; 'mean'
     divides by the summed weights of the targets counted."""
-    from .nn_functional import legacy_reduction
     reduction = legacy_reduction(size_average, reduce, reduction)
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
@@ -1151,7 +1154,6 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """torch's formula: broadcast, divide each by its norm clamped to eps (the clamp outside
     autograd, as torch's no-grad in-place clamp), then sum the product over ``dim``."""
-    from .nn_functional import _floating
     x1, x2 = _floating(x1), _floating(x2)
     if x1.dtype != x2.dtype:
         x1, x2 = x1.astype(paddle.float64), x2.astype(paddle.float64)

@@ -32,7 +32,10 @@ import math
 import paddle
 import paddle.nn.functional as PF
 
-from .nn import _relu  # Paddle's relu, computed in float32 for CPU halves
+# the shared helpers (re-exported here for the families that import them from this module)
+from ._nn_common import _floating, _is_int, legacy_reduction  # noqa: F401
+from ._nn_common import _ntuple_values as _ntuple  # noqa: F401
+from .nn import _relu, softmax  # _relu: Paddle's relu, computed in float32 for CPU halves
 from .registry import torch_function
 
 
@@ -51,16 +54,6 @@ def _inplace(input, out, inplace):
     return input
 
 
-def _ntuple(v, n):
-    if isinstance(v, (list, tuple)):
-        if len(v) == 1 and n > 1:
-            return tuple(int(v[0]) for _ in range(n))
-        if len(v) != n:
-            raise RuntimeError(f"expected {n} values, got {len(v)}: {v}")
-        return tuple(int(i) for i in v)
-    return (int(v),) * n
-
-
 def _reduce(loss, reduction):
     if reduction == "none":
         return loss
@@ -69,19 +62,6 @@ def _reduce(loss, reduction):
     if reduction == "sum":
         return loss.sum()
     raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
-def legacy_reduction(size_average, reduce, reduction="mean"):
-    """torch's _Reduction.legacy_get_string: the deprecated size_average=/reduce= pair."""
-    if size_average is None and reduce is None:
-        if reduction not in ("none", "mean", "sum", "batchmean"):  # checked before computing
-            raise ValueError(f"{reduction} is not a valid value for reduction")
-        return reduction
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    if size_average and reduce:
-        return "mean"
-    return "sum" if reduce else "none"
 
 
 # -- activations --------------------------------------------------------------------------------
@@ -94,17 +74,6 @@ def _act(name, fn, inplace_name=None):
         ip.__name__ = inplace_name
         torch_function(F + inplace_name)(ip)
     return fn
-
-
-def _is_int(x):
-    return x.dtype in (paddle.int64, paddle.int32, paddle.int16, paddle.int8, paddle.uint8)
-
-
-def _floating(x):
-    """An integer/bool input as the default float dtype (torch's promotion for float ops)."""
-    if _is_int(x) or x.dtype == paddle.bool:
-        return x.astype(paddle.get_default_dtype())
-    return x
 
 
 @torch_function(F + "relu")
@@ -239,7 +208,6 @@ def threshold(input, threshold, value, inplace=False):
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
-    from .nn import softmax
     return softmax(-input if dtype is None else -input.astype(_pd(dtype)), dim)
 
 

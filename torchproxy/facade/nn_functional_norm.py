@@ -15,7 +15,9 @@ import math
 
 import paddle
 
-from .nn_functional import _floating, _is_int, F
+from ._nn_common import _floating, _is_int
+from .nn import layer_norm, layer_norm_formula, rms_norm
+from .nn_functional import F
 from .registry import torch_function
 
 
@@ -128,13 +130,11 @@ def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_
 @torch_function("torch.layer_norm")
 def torch_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5,
                      cudnn_enable=True):
-    from .nn import layer_norm
     return layer_norm(input, normalized_shape, weight, bias, eps)
 
 
 @torch_function("torch.rms_norm")
 def torch_rms_norm(input, normalized_shape, weight=None, eps=None):
-    from .nn import rms_norm
     return rms_norm(input, normalized_shape, weight, eps)
 
 
@@ -147,18 +147,7 @@ def torch_batch_norm(input, weight, bias, running_mean, running_var, training, m
 @torch_function("torch.native_layer_norm")
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
     """(out, mean, rstd), mean/rstd of shape input.shape[:axis] + [1] * len(normalized_shape)."""
-    from .nn import check_norm_shape
-    k = len(check_norm_shape(input, normalized_shape, weight, bias))
-    axes = list(range(input.ndim - k, input.ndim))
-    mean = input.mean(axis=axes, keepdim=True)
-    var = ((input - mean) ** 2).mean(axis=axes, keepdim=True)
-    rstd = paddle.rsqrt(var + eps)
-    out = (input - mean) * rstd
-    if weight is not None:
-        out = out * weight
-    if bias is not None:
-        out = out + bias
-    return out, mean, rstd
+    return layer_norm_formula(input, normalized_shape, weight, bias, eps)
 
 
 @torch_function("torch.native_group_norm")

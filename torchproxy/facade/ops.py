@@ -235,7 +235,7 @@ BINARY = {}
 # form (x.logical_and_(y) writes the result into x, cast to x's dtype, as torch does)
 _BINARY_METHODS = ("mul", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "remainder",
                    "logical_and", "logical_or")
-_BINARY_INPLACE = ("mul", "logical_and", "logical_or")  # eq_, ge_...: ops_more.py
+_BINARY_INPLACE = ("mul", "logical_and", "logical_or")  # eq_, ge_...: ops_pointwise.py
 
 
 for _n, _f in {"mul": paddle.multiply, "maximum": paddle.maximum, "minimum": paddle.minimum,
@@ -888,14 +888,3 @@ bitwise_left_shift = op("torch.bitwise_left_shift", method=True, inplace=True)(
     _shift("lshift_cpu", left=True))
 bitwise_right_shift = op("torch.bitwise_right_shift", method=True, inplace=True)(
     _shift("rshift_cpu", left=False))
-
-
-# the other op modules register their entries on import; their names are reachable as ops.<name>
-from .ops_reduce import (sum, prod, mean, var, std, amax, amin, all, any, logsumexp, cumsum,
-                         cumprod, softmax, log_softmax, norm, sort, argsort, topk, count_nonzero,
-                         quantile, median, max, min, argmax, argmin)  # noqa: E402,F401
-from .ops_shape import (cat, stack, reshape, transpose, permute, flatten, squeeze, unsqueeze,
-                        split, chunk, unbind, narrow, gather, index_select, masked_fill, tril,
-                        triu, flip, roll, broadcast_to, numel, clone, repeat_interleave, scatter,
-                        scatter_add, index_add, view_as_real, view_as_complex, movedim, diagonal,
-                        broadcast_shapes, broadcast_tensors, atleast_2d, fill)  # noqa: E402,F401

@@ -34,6 +34,11 @@ from . import dtypes as _dt
 from ._opbase import _legacy, _name, view_op, wrap_dim
 from .registry import torch_function, op, tensor_method
 from . import ops_shape as _shape
+from ._sizes import check_view, nbytes_strided
+from .creation import checked_alloc, parse_size
+from .storage import UntypedStorage, set_, storage_offset as _offset_of
+from .storage import _itemsize as _storage_itemsize
+from .tensor_views import stride as _torch_stride, view
 
 _INT64 = _dt.DTYPES["int64"]
 
@@ -93,7 +98,6 @@ def _extent(size, stride):
 
 
 def _storage_numel(x, itemsize):
-    from .storage import UntypedStorage
     if x.data_ptr() is None:  # Paddle 2.6: a 0-size tensor (even a view) owns no allocation
         raise RuntimeError("torchproxy: as_strided of a 0-element tensor needs its storage, and "
                            "Paddle 2.6 gives 0-element tensors (views included) none; take the "
@@ -102,8 +106,7 @@ def _storage_numel(x, itemsize):
 
 
 def _itemsize(x):
-    from .storage import _itemsize as it
-    return it(x.dtype)
+    return _storage_itemsize(x.dtype)
 
 
 @op("torch.as_strided", method=True)
@@ -111,13 +114,11 @@ def _itemsize(x):
 def as_strided(input, size, stride, storage_offset=None):
     """torch.as_strided: a view of ``input``'s storage with the given geometry (storage_offset
     defaults to input's own, counted from the storage's start)."""
-    from .storage import storage_offset as _offset_of
     size, stride = _check_geometry(size, stride)
     offset = _offset_of(input) if storage_offset is None else int(storage_offset)
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
     item = _itemsize(input)
-    from ._sizes import check_view, nbytes_strided
     # torch's overflow-checked size arithmetic (a size or stride near 2**63 wrapped here) and
     # its bounds message: the one shared check (facade/_sizes.py)
     need = nbytes_strided(size, stride, item, offset) // item
@@ -134,8 +135,6 @@ def strided_geometry_view(input, size, stride, offset):
     ``input``'s own geometry (divided where ``input`` itself views an element more than once).
     Paddle's as_strided backward is wrong here (paddle_shims.strided_view), and so is its
     unfold backward (overlapping windows: the last one wins instead of the sum)."""
-    from .storage import storage_offset as _offset_of
-    from .tensor_methods import stride as _torch_stride
     in_geom = (_shape_of(input), list(_torch_stride(input)), _offset_of(input))
     out_geom = (list(size), list(stride), int(offset))
 
@@ -166,7 +165,6 @@ def _as_strided_grad(g, in_geom, out_geom):
 @tensor_method("as_strided_")
 def as_strided_(self, size, stride, storage_offset=None):
     """In place: ``self`` becomes that view of its own storage (torch's metadata change)."""
-    from .storage import set_, storage_offset as _offset_of
     size, stride = _check_geometry(size, stride)
     offset = _offset_of(self) if storage_offset is None else int(storage_offset)
     view = as_strided(self, size, stride, offset)  # checks the bounds like torch
@@ -264,8 +262,6 @@ def unfold(self, dimension, size, step):
         raise RuntimeError(f"step is {step} but must be > 0")
     if size < 0:
         raise RuntimeError(f"size is {size} but must be >= 0")
-    from .storage import storage_offset as _offset_of
-    from .tensor_methods import stride as _torch_stride
     shape, strides = _shape_of(self), list(_torch_stride(self))
     if not nd:
         shape, strides = [1], [1]
@@ -515,7 +511,6 @@ tensor_method("mT")(property(_mT))
 
 @tensor_method("view_as")
 def view_as(self, other):
-    from .tensor_methods import view
     return view(self, list(other.shape))
 
 
@@ -538,7 +533,6 @@ def _resized(self, shape):
 
 @tensor_method("resize_")
 def resize_(self, *sizes, memory_format=None):
-    from .creation import checked_alloc, parse_size
     shape = parse_size(sizes, fn="resize_")
     with checked_alloc(shape, self.dtype, self.place):  # torch's overflow check, then OOM
         return _assign_into(self, _resized(self, shape))

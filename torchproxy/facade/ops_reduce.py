@@ -35,6 +35,9 @@ import math
 import paddle
 
 from . import dtypes as _dt
+from . import ops  # torch.max(a, b): the elementwise op
+from ..errors import NotProvidedError
+from .linalg import matrix_norm, vector_norm
 from ._opbase import (_LEGACY_NAMES, CummaxResult, CumminResult, KthResult, MaxResult, MedianResult, MinResult,
                       ModeResult, SortResult, TopkResult, kernel_empty, _FLOATS, _INTS, _dims,
                       _float_input, _float_kernel, _full, _name, _prod, _reduced_shape,
@@ -139,7 +142,6 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 def _minmax(torch_name, reduce_all, reduce_dim, elementwise, result_cls):
     def fn(input, dim=None, keepdim=False, *, out=None):
         if isinstance(dim, paddle.Tensor):  # torch.max(a, b)
-            from . import ops  # torch.max(a, b): the elementwise op (ops.py imports us)
             return _write_out(ops.BINARY[elementwise](input, dim), out)
         if dim is None:
             if keepdim:
@@ -299,7 +301,6 @@ def _norm_method(self, p="fro", dim=None, keepdim=False, dtype=None):
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """torch.functional.norm's rule: "fro" (over at most 2 dims) and numbers are vector norms,
     other strings ("nuc", or "fro" over more dims) matrix norms (facade/linalg.py)."""
-    from .linalg import matrix_norm, vector_norm
     _dim = [dim] if isinstance(dim, int) else dim
     if isinstance(p, str):
         if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
@@ -1100,7 +1101,6 @@ def hash_tensor(input, dim=(), *, keepdim=False, mode=0):
     """torch's xor hash: each element widened to its 64-bit float/integer type, its bits read
     as uint64, XOR-reduced.  Needs uint64 tensors (Paddle 3)."""
     if not HAS_VIEW_DTYPE:  # Paddle 2.6: no uint64 dtype, no bit casts
-        from ..errors import NotProvidedError
         raise NotProvidedError("torch.hash_tensor (needs uint64 tensors: Paddle 3)")
     if mode != 0:
         raise RuntimeError(f"hash_tensor: Expected mode to be 0 (xor_sum) but got {mode}")

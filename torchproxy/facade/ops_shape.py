@@ -25,6 +25,12 @@ import paddle
 
 from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST, ZERO_SIZE_KERNELS_FAIL, reshape_exact
 from . import dtypes as _dt
+from ..paddle_shims import (AS_REAL_NEEDS_CONTIGUOUS, as_complex_strided, as_real_strided,
+                            as_real_view)
+from .core import Size
+from .storage import storage_offset
+from .tensor_views import (_infer_shape, _legacy_scalar, expand, reshape_view, same_storage,
+                           stride, strided, view_or_marked_copy, with_layout)
 from .registry import tensor_method, torch_function
 from ._opbase import (OutRule, _dims, _full, _name, _prod, _write_out, builtins_sum,
                       check_no_overlap, op, opmath_function, view_op, wrap_dim)
@@ -85,13 +91,11 @@ def stack(tensors, dim=0, *, out=None):
 @opmath_function("torch.reshape")
 @view_op("torch.reshape")
 def reshape(input, shape):
-    from .tensor_methods import _infer_shape  # torch's -1 inference and size check
     new = _infer_shape([int(d) for d in shape], _prod(input.shape))
     if ZERO_SIZE_KERNELS_FAIL and 0 in new and new != list(input.shape):
         # Paddle 2.6 reads a 0 in the target as "copy this dimension": an empty tensor of
         # the shape (Paddle 2.6 gives 0-size tensors no gradient anyway)
         return paddle.zeros(new, dtype="int64").astype(input.dtype)
-    from .tensor_methods import reshape_view  # torch's aliasing and strides
     return reshape_view(input, new)
 
 
@@ -127,7 +131,6 @@ def permute(input, dims):
 def flatten(input, start_dim=0, end_dim=-1):
     nd = input.ndim
     if nd == 0:  # torch: a (1,) view
-        from .tensor_methods import strided
         return strided(input, [1], [1])
     s, e = wrap_dim(start_dim, nd), wrap_dim(end_dim, nd)
     if s > e:
@@ -137,7 +140,6 @@ def flatten(input, start_dim=0, end_dim=-1):
     shape = list(input.shape)
     if 0 in shape:  # nothing to alias
         return reshape_exact(input, shape[:s] + [_prod(shape[s:e + 1])] + shape[e + 1:])
-    from .tensor_methods import reshape_view  # torch's aliasing and strides
     return reshape_view(input, shape[:s] + [_prod(shape[s:e + 1])] + shape[e + 1:])
 
 
@@ -152,7 +154,6 @@ def squeeze(input, dim=None):
         return input
     new = [shape[i] for i in keep]
     if not input.is_contiguous():  # torch drops the squeezed dims' strides, keeps the others
-        from .tensor_methods import stride, with_layout
         own = stride(input)
         return with_layout(input, reshape_exact(input, new), new, [own[i] for i in keep])
     return reshape_exact(input, new)
@@ -169,7 +170,6 @@ def unsqueeze(input, dim):
         return reshape_exact(input, new)  # Paddle's contiguous strides are torch's here
     # torch's rule for the new dim's stride: size * stride of the dim it goes before (1 at
     # the end); Paddle's reshape copies a 0-d tensor and strides size-1 dims its own way
-    from .tensor_methods import stride, with_layout
     own = list(stride(input))
     st = shape[d] * own[d] if d < nd else 1
     return with_layout(input, reshape_exact(input, new) if nd else None, new,
@@ -385,7 +385,6 @@ def roll(input, shifts, dims=None):
 @view_op("torch.broadcast_to")
 def broadcast_to(input, size):
     """torch: ``input.expand(size)`` (a zero-stride view; Paddle's broadcast_to copies)."""
-    from .tensor_methods import expand
     return expand(input, *[int(n) for n in size])
 
 
@@ -478,14 +477,10 @@ def view_as_real(input):
     """torch's view (Paddle's as_real aliases except over non-contiguous inputs on Paddle 2.6,
     where it reads the wrong elements: paddle_shims.as_real_strided builds the view there; a
     result that still does not alias with torch's geometry is a marked copy into which in-place
-    writes raise: tensor_methods.view_or_marked_copy)."""
+    writes raise: tensor_views.view_or_marked_copy)."""
     if not _name(input.dtype).startswith("complex"):
         raise RuntimeError("view_as_real is only supported for complex tensors")
-    from ..paddle_shims import as_real_view
-    from .storage import storage_offset
-    from .tensor_methods import same_storage, stride, view_or_marked_copy
     strides, offset = [2 * st for st in stride(input)] + [1], 2 * storage_offset(input)
-    from ..paddle_shims import AS_REAL_NEEDS_CONTIGUOUS, as_real_strided
     if AS_REAL_NEEDS_CONTIGUOUS and 0 not in input.shape and not input.is_contiguous():
         # Paddle 2.6: as_real over a contiguous alias of the allocation, then torch's strides
         return as_real_strided(input, list(input.shape) + [2], strides, offset)
@@ -502,8 +497,6 @@ def view_as_real(input):
 def view_as_complex(input):
     """torch's checks (RuntimeError), then Paddle's as_complex (a view where Paddle aliases;
     else a copy refusing in-place writes, as view_as_real)."""
-    from .storage import storage_offset
-    from .tensor_methods import stride, view_or_marked_copy
     if _name(input.dtype) not in ("float32", "float64", "float16"):
         raise RuntimeError(f"view_as_complex is only supported for half, float and double "
                            f"tensors, but got a tensor of scalar type: "
@@ -524,20 +517,12 @@ def view_as_complex(input):
         # aborts the process (std::length_error; fuzzer finding F31); with no element to alias,
         # an empty complex tensor built from the two (empty) parts is torch's result
         return paddle.complex(input[..., 0], input[..., 1])
-    from ..paddle_shims import AS_REAL_NEEDS_CONTIGUOUS, as_complex_strided
     if AS_REAL_NEEDS_CONTIGUOUS and _name(input.dtype) != "float16" and not input.is_contiguous():
         # Paddle 2.6: as_complex over a contiguous alias of the allocation, then torch's strides
         return as_complex_strided(input, shape[:-1], [st // 2 for st in strides[:-1]],
                                   storage_offset(input) // 2)
     return view_or_marked_copy(paddle.as_complex(input), input, "view_as_complex",
                                [st // 2 for st in strides[:-1]], storage_offset(input) // 2)
-
-
-def _legacy_scalar(dtype):
-    return {"float64": "Double", "float32": "Float", "float16": "Half", "bfloat16": "BFloat16",
-            "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-            "bool": "Bool", "complex64": "ComplexFloat",
-            "complex128": "ComplexDouble"}.get(_name(dtype), _name(dtype))
 
 
 @opmath_function("torch.movedim")
@@ -590,7 +575,6 @@ def broadcast_shapes(*shapes):
             raise RuntimeError(f"Shape mismatch: objects cannot be broadcast to a single shape. "
                                f"Mismatch is between {out} and {s}.")
         out = [q if p == 1 else p for p, q in zip(a, b)]
-    from .core import Size
     return Size(out)
 
 

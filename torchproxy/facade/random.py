@@ -25,7 +25,9 @@ from ..paddle_shims import (default_cpu_generator, default_cuda_generator, expec
                             set_expected_place)
 from . import dtypes as _dt
 from .device import to_place
-from .creation import require_strided
+from .device import device as _device
+from .creation import (Generator, _write_out, generator_scope, manual_seed,
+                       parse_size, require_strided, seed)
 from .registry import module, tensor_method, torch_function, value
 
 NAMES = (
@@ -42,44 +44,6 @@ NAMES = (
 module("torch.random")
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
-
-
-def _default_generator_for(place):
-    if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower():
-        return default_cpu_generator()
-    idx = place.gpu_device_id() if hasattr(place, "gpu_device_id") else place.get_device_id()
-    return default_cuda_generator(idx)
-
-
-def _device_type(place) -> str:
-    return "cpu" if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower() else "cuda"
-
-
-@contextlib.contextmanager
-def generator_scope(generator, place):
-    """Run Paddle's random ops on ``place`` drawing from ``generator``'s stream (None: the
-    global one)."""
-    if generator is None:
-        yield
-        return
-    from .creation import Generator
-    if not isinstance(generator, Generator):
-        raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
-    kind = _device_type(place)
-    if generator.device.type != kind:
-        raise RuntimeError(f"Expected a '{kind}' device type for generator but found "
-                           f"'{generator.device.type}'")
-    default = _default_generator_for(place)
-    if generator._gen is default:  # torch.default_generator / manual_seed's return value
-        yield
-        return
-    saved = default.get_state()
-    default.set_state(generator._gen.get_state())
-    try:
-        yield
-    finally:
-        generator._gen.set_state(default.get_state())
-        default.set_state(saved)
 
 
 class _on_place:
@@ -274,7 +238,6 @@ def bernoulli(input, p=None, *, generator=None, out=None):
 def _out(result, out):
     if out is None:
         return result
-    from .creation import _write_out
     return _write_out(result, out)
 
 
@@ -305,7 +268,6 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
         if size is None:
             raise TypeError("normal() received an invalid combination of arguments: "
                             "normal(float mean, float std) needs size")
-        from .creation import parse_size
         shape = parse_size((size,), fn="normal")
         dt = _dt.to_paddle(dtype) if dtype is not None else _dt.DTYPES[paddle.get_default_dtype()]
         place = to_place(device)
@@ -379,8 +341,6 @@ def poisson(input, generator=None):
 
 # -- the global generator ------------------------------------------------------------------------
 def _default():
-    from .creation import Generator
-    from .device import device as _device
     g = Generator.__new__(Generator)
     g.device = _device("cpu")
     g._gen = default_cpu_generator()
@@ -408,12 +368,10 @@ def set_rng_state(new_state):
 
 
 def _manual_seed(seed):
-    from .creation import manual_seed
     return manual_seed(seed)
 
 
 def _seed():
-    from .creation import seed
     return seed()
 
 

@@ -49,6 +49,7 @@ AREAS = (
     "torchproxy.facade.ops_reduce",  # sum/mean/max/sort/topk... (torch.return_types)
     "torchproxy.facade.ops_shape",  # cat/stack/reshape/split/gather/scatter...
     "torchproxy.facade.ops_indexing",  # as_strided*, put, masked_scatter, index_put, tile, mT
+    "torchproxy.facade.tensor_views",  # Tensor views: stride, view, reshape, expand, contiguous
     "torchproxy.facade.tensor_methods",  # Tensor methods with torch semantics
     "torchproxy.facade.operators",  # + - * / on tensors with torch's type promotion
     "torchproxy.facade.cuda",       # torch.cuda, streams, events, memory
@@ -87,7 +88,8 @@ AREAS = (
     "torchproxy.facade.distributed_parallel",  # DistributedDataParallel, DistributedSampler, mp.spawn
     "torchproxy.facade.storage",    # untyped_storage, storage_offset, set_ (Triton interpreter)
     "torchproxy.facade.cpp_extension",  # torch.utils.cpp_extension (JIT-built extensions)
-    "torchproxy.facade.serialization",  # torch.save / torch.load (torch's zip format)
+    "torchproxy.facade.serialization",  # torch.load, safe globals (torch's zip format)
+    "torchproxy.facade.serialization_save",  # torch.save (torch's zip format)
     "torchproxy.facade.random",  # Generator streams, generator=, randperm/normal/bernoulli/multinomial
     "torchproxy.facade.signal",  # torch.signal.windows (torch's window formulas)
     "torchproxy.facade.fft",  # torch.fft on paddle.fft (torch's n/s/dim/norm, dtypes, errors)
@@ -95,7 +97,13 @@ AREAS = (
     "torchproxy.facade.linalg_more",  # torch.svd/qr/lu/geqrf/ormqr/matrix_exp, lstsq, ldl, cross
     "torchproxy.facade.special",  # torch.special on Paddle ops (erfc/erfcx/ndtr fits, polynomials)
     "torchproxy.facade.ops_clients",  # names real clients need (Triton tutorials, Liger tests)
-    "torchproxy.facade.ops_more",  # more torch.* / Tensor methods from OpInfo (arc*, xlogy, dot...)
+    # torch.* functions and Tensor methods from torch's OpInfo database, by torch.html's sections
+    "torchproxy.facade.ops_pointwise",  # Pointwise Ops: arc*, lgamma, xlogy, hypot, conj/real/imag...
+    "torchproxy.facade.ops_blas_lapack",  # BLAS and LAPACK Operations: dot, mv, addmv, addr, baddbmm...
+    "torchproxy.facade.ops_slicing_joining",  # Indexing, Slicing, Joining, Mutating: splits, scatters, *_copy
+    "torchproxy.facade.ops_reduction_comparison",  # Reduction/Comparison Ops: nansum, kthvalue, isin, histc
+    "torchproxy.facade.ops_other_operations",  # Other Operations: meshgrid, cdist, cov, diag, tensordot
+    "torchproxy.facade.creation_ops",  # Creation Ops: logspace, scalar_tensor, channels_last
     "torchproxy.facade.data",  # torch.utils.data: datasets, samplers, collate, DataLoader with workers
     "torchproxy.facade.optim",  # torch.optim and lr_scheduler (torch's update formulas)
     "torchproxy.facade.distributions",  # torch.distributions: the Distribution base, the modules
@@ -113,6 +121,9 @@ AREAS = (
     "torchproxy.facade.ops_inplace",  # torch.<op>_ functions (torch.sigmoid_): the Tensor in-place methods
 )
 
+
+# `import torchproxy` loads this module (the hook's module table), so its decorators import
+# zero_size, and with it the Paddle layer (paddle_shims), when the facade loads, not at import.
 
 # module name -> the torch names its import registered (TABLE and TENSOR_TABLE alike); the
 # registering module is the one whose top-level code ran the registration (its "<module>"
@@ -150,7 +161,7 @@ def torch_function(torch_name: str, note: str = "") -> Callable:
     0-size operands; the function itself on 3.x).  Its entry's kind is ``adapter``.  Math ops
     use ``_opbase.opmath_function`` instead, which adds torch's CPU half-precision rule."""
     def deco(fn):
-        from .zero_size import guard
+        from .zero_size import guard  # lazy: Paddle layer at facade load
         from ._autocast import wrap
         fn = wrap(torch_name, guard(fn, torch_name))  # torch's autocast policy, if listed
         _register(Entry(torch_name, "adapter", fn, note))
@@ -183,14 +194,35 @@ def tensor_method(name: str, note: str = "") -> Callable:
         if isinstance(impl, types.FunctionType) and (name.endswith("__") or
                                                      not name.endswith("_")):
             # Paddle 2.6 only: empty results' gradient edges (in-place forms return self)
-            from .zero_size import cutting_empty_grads
+            from .zero_size import cutting_empty_grads  # lazy: Paddle layer at facade load
             impl = cutting_empty_grads(impl)
         elif isinstance(impl, property) and impl.fset is None and impl.fget is not None:
-            from .zero_size import cutting_empty_grads  # (x.H, x.mH of empty tensors)
+            from .zero_size import cutting_empty_grads  # lazy: Paddle layer at facade load
+            # (x.H, x.mH of empty tensors)
             impl = property(cutting_empty_grads(impl.fget), doc=impl.__doc__)
         TENSOR_TABLE[full] = Entry(full, "adapter", impl, note)
         return impl
     return deco
+
+
+# op()'s out= and in-place forms follow torch's out=/in-place rules (cast checks, resizing, the
+# in-place target checks), which need the tensor level above the registry: _opbase provides
+# them when it loads (registered late, so the registry imports nothing above it).  Every area
+# that declares out=/inplace= ops imports _opbase first.
+_FORMS: dict[str, Callable] = {}
+
+
+def provide_forms(*, with_out: Callable, make_inplace: Callable) -> None:
+    """Called once by ``_opbase``: the builders of op()'s ``out=`` and in-place forms."""
+    _FORMS.update(with_out=with_out, make_inplace=make_inplace)
+
+
+def _form(name: str, arg: str) -> Callable:
+    try:
+        return _FORMS[name]
+    except KeyError:
+        raise AreaError(f"op(..., {arg}) needs torchproxy.facade._opbase loaded (it provides "
+                        f"the {name} form): import _opbase in the declaring area") from None
 
 
 def op(torch_name: str, *, method=False, inplace=False, out=False, note: str = ""):
@@ -220,11 +252,10 @@ def op(torch_name: str, *, method=False, inplace=False, out=False, note: str = "
     short = torch_name.rsplit(".", 1)[1]
 
     def deco(fn):
-        from .zero_size import cutting_empty_grads
+        from .zero_size import cutting_empty_grads  # lazy: Paddle layer at facade load
         impl = fn
         if out:
-            from ._opbase import with_out
-            impl = with_out(fn, None if out is True else out)
+            impl = _form("with_out", "out=")(fn, None if out is True else out)
         impl = cutting_empty_grads(impl)  # Paddle 2.6 only: empty results' gradient edges
         plain = impl  # in-place forms are never autocast (torch: only out-of-place ops are)
         from ._autocast import wrap
@@ -238,8 +269,7 @@ def op(torch_name: str, *, method=False, inplace=False, out=False, note: str = "
             if callable(inplace):
                 ip = inplace
             else:
-                from ._opbase import make_inplace
-                ip = make_inplace(f"{short}_", plain)
+                ip = _form("make_inplace", "inplace=True")(f"{short}_", plain)
             tensor_method(f"{short}_", note)(ip)
         return impl
     return deco

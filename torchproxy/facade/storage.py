@@ -43,6 +43,10 @@ import paddle
 from ..paddle_shims import byte_offset, place_guard, share_buffer
 from . import _sizes
 from .creation import require_strided
+from ..errors import NotProvidedError
+from .creation import checked_alloc, parse_size
+from .device import device_of_place, to_place
+from .dtypes import to_paddle
 from .registry import tensor_method, type_
 
 
@@ -146,7 +150,6 @@ class UntypedStorage:
 
     @property
     def device(self):
-        from .device import device_of_place
         return device_of_place(self._place)
 
     @property
@@ -198,7 +201,6 @@ class UntypedStorage:
         the file through a shared mapping) is not provided: the bytes are read into memory,
         as torch's ``shared=False`` storage behaves."""
         if shared:
-            from ..errors import NotProvidedError
             raise NotProvidedError("torch.UntypedStorage.from_file(shared=True) (a storage "
                                    "mapped onto the file)")
         import os
@@ -338,10 +340,6 @@ def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=
     """torch: uninitialised, with self's dtype and device unless given (the interpreter calls
     ``arg.new_empty(0, device="cpu")``).  Allocation only: no kernel runs."""
     require_strided(layout, 'Tensor.new_empty')
-    from .creation import parse_size
-    from .device import to_place
-    from .creation import checked_alloc
-    from .dtypes import to_paddle
     shape = parse_size(size, fn="new_empty")
     place = self.place if device is None else to_place(device)
     dt = self.dtype if dtype is None else to_paddle(dtype)

@@ -65,9 +65,9 @@ class _Refused(Exception):
 # areas whose torch.* functions make or describe tensors rather than compute on operands: their
 # adapters are not guarded (no 0-size failure to recover; no extra call on their hot paths)
 _UNGUARDED_AREAS = frozenset("torchproxy.facade." + m for m in (
-    "core", "dtypes", "device", "creation", "cuda", "cpu", "runtime", "autograd", "library",
+    "core", "dtypes", "device", "creation", "creation_ops", "cuda", "cpu", "runtime", "autograd", "library",
     "misc", "testing_internal", "distributed_tensor", "storage", "cpp_extension",
-    "serialization", "data", "optim"))
+    "serialization", "serialization_save", "data", "optim"))
 
 
 def guard(fn, torch_name):
@@ -153,8 +153,18 @@ def recover(exc: BaseException, fn, name, args, kwargs):
         return result
     if not isinstance(result, paddle.Tensor):
         raise exc
-    from .creation import _write_out
-    return _write_out(result, out)
+    return _OUT_WRITER[0](result, out)
+
+
+# torch's out= writing (creation._write_out: its cast check needs dtypes, which stand above this
+# module: registry imports it to guard what it registers).  Registered late, by creation when it
+# loads; recover() runs only after a facade op ran, so the facade is loaded by then.
+_OUT_WRITER: list = []
+
+
+def provide_out_writer(write_out) -> None:
+    """Called once by ``creation``: the function that writes a recovered result into ``out=``."""
+    _OUT_WRITER[:] = [write_out]
 
 
 def _has_full_tensor(values) -> bool:
