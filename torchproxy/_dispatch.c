@@ -397,8 +397,8 @@ static const struct {
 } fast_table[] = {
     {"dim", "torchproxy.facade.core", "dim", FAST_DIM},
     {"numel", "torchproxy.facade.core", "numel", FAST_NUMEL},
-    {"stride", "torchproxy.facade.tensor_methods", "stride", FAST_STRIDE},
-    {"is_contiguous", "torchproxy.facade.tensor_methods", "is_contiguous", FAST_ISCONTIG},
+    {"stride", "torchproxy.facade.tensor_views", "stride", FAST_STRIDE},
+    {"is_contiguous", "torchproxy.facade.tensor_views", "is_contiguous", FAST_ISCONTIG},
     {"shape", "torchproxy.facade.core", "shape", FAST_SHAPE},
     {"device", "torchproxy.facade.device", "device_", FAST_DEVICE},
 };
