@@ -111,6 +111,10 @@ AREAS = (
     "torchproxy.facade.autocast",  # torch.autocast, torch.amp autocast/custom_fwd, autocast state
     "torchproxy.facade.amp",  # torch.amp/torch.cuda.amp GradScaler; torch.onnx (importable)
     "torchproxy.facade.ops_inplace",  # torch.<op>_ functions (torch.sigmoid_): the Tensor in-place methods
+    "torchproxy.facade.ops_windows",  # torch.hann/hamming/blackman/bartlett/kaiser_window (Spectral Ops)
+    "torchproxy.facade.ops_tensors",  # is_nonzero, set_default_tensor_type, frombuffer, can_cast, vander...
+    "torchproxy.facade.nn_functional_activation",  # torch.celu/rrelu/selu/threshold(_): ATen forms
+    "torchproxy.facade.nn_functional_distance",  # torch.pdist/cosine_similarity/bilinear: ATen forms
 )
 
 
