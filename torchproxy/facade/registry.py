@@ -115,6 +115,7 @@ AREAS = (
     "torchproxy.facade.ops_tensors",  # is_nonzero, set_default_tensor_type, frombuffer, can_cast, vander...
     "torchproxy.facade.nn_functional_activation",  # torch.celu/rrelu/selu/threshold(_): ATen forms
     "torchproxy.facade.nn_functional_distance",  # torch.pdist/cosine_similarity/bilinear: ATen forms
+    "torchproxy.facade.tensor_attributes",  # is_cpu, nbytes, itemsize, is_inference/is_signed/is_conj...
 )
 
 
