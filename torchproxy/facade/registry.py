@@ -133,15 +133,22 @@ def _note_registrant(name: str) -> None:
     REGISTERED_BY.setdefault(mod, []).append(name)
 
 
+_AS_DECLARED: dict[str, Entry] = {}  # entries as declared (TABLE's adapters may be wrapped)
+
+
 def _register(entry: Entry) -> None:
     if not entry.name.startswith("torch"):
         raise ValueError(f"facade names start with 'torch': {entry.name!r}")
     if entry.kind not in KINDS:
         raise ValueError(f"unknown entry kind {entry.kind!r} for {entry.name}")
-    if entry.name in TABLE and TABLE[entry.name] != entry:
+    if entry.name in TABLE and _AS_DECLARED.get(entry.name, TABLE[entry.name]) != entry:
         raise ValueError(f"{entry.name} is registered twice ({TABLE[entry.name].kind} and {entry.kind})")
     if entry.name not in TABLE:
         _note_registrant(entry.name)
+    _AS_DECLARED[entry.name] = entry
+    if entry.kind == "adapter":
+        from ._numpy_aliases import with_aliases  # axis=/keepdims= as torch's parser takes
+        entry = entry._replace(impl=with_aliases(entry.name, entry.impl))
     TABLE[entry.name] = entry
 
 
@@ -193,6 +200,9 @@ def tensor_method(name: str, note: str = "") -> Callable:
         elif isinstance(impl, property) and impl.fset is None and impl.fget is not None:
             from .zero_size import cutting_empty_grads  # (x.H, x.mH of empty tensors)
             impl = property(cutting_empty_grads(impl.fget), doc=impl.__doc__)
+        if isinstance(impl, types.FunctionType):
+            from ._numpy_aliases import with_aliases  # axis=/keepdims= (torch's parser)
+            impl = with_aliases(full, impl)
         TENSOR_TABLE[full] = Entry(full, "adapter", impl, note)
         return impl
     return deco
