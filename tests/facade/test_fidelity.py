@@ -76,3 +76,28 @@ import torch
 def f(x):
     return {expr}
 """, X)
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int16", "float16", "bfloat16", "bool"])
+@pytest.mark.parametrize("expr", [
+    "torch.argsort(x)", "x.argsort(descending=True, stable=True)", "torch.sort(x, dim=0)",
+    "torch.index_select(x, 0, torch.tensor([2, 0, 2]))", "x.index_select(0, torch.tensor([1]))",
+    "x.abs()", "torch.abs(x)", "abs(x)",
+])
+def test_dtypes_without_cpu_kernels(dt, expr):
+    check(f"""
+import torch
+def f(x):
+    x = x.to(torch.{dt})
+    return {expr}
+""", np.array([3, -1, 2, 0, -1, 7], "float32"))
+
+
+def test_abs_grad():
+    check("""
+import torch
+def f(x):
+    x.requires_grad_()
+    x.abs().sum().backward()
+    return x.grad, x[:0].abs()
+""", np.array([3.0, -1.0, 2.0], "float32"))
