@@ -116,6 +116,7 @@ AREAS = (
     "torchproxy.facade.nn_functional_activation",  # torch.celu/rrelu/selu/threshold(_): ATen forms
     "torchproxy.facade.nn_functional_distance",  # torch.pdist/cosine_similarity/bilinear: ATen forms
     "torchproxy.facade.tensor_attributes",  # is_cpu, nbytes, itemsize, is_inference/is_signed/is_conj...
+    "torchproxy.facade.ops_foreach",  # torch._foreach_* (add/mul/addcmul/lerp/norm/zero_...): loops
 )
 
 
