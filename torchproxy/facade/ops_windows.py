@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes as _dt
-from .creation import _finish, _from_numpy_as, default_float, strided
+from .creation import _finish, _from_numpy_as, default_float, require_strided
 from .registry import torch_function
 
 NAMES = (
@@ -64,8 +64,7 @@ def _window(fn, L, periodic, dtype, layout, device, requires_grad, formula):
     periodic = True if periodic is None else periodic
     dt = default_float() if dtype is None else _dt.to_paddle(dtype)
     name = _dt.torch_name(dt)
-    if layout is not None and layout is not strided:
-        raise RuntimeError(f"{fn} is not implemented for sparse types, got: {layout}")
+    require_strided(layout, fn)  # (sparse layouts: NotProvidedError)
     if name.startswith("complex"):
         # (torch's message: its arange has no complex kernel)
         raise NotImplementedError(f'"arange_cpu" not implemented for {name!r}')
@@ -95,6 +94,7 @@ def _hamming(alpha, beta):
 @torch_function("torch.hann_window")
 def hann_window(window_length, periodic=None, *, dtype=None, layout=None, device=None,
                 requires_grad=False, pin_memory=False):
+    require_strided(layout, "hann_window")
     return _window("hann_window", window_length, periodic, dtype, layout, device,
                    requires_grad, _hamming(0.5, 0.5))
 
@@ -102,6 +102,7 @@ def hann_window(window_length, periodic=None, *, dtype=None, layout=None, device
 @torch_function("torch.hamming_window")
 def hamming_window(window_length, periodic=None, alpha=None, beta=None, *, dtype=None,
                    layout=None, device=None, requires_grad=False, pin_memory=False):
+    require_strided(layout, "hamming_window")
     _overloads("hamming_window", (("periodic", periodic), ("alpha", alpha), ("beta", beta)))
     return _window("hamming_window", window_length, periodic, dtype, layout, device,
                    requires_grad, _hamming(0.54 if alpha is None else float(alpha),
@@ -119,6 +120,7 @@ def _blackman(a, k, n):
 @torch_function("torch.blackman_window")
 def blackman_window(window_length, periodic=None, *, dtype=None, layout=None, device=None,
                     requires_grad=False, pin_memory=False):
+    require_strided(layout, "blackman_window")
     return _window("blackman_window", window_length, periodic, dtype, layout, device,
                    requires_grad, _blackman)
 
@@ -133,6 +135,7 @@ def _bartlett(a, k, n):
 @torch_function("torch.bartlett_window")
 def bartlett_window(window_length, periodic=None, *, dtype=None, layout=None, device=None,
                     requires_grad=False, pin_memory=False):
+    require_strided(layout, "bartlett_window")
     return _window("bartlett_window", window_length, periodic, dtype, layout, device,
                    requires_grad, _bartlett)
 
@@ -140,6 +143,7 @@ def bartlett_window(window_length, periodic=None, *, dtype=None, layout=None, de
 @torch_function("torch.kaiser_window")
 def kaiser_window(window_length, periodic=None, beta=None, *, dtype=None, layout=None,
                   device=None, requires_grad=False, pin_memory=False):
+    require_strided(layout, "kaiser_window")
     _overloads("kaiser_window", (("periodic", periodic), ("beta", beta)))
     beta = 12.0 if beta is None else float(beta)
 
