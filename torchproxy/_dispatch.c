@@ -420,16 +420,22 @@ static int fast_kind_for(PyObject *name, PyObject *impl, PyObject **globals) {
     for (size_t i = 0; i < sizeof(fast_table) / sizeof(fast_table[0]); i++) {
         if (!str_is(name, fast_table[i].name) || !PyFunction_Check(impl))
             continue;
-        /* Paddle 2.6 wraps tensor methods in zero_size.cutting_empty_grads' `cut`, which
-         * returns ints, tuples of ints, bools and devices unchanged: look through it (and
-         * nothing else) at the function it calls */
+        /* Two wrappers are looked through (and nothing else) at the function they call:
+         * Paddle 2.6's zero_size.cutting_empty_grads `cut`, which returns ints, tuples of ints,
+         * bools and devices unchanged, and _numpy_aliases' `aliased`, which only renames the
+         * keywords axis=/keepdims= (a fast path takes positional arguments only) */
         PyObject *fn = Py_NewRef(impl);
-        PyObject *mod = PyDict_GetItemWithError(PyFunction_GET_GLOBALS(fn), s_name);
-        if (str_is(mod, "torchproxy.facade.zero_size") &&
-                str_is(((PyCodeObject *)PyFunction_GET_CODE(fn))->co_name, "cut")) {
+        for (int depth = 0; depth < 2 && fn != NULL && PyFunction_Check(fn); depth++) {
+            PyObject *mod = PyDict_GetItemWithError(PyFunction_GET_GLOBALS(fn), s_name);
+            PyObject *co_name = ((PyCodeObject *)PyFunction_GET_CODE(fn))->co_name;
+            if (!((str_is(mod, "torchproxy.facade.zero_size") && str_is(co_name, "cut")) ||
+                  (str_is(mod, "torchproxy.facade._numpy_aliases") &&
+                   str_is(co_name, "aliased"))))
+                break;
             PyObject *inner = PyObject_GetAttrString(fn, "__wrapped__");
             Py_SETREF(fn, inner);
         }
+        PyObject *mod;
         int ok = 0;
         if (fn != NULL && PyFunction_Check(fn)) {
             /* the module whose globals the code reads, not a copied __module__ */

@@ -1101,3 +1101,25 @@ def is_zero_size_failure(exc: BaseException) -> bool:
         return False
     msg = str(exc)
     return any(m in msg for m in _ZERO_SIZE_MESSAGES)
+
+
+# -- CPU kernels registered without some dtypes ---------------------------------------------------
+# Paddle's CPU argsort has no int8 kernel (2.6: no int8/int16/uint8), its index_select none for int8/int16/uint8/float16,
+# its abs none for int8/int16/uint8 (3.3.1 and 2.6.2).  The op runs on a wider dtype that holds every value exactly and the caller
+# casts the result back.  An entry goes when every supported Paddle registers the kernel.
+CPU_KERNEL_WIDENING = {
+    # (2.6's argsort has int32/int64/float32/float64 only)
+    "argsort": {"int8": "int32", "int16": "int32", "uint8": "int32"} if IS_PADDLE_2 else
+               {"int8": "int16"},
+    "index_select": {"int8": "int32", "int16": "int32", "uint8": "int32", "float16": "float32"},
+    "abs": {"int8": "int32", "int16": "int32", "uint8": "int32"},  # (int8 -128 wraps back)
+}
+
+
+def widen_for_kernel(op: str, x):
+    """``x`` as the dtype ``op``'s CPU kernel exists for (``x`` itself when it has one)."""
+    wide = CPU_KERNEL_WIDENING[op].get(str(x.dtype).rsplit(".", 1)[-1].lower()
+                                        .replace("fp16", "float16"))
+    if wide is None or not x.place.is_cpu_place():
+        return x
+    return x.astype(wide)

@@ -73,6 +73,8 @@ BINARY = ("mul", "mul_", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge
           "__pow__", "__rpow__", "__rdiv__", "__mod__", "__eq__", "__ne__", "__lt__", "__le__",
           "__gt__", "__ge__", "bitwise_and", "bitwise_or", "bitwise_xor", "__matmul__",
           "__rmatmul__", "matmul", "mm",
+          # tensor_attributes.py (tests/facade/test_tensor_attributes.py)
+          "is_same_size",
           # in-place operators (tests/facade/test_inplace_operators.py)
           *sorted(dispatch.INPLACE_OPERATORS))
 SAMPLES = {name: (X, lambda: (Y(),), {}) for name in BINARY}

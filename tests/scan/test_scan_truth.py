@@ -39,7 +39,7 @@ from torch import nn
 
 
 def f(x):
-    return x.is_same_size(x), x.is_cpu
+    return x.is_shared(), x.is_mkldnn
 
 
 def g(model):
@@ -79,7 +79,7 @@ def test_missing_tensor_and_module_attributes_make_it_not_ready(tmp_path, clf):
     # every torch *name* is provided: the old verdict said "ready" here
     assert r.summary[MISSING] == 0
     got = {a["name"]: a["sites"] for a in r.attributes}
-    assert got == {"torch.Tensor.is_same_size": ["m.py:7"], "torch.Tensor.is_cpu": ["m.py:7"],
+    assert got == {"torch.Tensor.is_shared": ["m.py:7"], "torch.Tensor.is_mkldnn": ["m.py:7"],
                    "torch.nn.Module.share_memory": ["m.py:11"]}
     assert r.verdict.startswith("not ready: all ")
     # and the scan is right: real torch runs the file, the facade raises on each of them
@@ -90,11 +90,11 @@ def test_missing_tensor_and_module_attributes_make_it_not_ready(tmp_path, clf):
     real.g(real_torch.nn.Linear(2, 2))
     import paddle
     x = paddle.to_tensor(np.ones(2, "float32"))
-    with pytest.raises(AttributeError, match="is_same_size"):
+    with pytest.raises(AttributeError, match="is_shared"):
         fac.f(x)
     with pytest.raises(AttributeError, match="share_memory"):
         fac.g(fac.nn.Linear(2, 2))
-    assert not hasattr(x, "is_cpu")  # the facade's tensors lack it (scoped or not)
+    assert not hasattr(x, "is_mkldnn")  # the facade's tensors lack it (scoped or not)
 
 
 def test_own_attributes_modules_and_builtins_are_not_taken_for_torch(tmp_path, clf):

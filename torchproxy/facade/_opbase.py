@@ -434,6 +434,10 @@ def _pytype(v):
     for t in (bool, int, float, builtins.complex):
         if isinstance(v, t):
             return t
+    # numpy scalars (np.int32(1) == x): torch takes them as the Python number of their kind
+    for abc, t in ((numbers.Integral, int), (numbers.Real, float), (numbers.Complex, builtins.complex)):
+        if isinstance(v, abc):
+            return t
     raise TypeError(f"unsupported operand {v!r}")
 
 

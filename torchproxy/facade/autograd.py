@@ -220,12 +220,41 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return tuple(out)
 
 
-@torch_function("torch.autograd.backward")
+def _no_create_graph(what, create_graph):
+    if create_graph:
+        # Paddle's backward has no create_graph, and a leaf's .grad here never requires grad
+        from ..errors import NotProvidedError
+        raise NotProvidedError(f"{what}(create_graph=True) (use torch.autograd.grad(..., "
+                               "create_graph=True))")
+
+
+def _backward_into(outputs, grads, inputs, retain_graph):
+    """backward(inputs=...): gradients accumulate into the listed tensors' .grad only (leaves
+    or not), as torch's; computed with paddle.grad, which leaves every other .grad alone."""
+    inputs = _as_list(inputs)
+    if not inputs:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    if any(not x.is_leaf for x in inputs):
+        # Paddle sets .grad on leaves only
+        from ..errors import NotProvidedError
+        raise NotProvidedError("torch.Tensor.backward(inputs=) with a non-leaf tensor in inputs")
+    gs = _run_backward(paddle.grad, outputs, inputs, grad_outputs=grads,
+                       retain_graph=bool(retain_graph), create_graph=False, allow_unused=True)
+    for x, g in zip(inputs, gs):
+        if g is None:
+            continue
+        g = g.detach()
+        cur = x.grad  # Paddle's (inside torchproxy)
+        x.grad = g if cur is None else cur + g
+
+
+@torch_function("torch.autograd.backward", note="create_graph=True is not provided; inputs=: "
+                 "leaf tensors only, and retain_grad() tensors on the way keep their .grad")
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
-    if create_graph or inputs is not None:
-        raise NotImplementedError("torchproxy: torch.autograd.backward(create_graph=, inputs=) "
-                                  "is not provided")
+    _no_create_graph("torch.autograd.backward", create_graph)
     _check_differentiable(_as_list(tensors))
+    if inputs is not None:
+        return _backward_into(_as_list(tensors), _as_list(grad_tensors), inputs, retain_graph)
     _run_backward(paddle.autograd.backward, _as_list(tensors), _as_list(grad_tensors),
                   bool(retain_graph))
 
@@ -470,10 +499,9 @@ def requires_grad_(self, requires_grad: bool = True):
     return self
 
 
-@tensor_method("backward", note="create_graph=True and inputs= are not provided")
+@tensor_method("backward", note="see torch.autograd.backward")
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    if create_graph or inputs is not None:
-        raise NotImplementedError("torchproxy: Tensor.backward(create_graph=, inputs=) is not provided")
+    _no_create_graph("torch.Tensor.backward", create_graph)
     _check_differentiable([self])
     if gradient is None:
         n = 1
@@ -485,6 +513,9 @@ def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, 
             from .dtypes import torch_name
             raise RuntimeError("grad can be implicitly created only for real scalar outputs but "
                                f"got torch.{torch_name(self.dtype)}")
+    if inputs is not None:
+        return _backward_into([self], None if gradient is None else [gradient], inputs,
+                              retain_graph)
     # inside torchproxy, self.backward is Paddle's own method
     _run_backward(self.backward, gradient, retain_graph=bool(retain_graph))
 

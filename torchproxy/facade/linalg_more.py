@@ -31,12 +31,12 @@ NAMES = (
     "torch.Tensor.cholesky_inverse", "torch.Tensor.cholesky_solve", "torch.Tensor.cross",
     "torch.Tensor.geqrf", "torch.Tensor.logdet", "torch.Tensor.lu", "torch.Tensor.lu_solve",
     "torch.Tensor.mH", "torch.Tensor.matrix_exp", "torch.Tensor.ormqr", "torch.Tensor.pinverse",
-    "torch.Tensor.qr", "torch.Tensor.svd", "torch.Tensor.triangular_solve", "torch.adjoint",
+    "torch.Tensor.qr", "torch.Tensor.slogdet", "torch.Tensor.svd", "torch.Tensor.triangular_solve", "torch.adjoint",
     "torch.cholesky", "torch.cholesky_inverse", "torch.cholesky_solve", "torch.cross",
     "torch.geqrf", "torch.linalg.ldl_factor", "torch.linalg.ldl_factor_ex",
     "torch.linalg.ldl_solve", "torch.linalg.lstsq", "torch.linalg.matrix_exp", "torch.logdet",
     "torch.lu", "torch.lu_solve", "torch.lu_unpack", "torch.matrix_exp", "torch.ormqr",
-    "torch.pca_lowrank", "torch.pinverse", "torch.qr", "torch.svd", "torch.svd_lowrank",
+    "torch.pca_lowrank", "torch.pinverse", "torch.qr", "torch.slogdet", "torch.svd", "torch.svd_lowrank",
     "torch.triangular_solve",
 )
 
@@ -314,6 +314,17 @@ def logdet(input):
         return paddle.log(sign) + logabs.astype(input.dtype)
     nan = paddle.full_like(logabs, math.nan)
     return paddle.where(sign < 0, nan, logabs)
+
+
+_SlogdetResult = _rt("slogdet", ("sign", "logabsdet"))  # torch.return_types.slogdet
+
+
+@op("torch.slogdet", method=True)
+def slogdet(input, *, out=None):
+    """torch.linalg.slogdet under torch's older name (its own result type, errors named so)."""
+    _square("slogdet", input)
+    r = _slogdet(input)
+    return _out(_SlogdetResult(r[0], r[1]), out)
 
 
 @op("torch.pinverse", method=True)

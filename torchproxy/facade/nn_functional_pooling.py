@@ -22,6 +22,8 @@ NAMES = (
     "torch.nn.functional.max_pool3d", "torch.nn.functional.max_pool3d_with_indices",
     "torch.nn.functional.max_unpool1d", "torch.nn.functional.max_unpool2d",
     "torch.nn.functional.max_unpool3d",
+    "torch.adaptive_avg_pool1d", "torch.adaptive_max_pool1d", "torch.avg_pool1d",
+    "torch.max_pool1d", "torch.max_pool1d_with_indices", "torch.max_pool2d", "torch.max_pool3d",
 )
 
 import itertools
@@ -481,3 +483,44 @@ def _ad(nd):
 
 (adaptive_avg_pool1d, adaptive_max_pool1d), (adaptive_avg_pool2d, adaptive_max_pool2d), \
     (adaptive_avg_pool3d, adaptive_max_pool3d) = _ad(1), _ad(2), _ad(3)
+
+
+# -- the torch.* (ATen) forms: stride=[] means the kernel size, no return_indices= (the
+#    *_with_indices and adaptive max forms return (values, indices)) --------------------------
+def _aten_stride(stride):
+    return None if stride is None or (isinstance(stride, (list, tuple)) and not stride) else stride
+
+
+def _aten_mp(fn, name):
+    def aten_max_pool(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+        return fn(input, kernel_size, _aten_stride(stride), padding, dilation, ceil_mode)
+    aten_max_pool.__name__ = name
+    return torch_function("torch." + name)(aten_max_pool)
+
+
+for _nd, _fn in ((1, max_pool1d), (2, max_pool2d), (3, max_pool3d)):
+    _aten_mp(_fn, f"max_pool{_nd}d")
+
+
+@torch_function("torch.max_pool1d_with_indices")
+def aten_max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1,
+                                 ceil_mode=False):
+    return tuple(max_pool1d(input, kernel_size, _aten_stride(stride), padding, dilation,
+                            ceil_mode, True))
+
+
+@torch_function("torch.avg_pool1d")
+def aten_avg_pool1d(input, kernel_size, stride=(), padding=0, ceil_mode=False,
+                    count_include_pad=True):
+    return avg_pool1d(input, kernel_size, _aten_stride(stride), padding, ceil_mode,
+                      count_include_pad)
+
+
+@torch_function("torch.adaptive_avg_pool1d")
+def aten_adaptive_avg_pool1d(input, output_size):
+    return adaptive_avg_pool1d(input, output_size)
+
+
+@torch_function("torch.adaptive_max_pool1d")
+def aten_adaptive_max_pool1d(input, output_size):
+    return tuple(adaptive_max_pool1d(input, output_size, True))

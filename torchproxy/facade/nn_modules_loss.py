@@ -9,7 +9,7 @@ NAMES = (
     "torch.nn.HingeEmbeddingLoss", "torch.nn.HuberLoss", "torch.nn.L1Loss",
     "torch.nn.LinearCrossEntropyLoss", "torch.nn.MSELoss", "torch.nn.MarginRankingLoss",
     "torch.nn.MultiLabelMarginLoss", "torch.nn.MultiLabelSoftMarginLoss",
-    "torch.nn.MultiMarginLoss", "torch.nn.NLLLoss", "torch.nn.PairwiseDistance",
+    "torch.nn.MultiMarginLoss", "torch.nn.NLLLoss", "torch.nn.NLLLoss2d", "torch.nn.PairwiseDistance",
     "torch.nn.PoissonNLLLoss", "torch.nn.SmoothL1Loss", "torch.nn.SoftMarginLoss",
     "torch.nn.TripletMarginLoss", "torch.nn.TripletMarginWithDistanceLoss",
     "torch.nn.modules.loss._Loss", "torch.nn.modules.loss._WeightedLoss",
@@ -70,6 +70,20 @@ class NLLLoss(_WeightedLoss):
     def forward(self, input, target):
         return _nn.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
                             reduction=self.reduction)
+
+
+@_export
+class NLLLoss2d(NLLLoss):
+    """torch's deprecated alias of NLLLoss (a FutureWarning per instance, as torch's)."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean"):
+        import warnings
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a "
+                      "drop-in replacement and see "
+                      "https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more details.",
+                      FutureWarning, stacklevel=2)
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
 
 
 @_export

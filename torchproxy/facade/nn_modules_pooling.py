@@ -8,7 +8,7 @@ NAMES = (
     "torch.nn.AvgPool1d", "torch.nn.AvgPool2d", "torch.nn.AvgPool3d",
     "torch.nn.FractionalMaxPool2d", "torch.nn.FractionalMaxPool3d", "torch.nn.LPPool1d",
     "torch.nn.LPPool2d", "torch.nn.LPPool3d", "torch.nn.MaxPool1d", "torch.nn.MaxPool2d",
-    "torch.nn.MaxPool3d",
+    "torch.nn.MaxPool3d", "torch.nn.MaxUnpool1d", "torch.nn.MaxUnpool2d", "torch.nn.MaxUnpool3d",
 )
 
 from .nn import Module
@@ -17,7 +17,8 @@ from .nn_functional_pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, ad
                                     adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d,
                                     avg_pool1d, avg_pool2d, avg_pool3d, fractional_max_pool2d,
                                     fractional_max_pool3d, lp_pool1d, lp_pool2d, lp_pool3d,
-                                    max_pool1d, max_pool2d, max_pool3d)
+                                    max_pool1d, max_pool2d, max_pool3d, max_unpool1d,
+                                    max_unpool2d, max_unpool3d)
 from .nn_modules import _export, _tuple
 
 
@@ -42,6 +43,28 @@ def _maxpool_cls(nd):
 
 
 MaxPool1d, MaxPool2d, MaxPool3d = _maxpool_cls(1), _maxpool_cls(2), _maxpool_cls(3)
+
+
+def _maxunpool_cls(nd):
+    fn = {1: max_unpool1d, 2: max_unpool2d, 3: max_unpool3d}[nd]
+
+    class MaxUnpool(Module):
+        def __init__(self, kernel_size, stride=None, padding=0):
+            super().__init__()
+            self.kernel_size = _tuple(kernel_size, nd)
+            self.stride = _tuple(stride if stride is not None else kernel_size, nd)
+            self.padding = _tuple(padding, nd)
+
+        def forward(self, input, indices, output_size=None):
+            return fn(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+        def extra_repr(self):
+            return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+    MaxUnpool.__name__ = MaxUnpool.__qualname__ = f"MaxUnpool{nd}d"
+    return _export(MaxUnpool)
+
+
+MaxUnpool1d, MaxUnpool2d, MaxUnpool3d = _maxunpool_cls(1), _maxunpool_cls(2), _maxunpool_cls(3)
 
 
 @_export

@@ -129,8 +129,15 @@ def _float_test(paddle_fn, integral_value):
     return fn
 
 
+def _abs(x):
+    if x.dtype == paddle.bool:
+        raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
+    w = _shims.widen_for_kernel("abs", x)  # (int8/int16/uint8: no CPU kernel)
+    return paddle.abs(x) if w is x else paddle.abs(w).astype(x.dtype)
+
+
 _SAME_DTYPE = {
-    "abs": paddle.abs, "neg": _neg, "square": paddle.square, "sign": _sign,
+    "abs": _abs, "neg": _neg, "square": paddle.square, "sign": _sign,
     "floor": _integral_identity("floor", paddle.floor),
     "ceil": _integral_identity("ceil", paddle.ceil),
     "trunc": _integral_identity("trunc", paddle.trunc),

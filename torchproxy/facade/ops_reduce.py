@@ -44,6 +44,7 @@ from ._opbase import (_LEGACY_NAMES, CummaxResult, CumminResult, KthResult, MaxR
                       _return_type, _to_dtype, _write_out, opmath_function, op,
                       wrap_dim)
 from ..paddle_shims import ARGSORT_HAS_STABLE, HAS_VIEW_DTYPE, IS_PADDLE_2
+from ..paddle_shims import widen_for_kernel
 from .registry import module, type_
 
 
@@ -355,7 +356,7 @@ def sort(input, dim=-1, descending=False, stable=False):
     if input.size == 0:
         return SortResult(_copy(input), kernel_empty(list(input.shape), _dt.DTYPES["int64"],
                                                       input.place))
-    x = _nobool(input)
+    x = widen_for_kernel("argsort", _nobool(input))  # (int8: no CPU kernel)
     idx = _stable_argsort(x, d, descending)
     v = paddle.take_along_axis(x, idx, d)  # Paddle has no bool take_along_axis either
     n = x.shape[d]

@@ -24,6 +24,7 @@ NAMES = (
 import paddle
 
 from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST, ZERO_SIZE_KERNELS_FAIL, reshape_exact
+from ..paddle_shims import widen_for_kernel
 from . import dtypes as _dt
 from ..paddle_shims import (AS_REAL_NEEDS_CONTIGUOUS, as_complex_strided, as_real_strided,
                             as_real_view)
@@ -304,8 +305,8 @@ def index_select(input, dim, index):
         if i not in (0, -1):
             raise IndexError(f"index out of range in self")
         return input.clone()
-    return _back(paddle.index_select(_bool_safe(input), index, axis=wrap_dim(dim, input.ndim)),
-                 input.dtype)
+    x = widen_for_kernel("index_select", _bool_safe(input))  # (int8/16, uint8, float16)
+    return _back(paddle.index_select(x, index, axis=wrap_dim(dim, input.ndim)), input.dtype)
 
 
 @op("torch.masked_fill", method=True, inplace=True)

@@ -95,7 +95,18 @@ column_stack = _stack_like("column_stack",
 
 
 @_register_op("torch.tensor_split", method=True)
-def tensor_split(input, indices_or_sections, dim=0):
+def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indices=None,
+                 tensor_indices_or_sections=None):
+    # torch's three overloads name the split argument sections= (int), indices= (sequence)
+    # or tensor_indices_or_sections= (Tensor)
+    given = [v for v in (indices_or_sections, sections, indices, tensor_indices_or_sections)
+             if v is not None]
+    if len(given) != 1 or (sections is not None and not isinstance(sections, int)) or (
+            indices is not None and not isinstance(indices, (list, tuple))) or (
+            tensor_indices_or_sections is not None and
+            not isinstance(tensor_indices_or_sections, paddle.Tensor)):
+        raise TypeError("tensor_split() received an invalid combination of arguments")
+    indices_or_sections = given[0]
     if input.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
                            "tensor with 0 dims")

@@ -119,6 +119,12 @@ AREAS = (
     "torchproxy.facade.autocast",  # torch.autocast, torch.amp autocast/custom_fwd, autocast state
     "torchproxy.facade.amp",  # torch.amp/torch.cuda.amp GradScaler; torch.onnx (importable)
     "torchproxy.facade.ops_inplace",  # torch.<op>_ functions (torch.sigmoid_): the Tensor in-place methods
+    "torchproxy.facade.ops_windows",  # torch.hann/hamming/blackman/bartlett/kaiser_window (Spectral Ops)
+    "torchproxy.facade.ops_tensors",  # is_nonzero, set_default_tensor_type, frombuffer, can_cast, vander...
+    "torchproxy.facade.nn_functional_activation",  # torch.celu/rrelu/selu/threshold(_): ATen forms
+    "torchproxy.facade.nn_functional_distance",  # torch.pdist/cosine_similarity/bilinear: ATen forms
+    "torchproxy.facade.tensor_attributes",  # is_cpu, nbytes, itemsize, is_inference/is_signed/is_conj...
+    "torchproxy.facade.ops_foreach",  # torch._foreach_* (add/mul/addcmul/lerp/norm/zero_...): loops
 )
 
 
@@ -139,15 +145,22 @@ def _note_registrant(name: str) -> None:
     REGISTERED_BY.setdefault(mod, []).append(name)
 
 
+_AS_DECLARED: dict[str, Entry] = {}  # entries as declared (TABLE's adapters may be wrapped)
+
+
 def _register(entry: Entry) -> None:
     if not entry.name.startswith("torch"):
         raise ValueError(f"facade names start with 'torch': {entry.name!r}")
     if entry.kind not in KINDS:
         raise ValueError(f"unknown entry kind {entry.kind!r} for {entry.name}")
-    if entry.name in TABLE and TABLE[entry.name] != entry:
+    if entry.name in TABLE and _AS_DECLARED.get(entry.name, TABLE[entry.name]) != entry:
         raise ValueError(f"{entry.name} is registered twice ({TABLE[entry.name].kind} and {entry.kind})")
     if entry.name not in TABLE:
         _note_registrant(entry.name)
+    _AS_DECLARED[entry.name] = entry
+    if entry.kind == "adapter":
+        from ._numpy_aliases import with_aliases  # axis=/keepdims= as torch's parser takes
+        entry = entry._replace(impl=with_aliases(entry.name, entry.impl))
     TABLE[entry.name] = entry
 
 
@@ -200,6 +213,9 @@ def tensor_method(name: str, note: str = "") -> Callable:
             from .zero_size import cutting_empty_grads  # lazy: Paddle layer at facade load
             # (x.H, x.mH of empty tensors)
             impl = property(cutting_empty_grads(impl.fget), doc=impl.__doc__)
+        if isinstance(impl, types.FunctionType):
+            from ._numpy_aliases import with_aliases  # axis=/keepdims= (torch's parser)
+            impl = with_aliases(full, impl)
         TENSOR_TABLE[full] = Entry(full, "adapter", impl, note)
         return impl
     return deco

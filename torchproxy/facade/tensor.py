@@ -94,6 +94,10 @@ def _install_all() -> None:
             _saved[name] = cls.__dict__.get(name, _MISSING)
             new = _dispatch.make(name, impl, None if current is _MISSING else current)
             setattr(cls, name, new)
+        # a torch attribute the facade lacks: NotProvidedError in scope (tensor_missing.py)
+        from .tensor_missing import missing_attribute
+        _saved["__getattr__"] = cls.__dict__.get("__getattr__", _MISSING)
+        cls.__getattr__ = missing_attribute
 
 
 def uninstall() -> None:

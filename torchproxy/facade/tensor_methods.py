@@ -43,8 +43,8 @@ NAMES = (
     "torch.Tensor.type", "torch.Tensor.type_as", "torch.Tensor.unsqueeze", "torch.Tensor.where",
 )
 # registered on some Paddle versions only: data_ptr on 2.6 (0-size tensors: None there)
-# abs, clone, tril, triu, T on 2.6 (0-size tensors' gradient edges)
-CONDITIONAL = ("torch.Tensor.data_ptr", "torch.Tensor.abs", "torch.Tensor.clone",
+# clone, tril, triu, T on 2.6 (0-size tensors' gradient edges)
+CONDITIONAL = ("torch.Tensor.data_ptr", "torch.Tensor.clone",
                "torch.Tensor.tril", "torch.Tensor.triu", "torch.Tensor.T")
 
 import paddle
@@ -422,16 +422,20 @@ if DATA_PTR_NONE_FOR_EMPTY:
     _paddle_data_ptr = _original("data_ptr")
 
 
+@tensor_method("abs")
+def abs(self):  # noqa: A001 - torch's name
+    """torch.abs's function: Paddle's CPU abs has no float16/bfloat16 kernel (opmath computes
+    those in float32), and Paddle 2.6's gives a 0-size result no gradient edge."""
+    from .ops import UNARY
+    return UNARY["abs"](self)
+
+
 if ZERO_SIZE_GRAD_CRASHES:
-    # Paddle 2.6's own abs, tril, triu, T and clone on a tensor with 0 elements: the results
-    # of the first four have no gradient edge to the view's base (base.grad stays None;
+    # Paddle 2.6's own tril, triu, T and clone (abs: above) on a tensor with 0 elements: the results
+    # of the first three have no gradient edge to the view's base (base.grad stays None;
     # torch: zeros), clone refuses the uninitialized tensor ("We can only support initialized
     # tensor in clone").  Registered on 2.6 only (registry.tensor_method adds the edge: cut_empty_grads); on 3.x Paddle's are
     # torch's.  Memory-model fuzzer F14.
-    @tensor_method("abs")
-    def abs(self):  # noqa: A001 - torch's name
-        return _paddle_abs(self)
-
     @tensor_method("tril")
     def tril(self, diagonal=0):
         return _paddle_tril(self, diagonal)
@@ -451,6 +455,6 @@ if ZERO_SIZE_GRAD_CRASHES:
             return empty_result(list(self.shape), self.dtype, self.place, (self,))
         return _paddle_clone(self)
 
-    _paddle_abs, _paddle_clone = _original("abs"), _original("clone")
+    _paddle_clone = _original("clone")
     _paddle_tril, _paddle_triu = _original("tril"), _original("triu")
     _paddle_T = _original("T").__get__
