@@ -184,6 +184,33 @@ _TENSOR_METHODS_INC = os.path.join(INCLUDE_DIR, "torchproxy", "aten", "tensor_me
 _CLASS_RE = re.compile(r"\bclass\s+Tensor\s*:\s*public\s+TensorBase\s*\{")
 
 
+# Paddle 3.3's at::Tensor::slice fails without an end ("The length of axes (1) and length of ends
+# (0) should be same": LLTM's d_X.slice(1, state_size)), ignores step, and is not const; the
+# overlay replaces it with torch's semantics (negative and out-of-range bounds clamped as torch
+# does).  The generator requires exactly one such method, so a Paddle that changes it is noticed.
+_PADDLE_SLICE_RE = re.compile(r"at::Tensor\s+slice\s*\(\s*int64_t\s+dim\s*=\s*0\s*,")
+_SLICE = """at::Tensor slice(int64_t dim = 0,
+                   ::std::optional<int64_t> start = ::std::nullopt,
+                   ::std::optional<int64_t> end = ::std::nullopt,
+                   int64_t step = 1) const {
+    // torchproxy (facade/cpp_extension.py, _SLICE): torch's Tensor::slice
+    int64_t n = static_cast<int64_t>(tensor_.dims().size());
+    TORCH_CHECK(n > 0, "slice() cannot be applied to a 0-dim tensor.");
+    TORCH_CHECK(step > 0, "slice step must be positive");
+    if (dim < 0) dim += n;
+    int64_t size = tensor_.dims()[dim];
+    int64_t s = start.value_or(0), e = end.value_or(size);
+    if (s < 0) s += size;
+    if (e < 0) e += size;
+    s = s < 0 ? 0 : (s > size ? size : s);
+    e = e < s ? s : (e > size ? size : e);
+    if (step == 1)
+      return Tensor(paddle::experimental::slice(tensor_, {dim}, {s}, {e}, {1}, {}));
+    return Tensor(paddle::experimental::strided_slice(
+        tensor_, {static_cast<int>(dim)}, {s}, {e}, {step}));
+  }"""
+
+
 class OverlayError(RuntimeError):
     """The installed Paddle's ATen/core/TensorBody.h is not what the overlay generator expects."""
 
@@ -215,6 +242,21 @@ def tensor_body_overlay(paddle_text: str) -> str:
         raise OverlayError("unbalanced braces after 'class Tensor' in Paddle's TensorBody.h")
     close = i - 1
     body = paddle_text[start:close]
+    # Paddle's own Tensor::slice, replaced (torch's semantics): see _SLICE below
+    found = list(_PADDLE_SLICE_RE.finditer(body))
+    if len(found) != 1:
+        raise OverlayError(f"expected one 'at::Tensor slice(int64_t dim = 0, ...)' method in "
+                           f"Paddle's at::Tensor, found {len(found)}")
+    s0 = start + found[0].start()
+    depth, j = 0, paddle_text.index("{", start + found[0].end())
+    while True:  # the method's closing brace
+        depth += {"{": 1, "}": -1}.get(paddle_text[j], 0)
+        j += 1
+        if depth == 0:
+            break
+    paddle_text = paddle_text[:s0] + _SLICE + paddle_text[j:]
+    close += len(_SLICE) - (j - s0)
+    body = paddle_text[start:close]
     clash = [n for n in supplement_method_names() if re.search(rf"\b{re.escape(n)}\s*\(", body)]
     if clash:
         raise OverlayError("Paddle's at::Tensor already declares " + ", ".join(clash) + ": remove "
@@ -239,7 +281,9 @@ def overlay_include_dir() -> str | None:
     with open(src) as f:
         text = f.read()
     with open(_TENSOR_METHODS_INC, "rb") as f:
-        digest = hashlib.sha256(text.encode() + b"\0" + f.read()).hexdigest()[:16]
+        # the generator's own replacement text is part of what it generates
+        digest = hashlib.sha256(text.encode() + b"\0" + f.read() + b"\0"
+                                + _SLICE.encode()).hexdigest()[:16]
     root = os.environ.get("TORCHPROXY_CACHE_DIR") or os.path.join(
         os.path.expanduser("~"), ".cache", "torchproxy")
     out_dir = os.path.join(root, "cpp-overlay", digest)
@@ -428,7 +472,9 @@ def _build_hash(sources, parts) -> str:
         for fn in sorted(files):
             with open(os.path.join(root, fn), "rb") as f:
                 h.update(f.read())
-    h.update(repr((parts, paddle.__version__, paddle.version.commit)).encode())
+    # the overlay's directory name is the hash of what it was generated from
+    h.update(repr((parts, paddle.__version__, paddle.version.commit,
+                   overlay_include_dir())).encode())
     return h.hexdigest()
 
 
