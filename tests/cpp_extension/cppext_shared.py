@@ -44,8 +44,11 @@ def run_side(side: str, source: str) -> dict:
     headers = sorted(os.path.join(d, f) for d, _, fs in os.walk(os.path.join(ROOT, "torchproxy",
                                                                             "include"))
                      for f in fs)
+    # and on the facade modules the cases go through (torch.ops/library, cpp_extension)
+    facade = [os.path.join(ROOT, "torchproxy", "facade", f)
+              for f in ("library.py", "cpp_extension.py")]
     digest = source_hash(source, os.path.join(HERE, "cases.py"), os.path.join(HERE, "runner.py"),
-                         *headers)
+                         *headers, *facade)
     name = os.path.splitext(os.path.basename(source))[0]
     build = os.path.join(CACHE, side, f"{name}-{source_hash(source)}")
     os.makedirs(build, exist_ok=True)

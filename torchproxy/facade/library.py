@@ -21,7 +21,7 @@ from __future__ import annotations
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
 NAMES = (
-    "torch.library", "torch.library.CustomOpDef", "torch.library.Library",
+    "torch._check", "torch.library", "torch.library.CustomOpDef", "torch.library.Library",
     "torch.library.custom_op", "torch.library.impl", "torch.library.opcheck", "torch.library.register_autograd",
     "torch.library.register_fake", "torch.library.register_kernel", "torch.library.triton_op",
     "torch.library.wrap_triton", "torch.ops",
@@ -531,11 +531,23 @@ def _library_binaries() -> list[str]:
     return sorted(p for p in paths if os.path.isfile(p) and os.path.getsize(p) < (256 << 20))
 
 
+_SCHEMA_TYPE = (rb"(?:Tensor|float|int|bool|str|Scalar|SymInt|SymFloat|ScalarType|Device|Layout|"
+                rb"MemoryFormat|Generator|Dimname|Storage|Stream|Any|complex)"
+                rb"(?:\([a-z*](?:\.\d+)?!?\))?(?:\[\d*\])?\??(?:\[\d*\])?")
+_SCHEMA_ARG = (_SCHEMA_TYPE + rb"\s+\w+(?:\s*=\s*(?:\[[^\]\x00]*\]|[^,()\x00]+))?|\*")
+_SCHEMA_RET = (rb"\(\)|" + _SCHEMA_TYPE + rb"(?:\s+\w+)?|\(\s*" + _SCHEMA_TYPE
+               + rb"(?:\s+\w+)?(?:\s*,\s*" + _SCHEMA_TYPE + rb"(?:\s+\w+)?)*\s*\)")
+_SCHEMA_TAIL = (rb"\s*\(\s*(?:(?:" + _SCHEMA_ARG + rb")(?:\s*,\s*(?:" + _SCHEMA_ARG
+                + rb"))*)?\s*\)\s*->\s*(?:" + _SCHEMA_RET + rb")")
+
+
 def _cpp_schema(op: "CppOpDef") -> str:
     """The schema string ``m.def`` registered for a TORCH_LIBRARY operator, from its library."""
     name, overload = op._name, (op._overload_name if op._overload_name != "default" else "")
     head = re.escape(name + (f".{overload}" if overload else "")).encode()
-    pat = re.compile(rb"(?<![\w.])" + head + rb"\s*\([^\x00]*?\)\s*->\s*[^\x00]*")
+    # only a well-formed schema counts: at -O2 the compiler may also store a literal as
+    # overlapping immediates, leaving mangled copies ("flooat") next to the clean one
+    pat = re.compile(rb"(?<![A-Za-z_.])" + head + _SCHEMA_TAIL)
     found = set()
     for path in _library_binaries():
         key = (path, os.path.getmtime(path))
@@ -657,6 +669,17 @@ def _opcheck_fake(op, args, kwargs):
 _OPCHECK_TESTERS = {"test_schema": _opcheck_schema,
                     "test_autograd_registration": _opcheck_autograd_registration,
                     "test_faketensor": _opcheck_fake}
+
+
+@torch_function("torch._check", note="registered here: fake impls (torch.library.register_fake) "
+                                      "call it")
+def _check(cond, message=None):
+    """torch._check(cond, message=None): RuntimeError unless ``cond`` (message: a callable)."""
+    if not bool(cond):
+        raise RuntimeError(message() if message is not None else
+                           "Expected cond to be True, but got False. (Could this error message "
+                           "be improved? If so, please report an enhancement request to "
+                           "PyTorch.)")
 
 
 @torch_function("torch.library.opcheck",
