@@ -132,21 +132,23 @@ def _mirror_git_dir():
     return None, f"no git directory at {repo}"
 
 
-def fetch_source(src: str) -> str:
-    """Put the pinned source in ``src`` (kept when it is there already): from the git mirror
-    under $TORCHPROXY_GIT_MIRRORS when it has the commit, else GitHub's archive of the commit
-    (the network); SourceUnavailable, one line saying what to provide, when neither works."""
+def fetch_source(src: str, sha: str = SHA, marker: str = "setup.py") -> str:
+    """Put the source at commit ``sha`` (default: the pin) in ``src`` (kept when its ``marker``
+    file is there already): from the git mirror under $TORCHPROXY_GIT_MIRRORS when it has the
+    commit, else GitHub's archive of the commit (the network); SourceUnavailable, one line
+    saying what to provide, when neither works.  tests/cpp_extension/test_lltm.py fetches the
+    classic LLTM's commit with it."""
     import io
     import subprocess
     import tarfile
     import urllib.request
 
-    if os.path.exists(os.path.join(src, "setup.py")):
+    if os.path.exists(os.path.join(src, marker)):
         return src
     tried = []
     mirror, looked = _mirror_git_dir()
     if mirror:
-        r = subprocess.run(["git", "--git-dir", mirror, "archive", SHA], capture_output=True)
+        r = subprocess.run(["git", "--git-dir", mirror, "archive", sha], capture_output=True)
         if r.returncode == 0:
             os.makedirs(src, exist_ok=True)
             tarfile.open(fileobj=io.BytesIO(r.stdout)).extractall(src)
@@ -155,11 +157,12 @@ def fetch_source(src: str) -> str:
     else:
         tried.append(looked)
     try:
-        data = urllib.request.urlopen(ARCHIVE, timeout=60).read()
+        archive = ARCHIVE if sha == SHA else ARCHIVE.replace(SHA, sha)
+        data = urllib.request.urlopen(archive, timeout=60).read()
     except OSError as e:  # URLError, timeouts, DNS: no GitHub from here
         tried.append(f"GitHub unreachable ({getattr(e, 'reason', e)})")
         raise SourceUnavailable(
-            f"pytorch/extension-cpp@{SHA[:12]} is needed from GitHub (codeload.github.com) or a "
+            f"pytorch/extension-cpp@{sha[:12]} is needed from GitHub (codeload.github.com) or a "
             f"git mirror: set {MIRRORS_ENV} to a folder holding pytorch+extension-cpp/repo with "
             f"that commit. Tried: {'; '.join(tried)}") from None
     os.makedirs(src, exist_ok=True)

@@ -15,7 +15,7 @@ import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from cases import CASES  # noqa: E402
+from cases import CASES, GROUPS  # noqa: E402
 
 SCOPED = "tpx_cpp_cases"
 
@@ -45,7 +45,8 @@ def main(side, source, build_dir, out):
                                        extra_cflags=["-O1"])
     build_s = time.perf_counter() - t0
     results = {}
-    for case, body in ((f"{g}/{c}", b) for g, cases in CASES.items() for c, b in cases.items()):
+    groups = GROUPS[os.path.basename(source)]
+    for case, body in ((f"{g}/{c}", b) for g in groups for c, b in CASES[g].items()):
         body = "\n".join(line.strip() for line in body.splitlines())  # one level, no nesting
         src = "def case(m, torch, np):\n" + textwrap.indent(body, "    ") + "\n"
         exec(compile(src, f"<case {case}>", "exec"), mod.__dict__)

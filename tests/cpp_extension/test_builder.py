@@ -25,6 +25,9 @@ def test_include_paths_put_torchproxy_headers_first():
     assert paths[0] == ce.INCLUDE_DIR
     assert os.path.isfile(os.path.join(paths[0], "torchproxy", "at_tensor_caster.h"))
     assert any(os.path.isfile(os.path.join(p, "torch", "extension.h")) for p in paths[1:])
+    if ce.compat_available():  # then the generated at::Tensor overlay, before Paddle's headers
+        assert paths[1] == ce.overlay_include_dir()
+        assert os.path.isfile(os.path.join(paths[1], "ATen", "core", "TensorBody.h"))
     libs = torch.utils.cpp_extension.library_paths()
     assert any(os.path.isfile(os.path.join(p, "libpaddle.so")) for p in libs)
 

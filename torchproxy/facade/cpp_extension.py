@@ -172,6 +172,138 @@ def compat_available() -> bool:
     return os.path.isfile(os.path.join(compat_include_dir(), "torch", "extension.h"))
 
 
+# -- the at::Tensor overlay ---------------------------------------------------------------------
+# Paddle's compat at::Tensor is a class in its own header (ATen/core/TensorBody.h), and C++ cannot
+# add methods to a class from outside it.  torchproxy therefore generates, from the installed
+# Paddle's header, a copy with <torchproxy/aten/tensor_methods.inc> (declarations) included inside
+# the class body and <torchproxy/aten/ops.h> (the ATen supplement, definitions) after it, in a
+# directory placed on the include path ahead of Paddle's.  Generated, not committed: it is always
+# the installed Paddle's class (nothing to keep in sync by hand), and the generator refuses a
+# header it cannot read the way it expects (docs/cpp-extensions.md, "How at::Tensor is extended").
+_TENSOR_METHODS_INC = os.path.join(INCLUDE_DIR, "torchproxy", "aten", "tensor_methods.inc")
+_CLASS_RE = re.compile(r"\bclass\s+Tensor\s*:\s*public\s+TensorBase\s*\{")
+
+
+# Paddle 3.3's at::Tensor::slice fails without an end ("The length of axes (1) and length of ends
+# (0) should be same": LLTM's d_X.slice(1, state_size)), ignores step, and is not const; the
+# overlay replaces it with torch's semantics (negative and out-of-range bounds clamped as torch
+# does).  The generator requires exactly one such method, so a Paddle that changes it is noticed.
+_PADDLE_SLICE_RE = re.compile(r"at::Tensor\s+slice\s*\(\s*int64_t\s+dim\s*=\s*0\s*,")
+_SLICE = """at::Tensor slice(int64_t dim = 0,
+                   ::std::optional<int64_t> start = ::std::nullopt,
+                   ::std::optional<int64_t> end = ::std::nullopt,
+                   int64_t step = 1) const {
+    // torchproxy (facade/cpp_extension.py, _SLICE): torch's Tensor::slice
+    int64_t n = static_cast<int64_t>(tensor_.dims().size());
+    TORCH_CHECK(n > 0, "slice() cannot be applied to a 0-dim tensor.");
+    TORCH_CHECK(step > 0, "slice step must be positive");
+    if (dim < 0) dim += n;
+    int64_t size = tensor_.dims()[dim];
+    int64_t s = start.value_or(0), e = end.value_or(size);
+    if (s < 0) s += size;
+    if (e < 0) e += size;
+    s = s < 0 ? 0 : (s > size ? size : s);
+    e = e < s ? s : (e > size ? size : e);
+    if (step == 1)
+      return Tensor(paddle::experimental::slice(tensor_, {dim}, {s}, {e}, {1}, {}));
+    return Tensor(paddle::experimental::strided_slice(
+        tensor_, {static_cast<int>(dim)}, {s}, {e}, {step}));
+  }"""
+
+
+class OverlayError(RuntimeError):
+    """The installed Paddle's ATen/core/TensorBody.h is not what the overlay generator expects."""
+
+
+def supplement_method_names() -> list[str]:
+    """The at::Tensor methods tensor_methods.inc adds (its ``// tpx-methods:`` line)."""
+    with open(_TENSOR_METHODS_INC) as f:
+        for line in f:
+            if line.startswith("// tpx-methods:"):
+                return line.split("tpx-methods:", 1)[1].split()
+    raise OverlayError(f"{_TENSOR_METHODS_INC} has no 'tpx-methods:' line")
+
+
+def tensor_body_overlay(paddle_text: str) -> str:
+    """The overlay of Paddle's ATen/core/TensorBody.h (its text given): the supplement's member
+    declarations inside ``class Tensor``, its definitions after the header.  OverlayError when
+    the class is not found once, its braces do not balance, or it already declares one of the
+    supplement's methods (Paddle caught up: the supplement must drop that name)."""
+    found = list(_CLASS_RE.finditer(paddle_text))
+    if len(found) != 1:
+        raise OverlayError(f"expected one 'class Tensor : public TensorBase {{' in Paddle's "
+                           f"ATen/core/TensorBody.h, found {len(found)}")
+    start = found[0].end()
+    depth, i = 1, start
+    while depth and i < len(paddle_text):  # the class's closing brace (bodies nest braces)
+        depth += {"{": 1, "}": -1}.get(paddle_text[i], 0)
+        i += 1
+    if depth:
+        raise OverlayError("unbalanced braces after 'class Tensor' in Paddle's TensorBody.h")
+    close = i - 1
+    body = paddle_text[start:close]
+    # Paddle's own Tensor::slice, replaced (torch's semantics): see _SLICE below
+    found = list(_PADDLE_SLICE_RE.finditer(body))
+    if len(found) != 1:
+        raise OverlayError(f"expected one 'at::Tensor slice(int64_t dim = 0, ...)' method in "
+                           f"Paddle's at::Tensor, found {len(found)}")
+    s0 = start + found[0].start()
+    depth, j = 0, paddle_text.index("{", start + found[0].end())
+    while True:  # the method's closing brace
+        depth += {"{": 1, "}": -1}.get(paddle_text[j], 0)
+        j += 1
+        if depth == 0:
+            break
+    paddle_text = paddle_text[:s0] + _SLICE + paddle_text[j:]
+    close += len(_SLICE) - (j - s0)
+    body = paddle_text[start:close]
+    clash = [n for n in supplement_method_names() if re.search(rf"\b{re.escape(n)}\s*\(", body)]
+    if clash:
+        raise OverlayError("Paddle's at::Tensor already declares " + ", ".join(clash) + ": remove "
+                           "them from torchproxy/include/torchproxy/aten/tensor_methods.inc "
+                           "and ops.h")
+    head = paddle_text.find("#pragma once")
+    head = 0 if head < 0 else head + len("#pragma once")
+    return ("// generated by torchproxy (facade/cpp_extension.py, tensor_body_overlay) from "
+            "Paddle's\n// ATen/core/TensorBody.h: do not edit\n"
+            + paddle_text[:head] + "\n#include <torchproxy/aten/tensor_methods_prelude.h>\n"
+            + paddle_text[head:close] + "\n#include <torchproxy/aten/tensor_methods.inc>\n"
+            + paddle_text[close:] + "\n#include <torchproxy/aten/ops.h>\n")
+
+
+def overlay_include_dir() -> str | None:
+    """The directory holding the generated ATen/core/TensorBody.h for the installed Paddle
+    (created once per Paddle header and supplement version), or None when Paddle has no such
+    header.  Under $TORCHPROXY_CACHE_DIR (default ~/.cache/torchproxy)/cpp-overlay/."""
+    src = os.path.join(compat_include_dir(), "ATen", "core", "TensorBody.h")
+    if not os.path.isfile(src):
+        return None
+    with open(src) as f:
+        text = f.read()
+    with open(_TENSOR_METHODS_INC, "rb") as f:
+        # the generator's own replacement text is part of what it generates
+        digest = hashlib.sha256(text.encode() + b"\0" + f.read() + b"\0"
+                                + _SLICE.encode()).hexdigest()[:16]
+    root = os.environ.get("TORCHPROXY_CACHE_DIR") or os.path.join(
+        os.path.expanduser("~"), ".cache", "torchproxy")
+    out_dir = os.path.join(root, "cpp-overlay", digest)
+    target = os.path.join(out_dir, "ATen", "core", "TensorBody.h")
+    if not os.path.isfile(target):
+        overlay = tensor_body_overlay(text)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        tmp = f"{target}.{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            f.write(overlay)
+        os.replace(tmp, target)  # atomic: concurrent builds see the whole file or none
+    return out_dir
+
+
+def _torchproxy_includes() -> list[str]:
+    """torchproxy's include directories, first on every extension's include path."""
+    overlay = overlay_include_dir()
+    return [INCLUDE_DIR] + ([overlay] if overlay else [])
+
+
 class CppExtensionUnavailable(RuntimeError):
     """torch C++ extensions need a Paddle that ships the torch-compatible C++ API."""
 
@@ -204,7 +336,7 @@ def _wants_cuda(device_type) -> bool:
 def include_paths(device_type="cpu", torch_include_dirs=True, *, cuda=None) -> list[str]:
     _require("include_paths")
     use_cuda = _wants_cuda(cuda if cuda is not None else device_type)
-    return [INCLUDE_DIR] + list(_pd_utils.find_paddle_includes(use_cuda))
+    return _torchproxy_includes() + list(_pd_utils.find_paddle_includes(use_cuda))
 
 
 @torch_function("torch.utils.cpp_extension.library_paths",
@@ -224,7 +356,8 @@ def _extension(what, name, sources, args, kwargs, cuda):
     for torch_only in ("dlink", "dlink_libraries"):  # torch CUDAExtension's device-link options
         if kwargs.pop(torch_only, None):
             raise NotImplementedError(f"torchproxy: {what}({torch_only}=...) is not provided")
-    kwargs["include_dirs"] = [INCLUDE_DIR] + [os.fsdecode(d) for d in kwargs.get("include_dirs", [])]
+    kwargs["include_dirs"] = _torchproxy_includes() + [os.fsdecode(d)
+                                                       for d in kwargs.get("include_dirs", [])]
     kwargs["library_dirs"] = list(kwargs.get("library_dirs", []))
     kwargs["extra_link_args"] = list(kwargs.get("extra_link_args", []))
     extra = kwargs.get("extra_compile_args")
@@ -302,6 +435,9 @@ type_("torch.utils.cpp_extension.BuildExtension", BuildExtension,
 
 
 # -- JIT: load / load_inline ---------------------------------------------------------------------
+# --force: load() runs this only when its hash of sources, flags and torchproxy's headers
+# changed, and setuptools alone would skip objects newer than their .cpp (it does not track
+# headers), keeping a stale library
 _SETUP_TEMPLATE = """\
 # written by torchproxy.facade.cpp_extension.load: builds {name} against Paddle
 import sys
@@ -312,7 +448,7 @@ ext = ({ctor})({name!r}, {sources!r},
     extra_link_args={ldflags!r}, include_dirs={includes!r})
 setup(name={name!r}, ext_modules=[ext],
       cmdclass={{"build_ext": BuildExtension.with_options(no_python_abi_suffix=True)}},
-      script_args=["build_ext", "--build-lib", {build!r}, "--build-temp",
+      script_args=["build_ext", "--force", "--build-lib", {build!r}, "--build-temp",
                    {temp!r}])
 """
 
@@ -336,7 +472,9 @@ def _build_hash(sources, parts) -> str:
         for fn in sorted(files):
             with open(os.path.join(root, fn), "rb") as f:
                 h.update(f.read())
-    h.update(repr((parts, paddle.__version__, paddle.version.commit)).encode())
+    # the overlay's directory name is the hash of what it was generated from
+    h.update(repr((parts, paddle.__version__, paddle.version.commit,
+                   overlay_include_dir())).encode())
     return h.hexdigest()
 
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
 NAMES = (
-    "torch.library", "torch.library.CustomOpDef", "torch.library.Library",
-    "torch.library.custom_op", "torch.library.impl", "torch.library.register_autograd",
+    "torch._check", "torch.library", "torch.library.CustomOpDef", "torch.library.Library",
+    "torch.library.custom_op", "torch.library.impl", "torch.library.opcheck", "torch.library.register_autograd",
     "torch.library.register_fake", "torch.library.register_kernel", "torch.library.triton_op",
     "torch.library.wrap_triton", "torch.ops",
 )
@@ -106,6 +106,7 @@ class CustomOpDef:
         self._mutates_args = mutates_args
         self._kernels: dict[str | None, object] = {}  # device type (None = any) -> fn
         self._fake = None
+        self._schema = None  # Library.define's schema string (opcheck reads it)
         self._autograd_fn = None
         self._init_fn = fn
         if fn is not None:
@@ -285,6 +286,7 @@ class Library:
         qual = f"{self.ns}::{name}"
         if qual not in _OPS:
             _register_op(CustomOpDef(qual, None, "unknown", None))
+        _OPS[qual]._schema = schema  # opcheck's test_schema reads its alias annotations
         return name
 
     def impl(self, op_name, fn, dispatch_key="", *, with_keyset=False):
@@ -466,3 +468,265 @@ def load_library(path):
     finally:
         sys.setdlopenflags(old)
     _TORCH_OPS.loaded_libraries.add(path)
+
+
+# -- torch.library.opcheck ---------------------------------------------------------------------
+# torch's opcheck runs test utilities on an operator and sample inputs.  What Paddle can answer:
+# - test_schema: the inputs an operator mutates and the outputs that alias inputs, compared
+#   with its schema's alias annotations (``Tensor(a!)``).  A TORCH_LIBRARY operator's schema is
+#   read from the library that defined it (Paddle's registry has no schema query: the string
+#   passed to ``m.def`` is in the loaded binary's data); a custom_op's from ``mutates_args``.
+# - test_autograd_registration: as torch's: inputs requiring grad and an output that requires
+#   grad without an autograd registration fail.
+# - test_faketensor: the registered fake kernel run on the real inputs must describe the real
+#   kernel's outputs (shape, dtype, device); torch runs it on fake tensors, which Paddle lacks.
+# - test_aot_dispatch_static / _dynamic compare the operator under torch.compile's AOTAutograd
+#   with eager mode: Paddle has no AOTAutograd, they cannot be checked.  Named explicitly they
+#   raise NotProvidedError; in the default set they are reported as not checked (a warning,
+#   and "NOT CHECKED: ..." in the returned dict), so the checks that can run still do.
+_OPCHECK_UNCHECKABLE = ("test_aot_dispatch_static", "test_aot_dispatch_dynamic")
+_OPCHECK_ALL = ("test_schema", "test_autograd_registration", "test_faketensor",
+                "test_aot_dispatch_static", "test_aot_dispatch_dynamic")
+_OPCHECK_DEFAULT = ("test_schema", "test_autograd_registration", "test_faketensor",
+                    "test_aot_dispatch_dynamic")
+_NO_AOT = ("it compares the operator under torch.compile's AOTAutograd with eager mode, and "
+           "Paddle has no AOTAutograd")
+
+
+class OpCheckError(Exception):
+    """torch's OpCheckError (torch.testing._internal.optests.generate_tests): a test utility of
+    opcheck failed."""
+
+
+def _tensor_leaves(v):
+    if isinstance(v, paddle.Tensor):
+        yield v
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            yield from _tensor_leaves(x)
+    elif isinstance(v, dict):
+        for x in v.values():
+            yield from _tensor_leaves(x)
+
+
+def _clone_inputs(v):
+    """torch's clone_input: a copy with its own storage, requires_grad kept."""
+    if isinstance(v, paddle.Tensor):
+        c = v.detach().clone()
+        c.stop_gradient = v.stop_gradient
+        return c
+    if isinstance(v, (list, tuple)):
+        return type(v)(_clone_inputs(x) for x in v)
+    if isinstance(v, dict):
+        return {k: _clone_inputs(x) for k, x in v.items()}
+    return v
+
+
+_SCHEMA_CACHE: dict = {}  # (path, mtime) -> bytes of the binary
+
+
+def _library_binaries() -> list[str]:
+    """Shared libraries that may hold TORCH_LIBRARY definitions: those torch.ops.load_library
+    loaded and the extension modules imported (not Paddle's own, which defines none)."""
+    paddle_dir = os.path.dirname(paddle.__file__)
+    paths = set(_TORCH_OPS.loaded_libraries)
+    for m in list(sys.modules.values()):
+        f = getattr(m, "__file__", None) or ""
+        if f.endswith(".so") and not os.path.realpath(f).startswith(paddle_dir):
+            paths.add(os.path.realpath(f))
+    return sorted(p for p in paths if os.path.isfile(p) and os.path.getsize(p) < (256 << 20))
+
+
+_SCHEMA_TYPE = (rb"(?:Tensor|float|int|bool|str|Scalar|SymInt|SymFloat|ScalarType|Device|Layout|"
+                rb"MemoryFormat|Generator|Dimname|Storage|Stream|Any|complex)"
+                rb"(?:\([a-z*](?:\.\d+)?!?\))?(?:\[\d*\])?\??(?:\[\d*\])?")
+_SCHEMA_ARG = (_SCHEMA_TYPE + rb"\s+\w+(?:\s*=\s*(?:\[[^\]\x00]*\]|[^,()\x00]+))?|\*")
+_SCHEMA_RET = (rb"\(\)|" + _SCHEMA_TYPE + rb"(?:\s+\w+)?|\(\s*" + _SCHEMA_TYPE
+               + rb"(?:\s+\w+)?(?:\s*,\s*" + _SCHEMA_TYPE + rb"(?:\s+\w+)?)*\s*\)")
+_SCHEMA_TAIL = (rb"\s*\(\s*(?:(?:" + _SCHEMA_ARG + rb")(?:\s*,\s*(?:" + _SCHEMA_ARG
+                + rb"))*)?\s*\)\s*->\s*(?:" + _SCHEMA_RET + rb")")
+
+
+def _cpp_schema(op: "CppOpDef") -> str:
+    """The schema string ``m.def`` registered for a TORCH_LIBRARY operator, from its library."""
+    name, overload = op._name, (op._overload_name if op._overload_name != "default" else "")
+    head = re.escape(name + (f".{overload}" if overload else "")).encode()
+    # only a well-formed schema counts: at -O2 the compiler may also store a literal as
+    # overlapping immediates, leaving mangled copies ("flooat") next to the clean one
+    pat = re.compile(rb"(?<![A-Za-z_.])" + head + _SCHEMA_TAIL)
+    found = set()
+    for path in _library_binaries():
+        key = (path, os.path.getmtime(path))
+        if key not in _SCHEMA_CACHE:
+            with open(path, "rb") as f:
+                _SCHEMA_CACHE[key] = f.read()
+        found.update(m.group(0).decode("utf-8", "replace") for m in pat.finditer(_SCHEMA_CACHE[key]))
+    if len(found) != 1:
+        why = "none" if not found else f"{len(found)} different ones ({sorted(found)})"
+        raise NotProvidedError(
+            f"torch.library.opcheck test_schema for {op._qualname}: its schema cannot be "
+            f"checked: Paddle's operator registry has no schema query, and the loaded "
+            f"libraries hold {why} for it")
+    return found.pop()
+
+
+def _split_schema_args(inner: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in inner:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return out + ([cur.strip()] if cur.strip() else [])
+
+
+def _schema_args(op) -> tuple[list[str], set[str], bool]:
+    """(argument names in order, the mutable ones, whether a return may alias an input)."""
+    if isinstance(op, CppOpDef) or getattr(op, "_schema", None):
+        schema = op._schema if getattr(op, "_schema", None) else _cpp_schema(op)
+        inner = schema[schema.index("(") + 1:schema.rindex(")", 0, schema.index("->"))]
+        names, mutable = [], set()
+        for a in _split_schema_args(inner):
+            if a == "*":
+                continue
+            typ, _, rest = a.partition(" ")
+            argname = rest.split("=")[0].strip() or typ
+            names.append(argname)
+            if "!" in typ:
+                mutable.add(argname)
+        ret = schema.split("->", 1)[1]
+        return names, mutable, "(" in ret
+    fn = next(iter(op._kernels.values()), None) if op._kernels else None
+    if fn is None:
+        raise NotProvidedError(f"torch.library.opcheck test_schema for {op._qualname}: no kernel")
+    names = list(inspect.signature(fn).parameters)
+    m = op._mutates_args
+    mutable = set(names) if m == "unknown" else set(m if not isinstance(m, str) else (m,))
+    return names, mutable, False
+
+
+def _opcheck_schema(op, args, kwargs):
+    names, mutable, may_alias = _schema_args(op)
+    args, kwargs = _clone_inputs(args), _clone_inputs(kwargs)
+    bound = list(zip(names, args)) + [(k, v) for k, v in kwargs.items()]
+    before = {n: v.numpy().copy() for n, v in bound if isinstance(v, paddle.Tensor)}
+    out = op._run_kernel(tuple(args), dict(kwargs))
+    for n, v in bound:
+        if isinstance(v, paddle.Tensor) and n not in mutable:
+            import numpy as np
+            if not np.array_equal(before[n], v.numpy(), equal_nan=True):
+                raise RuntimeError(f"Argument {n} is not defined as mutable but was mutated")
+    if not may_alias:
+        ptrs = {v.data_ptr(): n for n, v in bound if isinstance(v, paddle.Tensor) and v.numel()}
+        for o in _tensor_leaves(out):
+            if o.numel() and o.data_ptr() in ptrs:
+                raise RuntimeError(f"Argument {ptrs[o.data_ptr()]} is not defined to alias "
+                                   "output but was aliasing")
+
+
+def _opcheck_autograd_registration(op, args, kwargs):
+    args, kwargs = _clone_inputs(args), _clone_inputs(kwargs)
+    tensors = list(_tensor_leaves((args, kwargs)))
+    if not any(not t.stop_gradient for t in tensors):
+        return  # torch's safe_autograd_registration_check: nothing to check
+    if op._autograd_fn is not None:
+        return
+    out = op._run_kernel(tuple(args), dict(kwargs))
+    ins = {id(t) for t in tensors}
+    if any(not o.stop_gradient and id(o) not in ins for o in _tensor_leaves(out)):
+        raise AssertionError(
+            f"{op._qualname}: at least one output of this operator has requires_grad=True but "
+            "the operator does not have an autograd kernel defined at an autograd key (e.g. "
+            "DispatchKey::Autograd). This could mean that you have incorrectly registered an "
+            "autograd kernel to a non-Autograd DispatchKey, which may lead to silently "
+            "incorrect results.")
+
+
+def _opcheck_fake(op, args, kwargs):
+    if op._fake is None:
+        # torch: an operator that returns nothing (it only mutates) needs no fake impl
+        if op._run_kernel(tuple(_clone_inputs(args)), dict(_clone_inputs(kwargs))) is None:
+            return
+        raise RuntimeError(
+            f"{op._qualname}: there is no fake impl registered for this operator (torchproxy: "
+            "register one with torch.library.register_fake; a C++ Meta kernel cannot be seen "
+            "through Paddle's registry)")
+    real = op._run_kernel(tuple(_clone_inputs(args)), dict(_clone_inputs(kwargs)))
+    with paddle.no_grad():
+        fake = op._fake(*_clone_inputs(args), **_clone_inputs(kwargs))
+    r, f = list(_tensor_leaves(real)), list(_tensor_leaves(fake))
+    if (real is None) != (fake is None) or len(r) != len(f):
+        raise AssertionError(f"{op._qualname}: the fake impl returns {len(f)} tensor(s) "
+                             f"({type(fake).__name__}), the real kernel {len(r)} "
+                             f"({type(real).__name__})")
+    for i, (a, b) in enumerate(zip(r, f)):
+        for what, x, y in (("shape", list(a.shape), list(b.shape)), ("dtype", a.dtype, b.dtype),
+                           ("device", str(a.place), str(b.place))):
+            if x != y:
+                raise AssertionError(f"{op._qualname}: output {i}: the fake impl's {what} {y} "
+                                     f"does not match the real kernel's {x}")
+
+
+_OPCHECK_TESTERS = {"test_schema": _opcheck_schema,
+                    "test_autograd_registration": _opcheck_autograd_registration,
+                    "test_faketensor": _opcheck_fake}
+
+
+@torch_function("torch._check", note="registered here: fake impls (torch.library.register_fake) "
+                                      "call it")
+def _check(cond, message=None):
+    """torch._check(cond, message=None): RuntimeError unless ``cond`` (message: a callable)."""
+    if not bool(cond):
+        raise RuntimeError(message() if message is not None else
+                           "Expected cond to be True, but got False. (Could this error message "
+                           "be improved? If so, please report an enhancement request to "
+                           "PyTorch.)")
+
+
+@torch_function("torch.library.opcheck",
+                note="test_schema (schema read from the defining library), "
+                     "test_autograd_registration, test_faketensor (the fake impl run on real "
+                     "inputs); test_aot_dispatch_* cannot run (no AOTAutograd): NotProvidedError "
+                     "when named, reported NOT CHECKED (with a warning) in the default set")
+def opcheck(op, args, kwargs=None, *, test_utils=_OPCHECK_DEFAULT, raise_exception=True,
+            rtol=None, atol=None):
+    import warnings
+    if (rtol is None) ^ (atol is None):
+        raise ValueError("opcheck(op, ...): if you specify one of rtol/atol, you must specify both")
+    kwargs = {} if kwargs is None else kwargs
+    if not isinstance(op, CustomOpDef):
+        raise ValueError(f"opcheck(op, ...): op must be instance of torch._ops.OpOverload, e.g. "
+                         f"torch.ops.aten.sin.default, got {type(op)}")
+    default = test_utils is _OPCHECK_DEFAULT
+    if test_utils == "ALL":
+        test_utils = _OPCHECK_ALL
+    if isinstance(test_utils, str):
+        test_utils = (test_utils,)
+    if not isinstance(test_utils, (tuple, list)) or not set(test_utils) <= set(_OPCHECK_ALL):
+        raise ValueError(f"opcheck(op, ..., test_utils={test_utils}), expected test_utils to be "
+                         f"subset of {_OPCHECK_ALL} but it was not")
+    results = {}
+    for name in test_utils:
+        if name in _OPCHECK_UNCHECKABLE:
+            if not default:
+                raise NotProvidedError(f"torch.library.opcheck test_utils={name!r}: {_NO_AOT}")
+            warnings.warn(f"torchproxy: opcheck({op._qualname}) did not check {name}: {_NO_AOT}",
+                          stacklevel=2)
+            results[name] = f"NOT CHECKED: {_NO_AOT}"
+            continue
+        try:
+            _OPCHECK_TESTERS[name](op, args, kwargs)
+            results[name] = "SUCCESS"
+        except NotProvidedError:
+            raise
+        except Exception as ex:
+            if raise_exception:
+                raise OpCheckError(f"opcheck(op, ...): {name} failed with {ex} (scroll up for "
+                                   "stack trace)") from ex
+            results[name] = ex
+    return results

@@ -1,8 +1,7 @@
 """The part of ``torch.testing._internal`` that extension test suites import (pytorch/extension-cpp's
 ``test/test_extension.py``): ``common_utils.TestCase`` (a ``unittest.TestCase`` whose
 ``assertEqual`` compares tensors as torch's does), ``common_utils.run_tests`` (``unittest.main``)
-and ``optests.opcheck``, which is a gap: calling it raises NotProvidedError (it checks fake/meta
-kernels and operator schemas, which Paddle does not have)."""
+and ``optests.opcheck`` (torch.library.opcheck, facade/library.py)."""
 from __future__ import annotations
 
 # The torch names this area registers (registry.check_area compares them with what its
@@ -18,7 +17,6 @@ import unittest
 
 import paddle
 
-from ..errors import NotProvidedError
 from .misc import assert_close
 from .registry import module, torch_function, type_
 
@@ -97,7 +95,7 @@ def run_tests(argv=None):
 
 
 @torch_function("torch.testing._internal.optests.opcheck",
-                note="calling it raises NotProvidedError (gaps.toml)")
-def opcheck(op, args, kwargs=None, *, test_utils=None, raise_exception=True, atol=None,
-            rtol=None):
-    raise NotProvidedError("torch.testing._internal.optests.opcheck")
+                note="= torch.library.opcheck (facade/library.py: what Paddle can check)")
+def opcheck(op, args, kwargs=None, **options):
+    from .library import opcheck as library_opcheck
+    return library_opcheck(op, args, kwargs, **options)

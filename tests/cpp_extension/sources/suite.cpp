@@ -165,6 +165,12 @@ at::Tensor rowsum(const at::Tensor& x) {
     for (int64_t j = 0; j < c.size(1); j++) q[i] += p[i * c.size(1) + j];
   return r;
 }
+// mutates its input although its schema does not say so: what opcheck's test_schema must catch
+at::Tensor undeclared_mutation(const at::Tensor& x) {
+  at::Tensor r = x.clone();
+  x.fill_(0.0);
+  return r;
+}
 
 TORCH_LIBRARY(tpxlib, m) {
   m.def("axpb(Tensor x, float a, float b) -> Tensor");
@@ -172,6 +178,7 @@ TORCH_LIBRARY(tpxlib, m) {
   m.def("maybe_negate(Tensor x, bool neg) -> Tensor");
   m.def("add_into(Tensor a, Tensor b, Tensor(a!) out) -> ()");
   m.def("rowsum(Tensor x) -> Tensor");
+  m.def("undeclared_mutation(Tensor x) -> Tensor");
 }
 TORCH_LIBRARY_IMPL(tpxlib, CPU, m) {
   m.impl("axpb", &axpb);
@@ -179,6 +186,7 @@ TORCH_LIBRARY_IMPL(tpxlib, CPU, m) {
   m.impl("maybe_negate", &maybe_negate);
   m.impl("add_into", &add_into);
   m.impl("rowsum", &rowsum);
+  m.impl("undeclared_mutation", &undeclared_mutation);
 }
 
 }  // namespace tpxlib
