@@ -101,3 +101,19 @@ def f(x):
     x.abs().sum().backward()
     return x.grad, x[:0].abs()
 """, np.array([3.0, -1.0, 2.0], "float32"))
+
+
+@pytest.mark.parametrize("form", ["x.abs()", "torch.abs(x)"])
+@pytest.mark.parametrize("shape", [(0,), (2, 0, 3)])
+def test_abs_of_an_empty_complex_tensor_is_real(form, shape):
+    """|z| of a 0-element complex tensor is real, as for a non-empty one (the view fuzz's
+    ``v.abs().sum().backward()`` found the empty result complex); its gradient is zeros."""
+    z = np.zeros(shape, "complex64")
+    check(f"""
+import torch
+def f(x):
+    x = x.requires_grad_()
+    y = {form}
+    y.sum().backward()
+    return y, x.grad
+""", z)

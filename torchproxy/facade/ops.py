@@ -79,7 +79,10 @@ def _unary(torch_name, paddle_fn, float_only):
         if torch_name == "square" and _name(x.dtype) == "bool":
             x = x.astype("int64")  # torch squares a bool tensor as pow(x, 2): int64
         if x.size == 0:  # Paddle 2.6 kernels reject 0-size inputs
-            return _write_out(_empty_like_dtype(x, _EMPTY_RESULT.get(torch_name, x.dtype)), out)
+            dtype = _EMPTY_RESULT.get(torch_name, x.dtype)
+            if torch_name == "abs":  # |complex| is real, as the kernel's result would be
+                dtype = _dt._to_real(dtype)
+            return _write_out(_empty_like_dtype(x, dtype), out)
         return _write_out(paddle_fn(x), out)
     fn.__name__ = torch_name
     fn.__qualname__ = torch_name
