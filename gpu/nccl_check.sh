@@ -18,15 +18,8 @@ OUT=${OUT:-/tmp/nccl_out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/nccl_log.txt") 2>&1
 echo "== $(date -u +%FT%TZ) $(nvidia-smi -L | tr '\n' ' ')"
-(cd /tmp/dw && for first in *.whl.part.00; do
-   [ -e "$first" ] || continue
-   base=${first%.part.00}; cat "$base".part.* > "$base" && rm -f "$base".part.*
- done)
-if [ ! -f /tmp/site/.installed ]; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site /tmp/dw/*.whl \
-    || { echo "install failed"; exit 1; }
-  touch /tmp/site/.installed
-fi
+. "$(dirname "$0")/paddle_site.sh"
+install_paddle_site || exit 1
 NCCL_LIB=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null)
 echo "torch's NCCL: ${NCCL_LIB:-none}"
 python3 setup.py build_ext --inplace -q >/tmp/build.log 2>&1 || tail -5 /tmp/build.log

@@ -42,15 +42,8 @@ mkdir -p "$OUT"
 exec > >(tee -a "$OUT/host_cost_log.txt") 2>&1
 export PYTHONUNBUFFERED=1
 echo "== $(date -u +%FT%TZ) $(nvidia-smi -L)"
-(cd /tmp/dw && for first in *.whl.part.00; do
-   [ -e "$first" ] || continue
-   base=${first%.part.00}; cat "$base".part.* > "$base" && rm -f "$base".part.*
- done)
-if [ ! -f /tmp/site/.installed ]; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site /tmp/dw/*.whl \
-    || { echo "install failed"; exit 1; }
-  touch /tmp/site/.installed
-fi
+. "$(dirname "$0")/paddle_site.sh"
+install_paddle_site || exit 1
 export PYTHONPATH=/tmp/site
 python3 - <<'EOF'
 import sys, numpy as np, paddle, torch, triton, tvm_ffi
