@@ -52,8 +52,8 @@ ITER = re.compile(r"^iter (\d+): loss ([0-9.]+)", re.M)
 def workdir(tmp_path_factory):
     try:
         src = NANOGPT.fetch()
-    except cs.SourcesMissing as e:
-        pytest.fail(str(e))
+    except cs.SourcesMissing as e:  # offline without a mirror: as the other pinned clients do
+        pytest.skip(str(e))
     d = tmp_path_factory.mktemp("nanogpt")
     for name in NANOGPT.files:
         shutil.copy(os.path.join(src, name), d / name)
