@@ -168,9 +168,16 @@ print("RESULT " + json.dumps({"y": y.numpy().tolist(),
 '''
 
 
+@pytest.fixture(scope="module")
+def tvm_build_dir(tmp_path_factory):
+    # one build of the kernel for both paths (the source is the same; tvm-ffi's ninja build
+    # skips an up-to-date one): the compile was most of each case's time
+    return str(tmp_path_factory.mktemp("tvm_ffi_build"))
+
+
 @pytest.mark.skipif(not HAVE_TVM, reason="apache-tvm-ffi not installed")
 @pytest.mark.parametrize("strip", [False, True], ids=["paddle-native", "paddle26-path"])
-def test_tvm_ffi_kernel_reads_and_writes_paddle_tensors(tmp_path, strip):
+def test_tvm_ffi_kernel_reads_and_writes_paddle_tensors(tmp_path, tvm_build_dir, strip):
     """What FlashInfer's kernels rely on, on CPU: a tvm-ffi function called with Paddle
     tensors reads one and writes the other in place (the 2.6 path: the facade's __dlpack__)."""
     import shutil
@@ -181,7 +188,7 @@ def test_tvm_ffi_kernel_reads_and_writes_paddle_tensors(tmp_path, strip):
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     if strip:
         env["STRIP_NATIVE_DLPACK"] = "1"
-    p = subprocess.run([sys.executable, str(script), str(tmp_path / "build")], capture_output=True,
+    p = subprocess.run([sys.executable, str(script), tvm_build_dir], capture_output=True,
                        text=True, env=env, timeout=600)
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("RESULT ")]
     assert p.returncode == 0 and lines, p.stderr[-4000:]
