@@ -89,28 +89,31 @@ def _check_generator(generator):
         raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
 
 
+def _drawn(fn, name, sizes, size, generator, out, dtype, device, requires_grad):
+    """randn/rand: ``fn``'s values of ``dtype`` (default float) in a new tensor of the size
+    given as torch.randn(2, 3), ((2, 3)) or (size=(2, 3))."""
+    _check_generator(generator)
+    dt = _dtype_or_default(dtype)
+    shape = parse_size(sizes, size, fn=name)
+    with _on(device, generator), checked_alloc(shape, dt, to_place(device)):
+        t = _draw(fn, shape, dt)
+    return _write_out(_finish(t, requires_grad), out)
+
+
 @torch_function("torch.randn")
 def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
-    require_strided(layout, 'randn')
-    _check_generator(generator)
-    dt = _dtype_or_default(dtype)
-    shape = parse_size(sizes, size, fn="randn")  # torch.randn(2, 3), ((2, 3)) or (size=(2, 3))
-    with _on(device, generator), checked_alloc(shape, dt, to_place(device)):
-        t = _draw(paddle.randn, shape, dt)
-    return _write_out(_finish(t, requires_grad), out)
+    require_strided(layout, "randn")
+    return _drawn(paddle.randn, "randn", sizes, size, generator, out, dtype, device,
+                  requires_grad)
 
 
 @torch_function("torch.rand")
 def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
-    require_strided(layout, 'rand')
-    _check_generator(generator)
-    dt = _dtype_or_default(dtype)
-    shape = parse_size(sizes, size, fn="rand")
-    with _on(device, generator), checked_alloc(shape, dt, to_place(device)):
-        t = _draw(paddle.rand, shape, dt)
-    return _write_out(_finish(t, requires_grad), out)
+    require_strided(layout, "rand")
+    return _drawn(paddle.rand, "rand", sizes, size, generator, out, dtype, device,
+                  requires_grad)
 
 
 @torch_function("torch.randint")
@@ -161,9 +164,8 @@ def randint_like(input, *args, low=None, high=None, generator=None, dtype=None, 
     return _finish(t.astype(dt), requires_grad)
 
 
-def _drawn_like(fn, name, input, dtype, layout, device, requires_grad):
+def _drawn_like(fn, input, dtype, device, requires_grad):
     """randn_like/rand_like: ``fn``'s values in input's shape, dtype and device unless given."""
-    require_strided(layout, name)
     dt, _ = _like(input, dtype, None)
     with _on(input.place if device is None else device):
         t = _draw(fn, list(input.shape), dt)
@@ -173,13 +175,15 @@ def _drawn_like(fn, name, input, dtype, layout, device, requires_grad):
 @torch_function("torch.randn_like")
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
-    return _drawn_like(paddle.randn, "randn_like", input, dtype, layout, device, requires_grad)
+    require_strided(layout, "randn_like")
+    return _drawn_like(paddle.randn, input, dtype, device, requires_grad)
 
 
 @torch_function("torch.rand_like")
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
-    return _drawn_like(paddle.rand, "rand_like", input, dtype, layout, device, requires_grad)
+    require_strided(layout, "rand_like")
+    return _drawn_like(paddle.rand, input, dtype, device, requires_grad)
 
 
 def _compute_float(dt, kernel="normal_kernel_cpu"):
