@@ -933,16 +933,6 @@ def _as_real_alias(x, shape, strides, offset):
     return paddle.as_strided(whole, shape, strides, offset * itemsize // 2)
 
 
-class _AsRealStrided(paddle.autograd.PyLayer):
-    @staticmethod
-    def forward(ctx, x, shape, strides, offset):
-        return _as_real_alias(x, shape, strides, offset)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return paddle.as_complex(grad.clone())
-
-
 def _as_complex_alias(x, shape, strides, offset):
     # torch's checks passed (even offset, even strides, last dim (2, stride 1)), so the view's
     # last float element has an odd index and the prefix holds whole complex numbers
@@ -952,31 +942,36 @@ def _as_complex_alias(x, shape, strides, offset):
     return paddle.as_strided(whole, shape, strides, offset * itemsize * 2)
 
 
-class _AsComplexStrided(paddle.autograd.PyLayer):
+class _ComplexViewAlias(paddle.autograd.PyLayer):
+    """The gradient edge of as_real_strided/as_complex_strided: forward is ``alias`` (one of the
+    two above), backward converts the gradient back to the input's kind (``to_input``)."""
     @staticmethod
-    def forward(ctx, x, shape, strides, offset):
-        return _as_complex_alias(x, shape, strides, offset)
+    def forward(ctx, x, alias, to_input, shape, strides, offset):
+        ctx.to_input = to_input
+        return alias(x, shape, strides, offset)
 
     @staticmethod
     def backward(ctx, grad):
-        return paddle.as_real(grad.clone())
+        return ctx.to_input(grad.clone())
+
+
+def _complex_view(alias, to_input, x, shape, strides, offset):
+    if x.stop_gradient or not paddle.is_grad_enabled():
+        return alias(x, list(shape), list(strides), offset)
+    return _ComplexViewAlias.apply(x, alias, to_input, list(shape), list(strides), offset)
 
 
 def as_complex_strided(x, shape, strides, offset):
     """torch's view_as_complex of a non-contiguous float32/float64 ``x`` with elements (complex
     strides and storage offset given) as an alias of ``x``'s allocation (Paddle 2.6's
     as_complex of a non-contiguous tensor reads the wrong elements, like its as_real)."""
-    if x.stop_gradient or not paddle.is_grad_enabled():
-        return _as_complex_alias(x, list(shape), list(strides), offset)
-    return _AsComplexStrided.apply(x, list(shape), list(strides), offset)
+    return _complex_view(_as_complex_alias, paddle.as_real, x, shape, strides, offset)
 
 
 def as_real_strided(x, shape, strides, offset):
     """torch's view_as_real of ``x`` (shape, real-element strides and storage offset given)
     as an alias of ``x``'s allocation, for a non-contiguous ``x`` with elements."""
-    if x.stop_gradient or not paddle.is_grad_enabled():
-        return _as_real_alias(x, list(shape), list(strides), offset)
-    return _AsRealStrided.apply(x, list(shape), list(strides), offset)
+    return _complex_view(_as_real_alias, paddle.as_complex, x, shape, strides, offset)
 
 
 # Views in the autograd graph.  Paddle's in-place kernels, and the facade's in-place ops, write
@@ -993,8 +988,7 @@ _VIEW_GRAD_NODES = frozenset((
     "IndexSelectStridedGradNode"))
 # the facade's own aliasing PyLayers (Paddle 2.6 appends "_backward" to the node name)
 _VIEW_PYLAYER_NODES = tuple("GradNodePyLayer_" + c.__name__
-                            for c in (_StridedView, _AsReal, _AsRealStrided,
-                                      _AsComplexStrided))
+                            for c in (_StridedView, _AsReal, _ComplexViewAlias))
 STRIDE_KERNELS: bool = bool(paddle.get_flags(["FLAGS_use_stride_kernel"])
                             .get("FLAGS_use_stride_kernel", False))
 

@@ -59,7 +59,7 @@ BINARY = ("mul", "mul_", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge
           "logical_and", "logical_or", "add", "add_", "sub", "sub_", "div", "div_", "pow",
           "pow_", "allclose", "equal", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
           "__rmul__", "__truediv__", "__rtruediv__", "copy_", "set_",
-          # names from the OpInfo work (ops_more, linalg...); shapes torch would refuse still
+          # names from the OpInfo work (ops_pointwise, linalg...); shapes torch would refuse still
           # enter the implementation, and both sides are compared
           "arctan2", "atan2", "copysign", "dist", "floor_divide", "fmax", "fmin", "fmod", "gcd",
           "lcm", "greater", "greater_equal", "heaviside", "hypot", "ldexp", "less", "less_equal",

@@ -201,8 +201,8 @@ def test_sort_past_the_host_order_limit_is_the_stable_order():
     equal values is not reproduced on the host (it cost 0.2 s for 256x256 ints): the result is
     the stable order, one valid result of torch's unstable sort, with torch's values."""
     from difftest import run
-    from torchproxy.facade import ops_reduce
-    n = ops_reduce._UNSTABLE_ORDER_LIMIT // 50 + 1
+    from torchproxy.facade import ops_sorting
+    n = ops_sorting._UNSTABLE_ORDER_LIMIT // 50 + 1
     x = np.random.default_rng(5).integers(0, 7, (50, n)).astype("int64")
     check("""
 import torch

@@ -73,6 +73,17 @@ CASES = [
     "torch._unsafe_masked_index(x, m, [torch.tensor([[0], [2], [5]]), torch.tensor([[1, -1, 3, 9]])], 0.5)",
     "torch._unsafe_masked_index_put_accumulate(x, torch.tensor([[True], [False]]), "
     "[torch.tensor([[0], [2]]), torch.tensor([[1, 1, -1]])], torch.ones(2, 3))",
+    # an empty input: torch indexes a stand-in full of fill (indexed 0-size dims 1, the rest 0)
+    "torch._unsafe_masked_index(torch.zeros(0, 3), torch.tensor([[True], [False]]), "
+    "[torch.tensor([0, 1])], 2.5)",
+    "torch._unsafe_masked_index(torch.zeros(0, 3, dtype=torch.int64), torch.tensor([True]), "
+    "[torch.tensor([[0, 1]]), torch.tensor([0])], 2)",
+    "torch._unsafe_masked_index(torch.zeros(0), torch.tensor([True, False]), "
+    "[torch.tensor([0, 1])], 1.5)",
+    # None in an index list: torch's argument parser refuses it (TypeError)
+    "torch.index_put(x, (None, torch.tensor([0])), torch.tensor(1.0))",
+    "torch._unsafe_masked_index(x, m, [torch.tensor([0]), None], 0.5)",
+    "torch._unsafe_masked_index_put_accumulate(x, m, [None, torch.tensor([0])], torch.ones(1))",
     # nonzero_static
     "torch.nonzero_static(x * m, size=4)", "torch.nonzero_static(x * m, size=20, fill_value=-7)",
     "(x * m).nonzero_static(size=0)", "torch.nonzero_static(s, size=3)",

@@ -170,9 +170,25 @@ def f(x, w):
 
 
 def test_mark_dirty_is_refused_by_name():
+    from torchproxy.errors import NotProvidedError
     from torchproxy.facade.autograd import FunctionCtx
-    with pytest.raises(NotImplementedError, match="mark_dirty"):
+    with pytest.raises(NotProvidedError, match="FunctionCtx.mark_dirty"):
         FunctionCtx(None, ()).mark_dirty()
+
+
+def test_unprovided_grad_forms_are_refused_by_name():
+    """Forms real torch supports and the facade does not: NotProvidedError naming the form."""
+    from torchproxy.errors import NotProvidedError
+    from torchproxy.facade import autograd
+    x = paddle.ones([3])
+    x.stop_gradient = False
+    with pytest.raises(NotProvidedError, match=r"torch.autograd.grad\(is_grads_batched=True\)"):
+        autograd.grad(x * 2, x, paddle.eye(3), is_grads_batched=True)
+
+    def gen():
+        yield 1
+    with pytest.raises(NotProvidedError, match="torch.no_grad as a decorator of a generator"):
+        autograd.no_grad()(gen)
 
 
 # -- grad modes -----------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Helpers that torch.nn.functional's families share, in the family's lowest module (nn.py
 imports them from here; nn_functional re-exports them to its families): torch's legacy
-size_average/reduce rule, integer inputs as the default float dtype, n-tuples of ints."""
+size_average/reduce rule, a loss's reduction, integer inputs as the default float dtype,
+n-tuples of ints."""
 from __future__ import annotations
 
 import paddle
@@ -28,6 +29,17 @@ def legacy_reduction(size_average, reduce, reduction="mean"):
     if size_average and reduce:
         return "mean"
     return "sum" if reduce else "none"
+
+
+def _reduce(loss, reduction):
+    """A loss's ``reduction=``: none, mean or sum (torch's ValueError for any other)."""
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
 def _is_int(x):

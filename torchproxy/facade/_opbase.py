@@ -417,16 +417,23 @@ def broadcast_shape(*tensors):
     for t in tensors:
         if not isinstance(t, paddle.Tensor):
             continue
-        b = list(_paddle_shape(t))
-        n = builtins.max(len(out), len(b))
-        a_, b_ = [1] * (n - len(out)) + out, [1] * (n - len(b)) + b
-        res = []
-        for i, (x, y) in enumerate(zip(a_, b_)):
-            if x != y and x != 1 and y != 1:
-                raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
-                                   f"({y}) at non-singleton dimension {i}")
-            res.append(y if x == 1 else x)
-        out = res
+        out = broadcast_sizes(out, _paddle_shape(t))
+    return out
+
+
+def broadcast_sizes(a, b):
+    """torch's broadcast of two shapes given as lists of ints, with torch's RuntimeError; plain
+    arithmetic, so 0-size dimensions broadcast as torch's do (Paddle 2.6's broadcast_shape
+    turns [0], [0] into [-1])."""
+    a, b = list(a), list(b)
+    n = builtins.max(len(a), len(b))
+    a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    out = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
+                               f"({y}) at non-singleton dimension {i}")
+        out.append(y if x == 1 else x)
     return out
 
 

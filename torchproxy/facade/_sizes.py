@@ -67,6 +67,24 @@ def check_int64(values, fn: str, arg: str = "size") -> None:
                             f"{i + 1} with error \"Overflow when unpacking long long\"")
 
 
+def _u64(value, overflowed):
+    """One step of torch's checked uint64 arithmetic: ``value`` wrapped to 64 bits, and the
+    overflow flag, set once any step wrapped."""
+    if value >= _U64:
+        return value % _U64, True
+    return value, overflowed
+
+
+def contiguous_strides(sizes) -> list:
+    """torch's contiguous strides for ``sizes`` (``c10::contiguous_strides``: a size-0 or size-1
+    dimension counts as 1, so an empty tensor still gets the strides torch reports)."""
+    strides, acc = [], 1
+    for n in reversed(sizes):
+        strides.append(acc)
+        acc *= max(int(n), 1)
+    return strides[::-1]
+
+
 def nbytes_contiguous(sizes, itemsize: int, offset: int = 0) -> int:
     """torch's ``computeStorageNbytesContiguous``: bytes a contiguous tensor of ``sizes`` needs.
 
@@ -74,15 +92,9 @@ def nbytes_contiguous(sizes, itemsize: int, offset: int = 0) -> int:
     when a later size is 0 (``(2**62, 2**62, 0)`` raises, ``(2**31, 2**31, 0)`` does not)."""
     prod, overflowed = 1, False
     for n in sizes:
-        prod *= int(n)
-        if prod >= _U64:
-            overflowed, prod = True, prod % _U64
-    size = prod + int(offset)
-    if size >= _U64:
-        overflowed, size = True, size % _U64
-    size *= int(itemsize)
-    if size >= _U64:
-        overflowed, size = True, size % _U64
+        prod, overflowed = _u64(prod * int(n), overflowed)
+    size, overflowed = _u64(prod + int(offset), overflowed)
+    size, overflowed = _u64(size * int(itemsize), overflowed)
     if overflowed or size > _STORAGE_MAX:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={_fmt(sizes)}")
     return size
@@ -98,15 +110,10 @@ def nbytes_strided(sizes, strides, itemsize: int, offset: int = 0) -> int:
         n, s = int(n), int(s)
         if n == 0:
             return 0
-        strided = (s % _U64) * (n - 1)  # uint64(stride) * uint64(size - 1)
-        if strided >= _U64:
-            overflowed, strided = True, strided % _U64
-        size += strided
-        if size >= _U64:
-            overflowed, size = True, size % _U64
-    size *= int(itemsize)
-    if size >= _U64:
-        overflowed, size = True, size % _U64
+        # uint64(stride) * uint64(size - 1)
+        strided, overflowed = _u64((s % _U64) * (n - 1), overflowed)
+        size, overflowed = _u64(size + strided, overflowed)
+    size, overflowed = _u64(size * int(itemsize), overflowed)
     if overflowed or size > _STORAGE_MAX:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={_fmt(sizes)} and "
                            f"strides={_fmt(strides)}")

@@ -114,9 +114,10 @@ def set_autocast_dtype(device_type, dtype):
         _OTHER_DTYPE[d] = dtype
 
 
-def _deprecated(old, new):
+def _deprecated(old, new, stacklevel=3):
+    # stacklevel: the frame of the torch function's caller (4 from the _legacy_* helpers)
     warnings.warn(f"torch.{old}() is deprecated. Please use torch.{new} instead.",
-                  DeprecationWarning, stacklevel=3)
+                  DeprecationWarning, stacklevel=stacklevel)
 
 
 @torch_function("torch.is_autocast_cpu_enabled")
@@ -132,30 +133,37 @@ def set_autocast_cpu_enabled(enabled):
     _autocast.set_enabled("cpu", enabled)
 
 
+def _legacy_get_dtype(device, fn):
+    """The deprecated per-device getters (torch.get_autocast_cpu_dtype/_gpu_dtype)."""
+    _deprecated(fn, f"get_autocast_dtype('{device}')", stacklevel=4)
+    return _STATE.dtype[device]
+
+
+def _legacy_set_dtype(device, dtype, fn):
+    """The deprecated per-device setters (torch.set_autocast_cpu_dtype/_gpu_dtype)."""
+    _deprecated(fn, f"set_autocast_dtype('{device}', dtype)", stacklevel=4)
+    _check_dtype(dtype, fn)
+    _STATE.dtype[device] = dtype
+
+
 @torch_function("torch.get_autocast_cpu_dtype")
 def get_autocast_cpu_dtype():
-    _deprecated("get_autocast_cpu_dtype", "get_autocast_dtype('cpu')")
-    return _STATE.dtype["cpu"]
+    return _legacy_get_dtype("cpu", "get_autocast_cpu_dtype")
 
 
 @torch_function("torch.set_autocast_cpu_dtype")
 def set_autocast_cpu_dtype(dtype):
-    _deprecated("set_autocast_cpu_dtype", "set_autocast_dtype('cpu', dtype)")
-    _check_dtype(dtype, "set_autocast_cpu_dtype")
-    _STATE.dtype["cpu"] = dtype
+    _legacy_set_dtype("cpu", dtype, "set_autocast_cpu_dtype")
 
 
 @torch_function("torch.get_autocast_gpu_dtype")
 def get_autocast_gpu_dtype():
-    _deprecated("get_autocast_gpu_dtype", "get_autocast_dtype('cuda')")
-    return _STATE.dtype["cuda"]
+    return _legacy_get_dtype("cuda", "get_autocast_gpu_dtype")
 
 
 @torch_function("torch.set_autocast_gpu_dtype")
 def set_autocast_gpu_dtype(dtype):
-    _deprecated("set_autocast_gpu_dtype", "set_autocast_dtype('cuda', dtype)")
-    _check_dtype(dtype, "set_autocast_gpu_dtype")
-    _STATE.dtype["cuda"] = dtype
+    _legacy_set_dtype("cuda", dtype, "set_autocast_gpu_dtype")
 
 
 @torch_function("torch.is_autocast_cache_enabled")

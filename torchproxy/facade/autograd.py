@@ -33,6 +33,7 @@ import warnings
 import paddle
 from paddle.autograd import PyLayer
 
+from ..errors import NotProvidedError
 from ..paddle_shims import ZERO_SIZE_GRAD_CRASHES
 from ..paddle_shims import empty_leaf_grad as _empty_leaf_grad
 from ..paddle_shims import forget_empty_leaf_grad as _forget_empty_leaf_grad
@@ -70,8 +71,8 @@ class _GradMode:
 
     def __call__(self, fn):
         if inspect.isgeneratorfunction(fn):
-            raise NotImplementedError(f"torchproxy: {type(self).__name__} as a decorator of a "
-                                      "generator function is not provided")
+            raise NotProvidedError(f"torch.{type(self).__name__} as a decorator of a generator "
+                                   "function (put a `with` block inside the generator instead)")
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
@@ -199,7 +200,8 @@ def _as_list(x):
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     if is_grads_batched:
-        raise NotImplementedError("torchproxy: torch.autograd.grad(is_grads_batched=True) is not provided")
+        raise NotProvidedError("torch.autograd.grad(is_grads_batched=True) (call "
+                               "torch.autograd.grad once per row of grad_outputs instead)")
     if allow_unused is None:
         allow_unused = materialize_grads
     inputs_l = _as_list(inputs)
@@ -287,8 +289,9 @@ class FunctionCtx:
         self._pctx.set_materialize_grads(bool(value))
 
     def mark_dirty(self, *tensors):
-        raise NotImplementedError("torchproxy: ctx.mark_dirty (in-place autograd.Function) is "
-                                  "not provided: Paddle's PyLayer has no counterpart")
+        raise NotProvidedError("torch.autograd.function.FunctionCtx.mark_dirty (an in-place "
+                               "autograd.Function: Paddle's PyLayer has no counterpart; return a "
+                               "new tensor from forward instead)")
 
 
 type_("torch.autograd.function.FunctionCtx", FunctionCtx)

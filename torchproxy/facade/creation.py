@@ -11,19 +11,16 @@ from __future__ import annotations
 # import registered: a name added or removed must be added or removed here).
 NAMES = (
     "torch.BFloat16Tensor", "torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",
-    "torch.DoubleTensor", "torch.FloatTensor", "torch.Generator", "torch.HalfTensor",
-    "torch.empty_permuted", "torch.randint_like", "torch.zero_",
-    "torch.IntTensor", "torch.LongTensor", "torch.ShortTensor", "torch.arange", "torch.as_tensor",
-    "torch.contiguous_format", "torch.empty", "torch.empty_like", "torch.empty_strided",
-    "torch.eye", "torch.from_numpy", "torch.full", "torch.full_like", "torch.layout",
-    "torch.linspace", "torch.manual_seed", "torch.memory_format", "torch.ones", "torch.ones_like",
-    "torch.preserve_format", "torch.rand", "torch.rand_like", "torch.randint", "torch.randn",
-    "torch.randn_like", "torch.seed", "torch.strided", "torch.tensor", "torch.zeros",
-    "torch.zeros_like", "torch.sparse_coo", "torch.sparse_csr", "torch.sparse_csc",
-    "torch.sparse_bsr", "torch.sparse_bsc", "torch._mkldnn", "torch.jagged",
+    "torch.DoubleTensor", "torch.FloatTensor", "torch.HalfTensor", "torch.empty_permuted",
+    "torch.zero_", "torch.IntTensor", "torch.LongTensor", "torch.ShortTensor", "torch.arange",
+    "torch.as_tensor", "torch.contiguous_format", "torch.empty", "torch.empty_like",
+    "torch.empty_strided", "torch.eye", "torch.from_numpy", "torch.full", "torch.full_like",
+    "torch.layout", "torch.linspace", "torch.memory_format", "torch.ones", "torch.ones_like",
+    "torch.preserve_format", "torch.strided", "torch.tensor", "torch.zeros", "torch.zeros_like",
+    "torch.sparse_coo", "torch.sparse_csr", "torch.sparse_csc", "torch.sparse_bsr",
+    "torch.sparse_bsc", "torch._mkldnn", "torch.jagged",
 )
 
-import contextlib
 import math
 
 import numpy as np
@@ -31,10 +28,8 @@ import paddle
 
 from ..paddle_shims import EMPTY_LIKE_OWN_DTYPE as _OWN_DTYPE
 from ..paddle_shims import astype_exact, is_meta, meta_tensor
-from ..paddle_shims import (copy_to, default_cpu_generator, default_cuda_generator,
-                            expected_place, kernel_empty, kernel_empty_like, kernel_full,
-                            new_generator, same_place,
-                            set_expected_place, tensor_from_numpy_zero_copy)
+from ..paddle_shims import (copy_to, kernel_empty, kernel_empty_like, kernel_full, same_place,
+                            tensor_from_numpy_zero_copy)
 from ..errors import NotProvidedError
 from ..paddle_shims import META_TENSORS_SAFE
 from . import _sizes
@@ -42,7 +37,6 @@ from . import dtypes as _dt
 from . import zero_size as _zero_size
 from .core import Size as _Size
 from .device import is_meta_device, to_place
-from .device import CPU, device as _device
 from .registry import torch_function, type_, value
 
 _to_dtype = _dt.to_paddle
@@ -57,8 +51,9 @@ def default_float():
     return DTYPES[paddle.get_default_dtype()]
 
 
-class memory_format:
-    """torch.contiguous_format / preserve_format / channels_last (accepted; see gaps.toml)."""
+class _TorchConstant:
+    """A named torch constant object (torch.contiguous_format, torch.strided...): compared by
+    identity, printed as ``torch.<name>``."""
 
     __slots__ = ("name",)
 
@@ -67,6 +62,12 @@ class memory_format:
 
     def __repr__(self):
         return f"torch.{self.name}"
+
+
+class memory_format(_TorchConstant):
+    """torch.contiguous_format / preserve_format / channels_last (accepted; see gaps.toml)."""
+
+    __slots__ = ()
 
 
 type_("torch.memory_format", memory_format)
@@ -596,85 +597,6 @@ def _from_numpy_as(arr, dt, device):
     return paddle.to_tensor(np.asarray(arr, dtype=name), place=to_place(device))
 
 
-# -- random ------------------------------------------------------------------------------------
-def _check_generator(generator):
-    """generator=: a torch.Generator; ``_on(device, generator)`` draws from its stream."""
-    if generator is not None and not isinstance(generator, Generator):
-        raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
-
-
-@torch_function("torch.randn")
-def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
-          requires_grad=False, pin_memory=False):
-    require_strided(layout, 'randn')
-    _check_generator(generator)
-    dt = _dtype_or_default(dtype)
-    shape = parse_size(sizes, size, fn="randn")  # torch.randn(2, 3), ((2, 3)) or (size=(2, 3))
-    with _on(device, generator), checked_alloc(shape, dt, to_place(device)):
-        t = _draw(paddle.randn, shape, dt)
-    return _write_out(_finish(t, requires_grad), out)
-
-
-@torch_function("torch.rand")
-def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
-         requires_grad=False, pin_memory=False):
-    require_strided(layout, 'rand')
-    _check_generator(generator)
-    dt = _dtype_or_default(dtype)
-    shape = parse_size(sizes, size, fn="rand")
-    with _on(device, generator), checked_alloc(shape, dt, to_place(device)):
-        t = _draw(paddle.rand, shape, dt)
-    return _write_out(_finish(t, requires_grad), out)
-
-
-@torch_function("torch.randint")
-def randint(*args, generator=None, out=None, dtype=None, layout=None, device=None,
-            requires_grad=False, size=None, low=None, high=None):
-    require_strided(layout, 'randint')
-    _check_generator(generator)
-    pos = list(args)
-    if size is None:
-        size = pos.pop()
-    if high is None:
-        high = pos.pop()
-    if low is None:
-        low = pos.pop() if pos else 0
-    dt = _INT64 if dtype is None else _to_dtype(dtype)
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
-                           f">= to={high}")
-    shape = parse_size((size,), fn="randint")
-    with _on(device, generator), checked_alloc(shape, _INT64, to_place(device)):
-        t = paddle.randint(low, high, shape, dtype="int64")
-    return _write_out(_finish(t.astype(dt), requires_grad), out)
-
-
-@torch_function("torch.randint_like")
-def randint_like(input, *args, low=None, high=None, generator=None, dtype=None, layout=None,
-                 device=None, requires_grad=False, memory_format=None):
-    """torch.randint_like(input, high) / (input, low, high): input's shape, dtype and device
-    unless given (a float input gets integral values in its float dtype)."""
-    require_strided(layout, 'randint_like')
-    pos = [_num(a) for a in args]
-    if len(pos) > 2:
-        raise TypeError(f"randint_like() takes from 2 to 3 positional arguments but "
-                        f"{len(pos) + 1} were given")
-    if high is None:
-        if not pos:
-            raise TypeError("randint_like() missing 1 required positional argument: 'high'")
-        high = pos.pop()
-    if low is None:
-        low = pos.pop() if pos else 0
-    dt, place = _like(input, dtype, device)
-    low, high = _num(low), _num(high)
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
-                           f">= to={high}")
-    with _on(place, generator):
-        t = paddle.randint(int(low), int(high), list(input.shape), dtype="int64")
-    return _finish(t.astype(dt), requires_grad)
-
-
 @torch_function("torch.empty_permuted")
 def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None,
                    requires_grad=False, pin_memory=False):
@@ -715,135 +637,6 @@ def zero_(input):
     paddle.assign(paddle.zeros(list(input.shape), dtype="int64").astype(input.dtype),
                   output=input)
     return input
-
-
-@torch_function("torch.randn_like")
-def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None):
-    require_strided(layout, 'randn_like')
-    dt, _ = _like(input, dtype, None)
-    with _on(input.place if device is None else device):
-        t = _draw(paddle.randn, list(input.shape), dt)
-    return _finish(t, requires_grad)
-
-
-@torch_function("torch.rand_like")
-def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None):
-    require_strided(layout, 'rand_like')
-    dt, _ = _like(input, dtype, None)
-    with _on(input.place if device is None else device):
-        t = _draw(paddle.rand, list(input.shape), dt)
-    return _finish(t, requires_grad)
-
-
-def _compute_float(dt, kernel="normal_kernel_cpu"):
-    n = _dt.torch_name(dt)
-    if n not in ("float32", "float64", "float16", "bfloat16"):
-        raise NotImplementedError(f"\"{kernel}\" not implemented for "
-                                  f"'{_dt.LEGACY_NAMES.get(n, n)}'")
-    return "float64" if n == "float64" else "float32"
-
-
-def _draw(fn, shape, dt):
-    """``fn`` (paddle.randn or paddle.rand) values of torch dtype ``dt``: complex dtypes draw
-    the real and imaginary parts apart (randn: each of variance 1/2, as torch's)."""
-    n = _dt.torch_name(dt)
-    if n.startswith("complex"):
-        part = "float64" if n == "complex128" else "float32"
-        re, im = fn(shape, dtype=part), fn(shape, dtype=part)
-        if fn is paddle.randn:
-            re, im = re * math.sqrt(0.5), im * math.sqrt(0.5)
-        return paddle.complex(re, im)
-    kernel = "normal_kernel_cpu" if fn is paddle.randn else "check_uniform_bounds"
-    return fn(shape, dtype=_compute_float(dt, kernel)).astype(dt)
-
-
-# -- generator streams (random.py's samplers and _on below draw through generator_scope) ----
-def _default_generator_for(place):
-    if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower():
-        return default_cpu_generator()
-    idx = place.gpu_device_id() if hasattr(place, "gpu_device_id") else place.get_device_id()
-    return default_cuda_generator(idx)
-
-
-def _device_type(place) -> str:
-    return "cpu" if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower() else "cuda"
-
-
-@contextlib.contextmanager
-def generator_scope(generator, place):
-    """Run Paddle's random ops on ``place`` drawing from ``generator``'s stream (None: the
-    global one)."""
-    if generator is None:
-        yield
-        return
-    if not isinstance(generator, Generator):
-        raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
-    kind = _device_type(place)
-    if generator.device.type != kind:
-        raise RuntimeError(f"Expected a '{kind}' device type for generator but found "
-                           f"'{generator.device.type}'")
-    default = _default_generator_for(place)
-    if generator._gen is default:  # torch.default_generator / manual_seed's return value
-        yield
-        return
-    saved = default.get_state()
-    default.set_state(generator._gen.get_state())
-    try:
-        yield
-    finally:
-        generator._gen.set_state(default.get_state())
-        default.set_state(saved)
-
-
-class _on:
-    """Run Paddle's random ops on ``device`` (they take no place argument), drawing from
-    ``generator``'s stream when one is given (facade/random.py: generator_scope)."""
-
-    def __init__(self, device, generator=None):
-        self.place = to_place(device)
-        self.generator = generator
-
-    def __enter__(self):
-        self.saved = expected_place()
-        set_expected_place(self.place)
-        if self.generator is not None:
-            self.scope = generator_scope(self.generator, self.place)
-            try:
-                self.scope.__enter__()
-            except BaseException:
-                set_expected_place(self.saved)
-                raise
-
-    def __exit__(self, *exc):
-        try:
-            if self.generator is not None:
-                self.scope.__exit__(*exc)
-        finally:
-            set_expected_place(self.saved)
-
-
-@torch_function("torch.manual_seed")
-def manual_seed(seed):
-    """Seeds Paddle's generators (all devices, as torch.manual_seed does) and returns the
-    default CPU generator, wrapped as a torch.Generator (torch returns torch.default_generator)."""
-    paddle.seed(int(seed))
-    gen = Generator.__new__(Generator)
-    gen.device = _CPU_DEVICE()
-    gen._gen = default_cpu_generator()
-    return gen
-
-
-def _CPU_DEVICE():
-    return CPU
-
-
-@torch_function("torch.seed")
-def seed():
-    s = int(np.random.SeedSequence().entropy % (2 ** 63))
-    paddle.seed(s)
-    return s
 
 
 # -- from data ---------------------------------------------------------------------------------
@@ -1075,40 +868,6 @@ def from_numpy(ndarray):
     return tensor_from_numpy_zero_copy(ndarray)
 
 
-# added for FlashInfer: its sampling.py annotates `generator: Optional[torch.Generator]` at
-# import.  A real object of its own (Paddle's core.Generator), with torch's methods; the random
-# functions above still refuse generator= (Paddle's ops draw from the global generator).
-class Generator:
-    """torch.Generator: an independent Paddle generator (seed and state)."""
-
-    def __init__(self, device="cpu"):
-        self.device = _device(device) if isinstance(device, str) else device
-        self._gen = new_generator()
-        self._gen.manual_seed(67280421310721)  # torch.Generator()'s default seed
-
-    def manual_seed(self, seed: int) -> "Generator":
-        self._gen.manual_seed(int(seed))
-        return self
-
-    def seed(self) -> int:
-        return self._gen.seed()
-
-    def initial_seed(self) -> int:
-        return self._gen.initial_seed()
-
-    def get_state(self):
-        return self._gen.get_state()
-
-    def set_state(self, state) -> "Generator":
-        self._gen.set_state(state)
-        return self
-
-
-type_("torch.Generator", Generator, note="its own seed and state on a Paddle generator: "
-                                         "same seed -> same draws, not torch's numbers; "
-                                         "get_state() is Paddle's GeneratorState")
-
-
 # -- legacy tensor types (annotations such as Optional[torch.LongTensor], isinstance) --------
 class _LegacyTensorMeta(type):
     def __instancecheck__(cls, obj):
@@ -1135,19 +894,13 @@ for _legacy, _dtype in (("FloatTensor", "float32"), ("DoubleTensor", "float64"),
     type_(f"torch.{_legacy}", _legacy_type(_legacy, _dtype))
 
 
-class layout:
+class layout(_TorchConstant):
     """torch.layout.  Every layout torch names exists (code compares against them, and OpInfo
     passes them to be refused), but only torch.strided makes tensors here: Paddle's sparse
     tensors are another type, so a sparse layout is refused by every creation function
     (:func:`require_strided`), never silently made dense."""
 
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"torch.{self.name}"
+    __slots__ = ()
 
 
 type_("torch.layout", layout)

@@ -77,7 +77,7 @@ def _register(cls_or_fn, *submodules):
 
 
 def _generator_cls():
-    from .creation import Generator
+    from .random import Generator
     return Generator
 
 
@@ -273,7 +273,7 @@ class RandomSampler(Sampler):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self):
-        from .creation import randint
+        from .random import randint
         from .random import randperm
         n = len(self.data_source)
         generator = self.generator if self.generator is not None else _fresh_generator()

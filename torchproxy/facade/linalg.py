@@ -21,6 +21,7 @@ from ..paddle_shims import constant_result, empty_result
 from ._opbase import _name, wrap_dim, write_out
 from .creation import default_float
 from ._opbase import broadcast_shape, result_type
+from ._opbase import broadcast_sizes as _bshape  # batch shapes, as torch broadcasts them
 from .ops import matmul as _mm
 from .registry import module, op, torch_function, type_
 
@@ -105,21 +106,6 @@ def _bcast(t, shape):
     if math.prod(shape) == 0:
         return empty_result(list(shape), t.dtype, t.place, (t,))  # keeps t's gradient edge
     return paddle.broadcast_to(t, shape)
-
-
-def _bshape(a, b):
-    """torch's broadcast of two batch shapes (Paddle 2.6's broadcast_shape turns [0], [0] into
-    [-1])."""
-    a, b = list(a), list(b)
-    n = builtins.max(len(a), len(b))
-    a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
-    out = []
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y and x != 1 and y != 1:
-            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
-                               f"({y}) at non-singleton dimension {i}")
-        out.append(y if x == 1 else x)
-    return out
 
 
 def _eye(n, m=None, dtype="float32"):

@@ -787,12 +787,7 @@ def _sytf2_lower(a, hermitian):
 
 
 def _ldl(fn, A, hermitian):
-    _float(fn, A)
-    if A.ndim < 2:
-        raise RuntimeError(f"{fn}: The input tensor A must have at least 2 dimensions.")
-    if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are "
-                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    _square(fn, A)
     n, b = A.shape[-1], list(A.shape[:-2])
     a = A.numpy().reshape([math.prod(b), n, n]).copy()
     piv = np.zeros((a.shape[0], n), dtype=np.int32)

@@ -36,7 +36,7 @@ import paddle.nn.functional as PF
 from ..paddle_shims import EagerParamBase, broadcast_tensors, is_meta
 
 from . import dtypes as _dt
-from ._nn_common import _floating, _is_int, _ntuple_values, legacy_reduction  # noqa: F401
+from ._nn_common import _floating, _is_int, _ntuple_values, _reduce, legacy_reduction  # noqa: F401
 from .ops import _cpp_name
 from .registry import module, torch_function, type_
 
@@ -650,7 +650,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         loss = -prod.sum(axis=axis)
         if reduction == "mean":
             return loss.sum() / (math.prod(input.shape) // n_classes)
-        return mse_reduce(loss, reduction)
+        return _reduce(loss, reduction)
     nll = nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
     if not label_smoothing:
         return nll
@@ -673,16 +673,6 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return (1 - label_smoothing) * nll + (label_smoothing / n_classes) * s
 
 
-def mse_reduce(loss, reduction):
-    if reduction == "none":
-        return loss
-    if reduction == "sum":
-        return loss.sum()
-    if reduction == "mean":
-        return loss.mean()
-    raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
 @torch_function(F + "mse_loss")
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -690,7 +680,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     loss = (input - target) ** 2
     if weight is not None:
         loss = loss * weight
-    return mse_reduce(loss, reduction)
+    return _reduce(loss, reduction)
 
 
 @torch_function(F + "pad",

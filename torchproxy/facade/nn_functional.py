@@ -33,7 +33,7 @@ import paddle
 import paddle.nn.functional as PF
 
 # the shared helpers (re-exported here for the families that import them from this module)
-from ._nn_common import _floating, _is_int, legacy_reduction  # noqa: F401
+from ._nn_common import _floating, _is_int, _reduce, legacy_reduction  # noqa: F401
 from ._nn_common import _ntuple_values as _ntuple  # noqa: F401
 from .nn import _relu, softmax  # _relu: Paddle's relu, computed in float32 for CPU halves
 from .registry import torch_function
@@ -52,16 +52,6 @@ def _inplace(input, out, inplace):
         return out
     paddle.assign(out, input)
     return input
-
-
-def _reduce(loss, reduction):
-    if reduction == "none":
-        return loss
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
 # -- activations --------------------------------------------------------------------------------

@@ -51,6 +51,15 @@ def _param(shape):
     return Parameter(_empty(shape))
 
 
+def _optional_bias(layer, bias, n):
+    """A layer's ``bias`` of ``n`` (uninitialised; reset_parameters fills it), or None
+    registered under that name when ``bias=False`` (torch's state_dict and repr see it)."""
+    if bias:
+        layer.bias = _param([n])
+    else:
+        layer.register_parameter("bias", None)
+
+
 def _tuple(v, n):
     """An int-or-sequence size argument (kernel, stride, padding...) as an n-tuple."""
     return _ntuple(v, n)

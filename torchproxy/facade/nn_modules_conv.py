@@ -16,7 +16,7 @@ from . import nn_init as init
 from .nn import Module, _finish_layer
 from .nn_functional import bilinear
 from .nn_functional_conv import conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d
-from .nn_modules import _export, _export_base, _param, _tuple
+from .nn_modules import _export, _export_base, _optional_bias, _param, _tuple
 
 
 # -- convolutions ------------------------------------------------------------------------------
@@ -72,10 +72,7 @@ class _ConvNd(Module):
         else:
             shape = [out_channels, in_channels // groups] + list(self.kernel_size)
         self.weight = _param(shape)
-        if bias:
-            self.bias = _param([out_channels])
-        else:
-            self.register_parameter("bias", None)
+        _optional_bias(self, bias, out_channels)
         self.reset_parameters()
         _finish_layer(self, device, dtype)
 
@@ -199,10 +196,7 @@ class Bilinear(Module):
         self.in1_features, self.in2_features = in1_features, in2_features
         self.out_features = out_features
         self.weight = _param([out_features, in1_features, in2_features])
-        if bias:
-            self.bias = _param([out_features])
-        else:
-            self.register_parameter("bias", None)
+        _optional_bias(self, bias, out_features)
         self.reset_parameters()
         _finish_layer(self, device, dtype)
 

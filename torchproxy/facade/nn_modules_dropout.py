@@ -15,26 +15,15 @@ from .nn_modules import _export
 
 
 # -- dropout variants (their base, _DropoutNd, is Dropout's: facade/nn.py) ----------------------
-@_export
-class Dropout1d(_DropoutNd):
-    _fn = staticmethod(dropout1d)
+def _variant(name, fn):
+    """The ``torch.nn.<name>`` module: a _DropoutNd whose forward applies ``fn`` (the variants
+    differ only in that function, as in torch)."""
+    return _export(type(name, (_DropoutNd,), {"_fn": staticmethod(fn), "__module__": __name__,
+                                              "__qualname__": name}))
 
 
-@_export
-class Dropout2d(_DropoutNd):
-    _fn = staticmethod(dropout2d)
-
-
-@_export
-class Dropout3d(_DropoutNd):
-    _fn = staticmethod(dropout3d)
-
-
-@_export
-class AlphaDropout(_DropoutNd):
-    _fn = staticmethod(alpha_dropout)
-
-
-@_export
-class FeatureAlphaDropout(_DropoutNd):
-    _fn = staticmethod(feature_alpha_dropout)
+Dropout1d = _variant("Dropout1d", dropout1d)
+Dropout2d = _variant("Dropout2d", dropout2d)
+Dropout3d = _variant("Dropout3d", dropout3d)
+AlphaDropout = _variant("AlphaDropout", alpha_dropout)
+FeatureAlphaDropout = _variant("FeatureAlphaDropout", feature_alpha_dropout)

@@ -645,15 +645,21 @@ def _scalar_value(value, dt, like):
     return _full([], value, dt, like)
 
 
+def _addc(input, tensor1, tensor2, value, combine, op):
+    """addcmul/addcdiv: ``input + value * combine(tensor1, tensor2)`` in the operands' computation
+    dtype, cast back to their result dtype (torch's pointwise promotion)."""
+    dt, cd = _pointwise_dtype(input, tensor1, tensor2, op=op)
+    a, t1, t2 = _as(input, cd), _as(tensor1, cd), _as(tensor2, cd)
+    term = combine(t1, t2)
+    if value != 1:
+        term = paddle.multiply(term, _scalar_value(value, cd, a))
+    return _as(paddle.add(a, term), dt)
+
+
 @_register_op("torch.addcmul", method=True, inplace=True, out=True)
 def addcmul(input, tensor1, tensor2, *, value=1):
     """``input + value * tensor1 * tensor2`` with torch's promotion and broadcasting."""
-    dt, cd = _pointwise_dtype(input, tensor1, tensor2, op="addcmul_cpu_out")
-    a, t1, t2 = _as(input, cd), _as(tensor1, cd), _as(tensor2, cd)
-    prod_ = paddle.multiply(t1, t2)
-    if value != 1:
-        prod_ = paddle.multiply(prod_, _scalar_value(value, cd, a))
-    return _as(paddle.add(a, prod_), dt)
+    return _addc(input, tensor1, tensor2, value, paddle.multiply, "addcmul_cpu_out")
 
 
 @_register_op("torch.addcdiv", method=True, inplace=True, out=True)
@@ -668,12 +674,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
             "to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
             "float inputs. The future addcdiv behavior is just the latter implementation: "
             "(input + value * tensor1 / tensor2), for all dtypes.")
-    dt, cd = _pointwise_dtype(input, tensor1, tensor2, op="addcdiv_cpu_out")
-    a, t1, t2 = _as(input, cd), _as(tensor1, cd), _as(tensor2, cd)
-    q = paddle.divide(t1, t2)
-    if value != 1:
-        q = paddle.multiply(q, _scalar_value(value, cd, a))
-    return _as(paddle.add(a, q), dt)
+    return _addc(input, tensor1, tensor2, value, paddle.divide, "addcdiv_cpu_out")
 
 
 @_register_op("torch.lerp", method=True, inplace=True, out=True)

@@ -224,17 +224,22 @@ def view_copy(input, size):
     return _shape.reshape(input, list(size)).clone()
 
 
-def _unfold(input, dimension, size, step):
-    """torch's Tensor.unfold (the windows along ``dimension`` become a last dim of ``size``)."""
-    nd = input.ndim
-    d = wrap_dim(dimension, nd)
-    n = int(input.shape[d]) if nd else 1
+def _check_unfold(d, n, size, step):
+    """torch's unfold argument checks, in its order (``n``: the length of dimension ``d``)."""
     if size > n:
         raise RuntimeError(f"maximum size for tensor at dimension {d} is {n} but size is {size}")
     if step <= 0:
         raise RuntimeError(f"step is {step} but must be > 0")
     if size < 0:
         raise RuntimeError(f"size is {size} but must be >= 0")
+
+
+def _unfold(input, dimension, size, step):
+    """torch's Tensor.unfold (the windows along ``dimension`` become a last dim of ``size``)."""
+    nd = input.ndim
+    d = wrap_dim(dimension, nd)
+    n = int(input.shape[d]) if nd else 1
+    _check_unfold(d, n, size, step)
     if nd == 0:
         return input.reshape([1]) if size == 1 else input.reshape([0])
     count = (n - size) // step + 1
@@ -256,12 +261,7 @@ def unfold(self, dimension, size, step):
     nd = self.ndim
     d = wrap_dim(dimension, nd) if nd else 0
     n = int(self.shape[d]) if nd else 1
-    if size > n:
-        raise RuntimeError(f"maximum size for tensor at dimension {d} is {n} but size is {size}")
-    if step <= 0:
-        raise RuntimeError(f"step is {step} but must be > 0")
-    if size < 0:
-        raise RuntimeError(f"size is {size} but must be >= 0")
+    _check_unfold(d, n, size, step)
     shape, strides = _shape_of(self), list(_torch_stride(self))
     if not nd:
         shape, strides = [1], [1]
@@ -357,11 +357,18 @@ def masked_scatter_(self, mask, source):
     return _assign_into(self, masked_scatter(self, mask, source))
 
 
-def _index_tensors(indices, fn):
+def _no_none(indices, arg):
+    """torch's argument parser takes index lists of Tensors only (None is refused before the
+    op runs, with this TypeError; ``arg``: the list's argument position)."""
+    for k, i in enumerate(indices):
+        if i is None:
+            raise TypeError(f"expected Tensor as element {k} in argument {arg}, but got NoneType")
+
+
+def _index_tensors(indices, arg):
+    _no_none(indices, arg)
     out = []
     for i in indices:
-        if i is None:
-            raise NotImplementedError(f"torchproxy: {fn} with None in indices is not supported")
         if _name(i.dtype) not in ("int64", "int32", "bool", "uint8"):
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         out.append(i)
@@ -371,7 +378,7 @@ def _index_tensors(indices, fn):
 @op("torch.index_put")
 def index_put(input, indices, values, accumulate=False):
     """torch.index_put: ``input[indices] = values`` (``+=`` with accumulate) on a copy."""
-    idx = _index_tensors(indices, "index_put")
+    idx = _index_tensors(indices, 1)
     if len(idx) > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got "
                          f"{len(idx)})")
@@ -409,28 +416,33 @@ def _gather_index(x, indices):
 def _unsafe_masked_index(x, mask, indices, fill):
     """Inductor's decomposition: ``x[indices clamped into range]`` with ``fill`` where ``mask``
     is False."""
+    _no_none(indices, 2)
     if _name(mask.dtype) != "bool":
         raise RuntimeError("tensors used as masks must be bool tensors")
-    idx = _clamped(x, list(indices))
-    if _numel(_shape_of(x)) == 0:
-        raise NotImplementedError("torchproxy: _unsafe_masked_index of an empty tensor")
-    got = _gather_index(_bool_safe(x), idx)
     if isinstance(fill, paddle.Tensor):
         fill = fill.item()
+    if _numel(_shape_of(x)) == 0:
+        # torch (TensorAdvancedIndexing.cpp): index a stand-in full of ``fill`` whose indexed
+        # 0-size dims are 1 and whose dims past the indices are 0; the mask is not applied
+        shape = _shape_of(x)
+        sizes = [1 if d < len(indices) and n == 0 else (n if d < len(indices) else 0)
+                 for d, n in enumerate(shape)]
+        base = paddle.full(sizes, fill, dtype=_bool_safe(x).dtype)
+        return _restore(_gather_index(base, _clamped(base, list(indices))), x.dtype)
+    idx = _clamped(x, list(indices))
+    got = _gather_index(_bool_safe(x), idx)
     fillt = paddle.full([], fill, dtype=got.dtype)
     return _restore(paddle.where(mask, got, fillt), x.dtype)
 
 
 @torch_function("torch._unsafe_masked_index_put_accumulate")
 def _unsafe_masked_index_put_accumulate(x, mask, indices, values):
+    _no_none(indices, 2)
     if _name(mask.dtype) != "bool":
         raise RuntimeError("tensors used as masks must be bool tensors")
     idx = _clamped(x, list(indices))
     if _numel(_shape_of(x)) == 0:
         return _copy(x)
-    if any(i is None for i in idx):
-        raise NotImplementedError("torchproxy: _unsafe_masked_index_put_accumulate with None "
-                                  "in indices is not supported")
     v = _bool_safe(values)
     v = paddle.where(mask, v, paddle.zeros([], dtype=v.dtype))
     shape = []

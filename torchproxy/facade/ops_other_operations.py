@@ -251,22 +251,30 @@ def corrcoef(input):
     return paddle.clip(c, -1, 1) if not _is_complex(c) else c
 
 
-@opmath_function("torch.trapezoid")
-def trapezoid(y, x=None, *, dx=None, dim=-1):
+def _trapezoids(y, x, dx, dim):
+    """(dim, y in its computation dtype, the areas of the trapezoids between neighbours along
+    dim, or None for a dim of size 0), spaced ``dx`` (default 1) or by the differences of ``x``
+    (1-D: along dim)."""
     d = wrap_dim(dim, y.ndim)
     n = y.shape[d]
     yf = _f(y)
     if n == 0:
-        return yf.sum(d)
+        return d, yf, None
     lo, hi = paddle.slice(yf, [d], [0], [n - 1]), paddle.slice(yf, [d], [1], [n])
     if x is None:
-        return ((lo + hi) * ((1.0 if dx is None else dx) / 2.0)).sum(d)
+        return d, yf, (lo + hi) * ((1.0 if dx is None else dx) / 2.0)
     xd = _f(diff(x, dim=-1 if x.ndim == 1 else d))
     if x.ndim == 1:
         view = [1] * y.ndim
         view[d] = -1
         xd = xd.reshape(view)
-    return ((lo + hi) * xd / 2.0).sum(d)
+    return d, yf, (lo + hi) * xd / 2.0
+
+
+@opmath_function("torch.trapezoid")
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    d, yf, parts = _trapezoids(y, x, dx, dim)
+    return yf.sum(d) if parts is None else parts.sum(d)
 
 
 opmath_function("torch.trapz")(trapezoid)
@@ -274,21 +282,9 @@ opmath_function("torch.trapz")(trapezoid)
 
 @opmath_function("torch.cumulative_trapezoid")
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
-    d = wrap_dim(dim, y.ndim)
-    n = y.shape[d]
-    yf = _f(y)
-    if n == 0:
+    d, yf, parts = _trapezoids(y, x, dx, dim)
+    if parts is None:
         return yf.clone()
-    lo, hi = paddle.slice(yf, [d], [0], [n - 1]), paddle.slice(yf, [d], [1], [n])
-    if x is None:
-        parts = (lo + hi) * ((1.0 if dx is None else dx) / 2.0)
-    else:
-        xd = _f(diff(x, dim=-1 if x.ndim == 1 else d))
-        if x.ndim == 1:
-            view = [1] * y.ndim
-            view[d] = -1
-            xd = xd.reshape(view)
-        parts = (lo + hi) * xd / 2.0
     return paddle.cumsum(parts, d) if parts.shape[d] else parts
 
 

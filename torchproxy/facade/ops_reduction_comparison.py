@@ -17,6 +17,7 @@ import builtins
 import paddle
 
 from . import ops_reduce as _red
+from . import ops_sorting as _sorting
 from ._opbase import _INTS, _full, _name, _operands, op, wrap_dim, _return_type
 from .ops_pointwise import _f, _is_complex, _is_float, _legacy, _shape_result  # shared helpers
 
@@ -83,7 +84,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
                            "written-to tensor refer to a single memory location. Please clone() "
                            "the tensor before performing the operation.")
     x = input.reshape([1]) if input.ndim == 0 else input
-    i = _red.kth_index(x, k, d)  # torch's quickselect position among equal values
+    i = _sorting.kth_index(x, k, d)  # torch's quickselect position among equal values
     v = paddle.take_along_axis(x, i, d)
     if not keepdim or input.ndim == 0:
         v, i = v.squeeze(d), i.squeeze(d)
@@ -95,7 +96,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
 
 @op("torch.msort", method=True, out=True)
 def msort(input):
-    return _red.sort(input, 0).values if input.ndim else input.clone()
+    return _sorting.sort(input, 0).values if input.ndim else input.clone()
 
 
 @op("torch.logcumsumexp", method=True, out=True)

@@ -22,13 +22,13 @@ import numpy as np
 import paddle
 
 from ..paddle_shims import (default_cpu_generator, default_cuda_generator, expected_place,
-                            set_expected_place)
+                            new_generator, set_expected_place)
 from . import dtypes as _dt
-from .device import to_place
+from .device import CPU, to_place
 from .device import device as _device
-from .creation import (Generator, _write_out, generator_scope, manual_seed,
-                       parse_size, require_strided, seed)
-from .registry import module, tensor_method, torch_function, value
+from .creation import (_INT64, _dtype_or_default, _finish, _like, _num, _to_dtype, _write_out,
+                       checked_alloc, parse_size, require_strided)
+from .registry import module, tensor_method, torch_function, type_, value
 
 NAMES = (
     "torch.randperm", "torch.normal", "torch.bernoulli", "torch.multinomial", "torch.poisson",
@@ -38,7 +38,9 @@ NAMES = (
     "torch.Tensor.uniform_", "torch.Tensor.normal_", "torch.Tensor.bernoulli",
     "torch.Tensor.bernoulli_", "torch.Tensor.exponential_", "torch.Tensor.random_",
     "torch.Tensor.log_normal_", "torch.Tensor.cauchy_", "torch.Tensor.geometric_",
-    "torch.Tensor.multinomial",
+    "torch.Tensor.multinomial", "torch.Generator", "torch.manual_seed", "torch.rand",
+    "torch.rand_like", "torch.randint", "torch.randint_like", "torch.randn", "torch.randn_like",
+    "torch.seed",
 )
 
 module("torch.random")
@@ -46,22 +48,251 @@ module("torch.random")
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 
-class _on_place:
-    def __init__(self, place):
-        self.place = place
+# -- torch.Generator (FlashInfer's sampling.py annotates `generator: Optional[torch.Generator]` at
+# import): a real object of its own (Paddle's core.Generator), with torch's methods; the
+# samplers draw from it through generator_scope below.
+class Generator:
+    """torch.Generator: an independent Paddle generator (seed and state)."""
+
+    def __init__(self, device="cpu"):
+        self.device = _device(device) if isinstance(device, str) else device
+        self._gen = new_generator()
+        self._gen.manual_seed(67280421310721)  # torch.Generator()'s default seed
+
+    def manual_seed(self, seed: int) -> "Generator":
+        self._gen.manual_seed(int(seed))
+        return self
+
+    def seed(self) -> int:
+        return self._gen.seed()
+
+    def initial_seed(self) -> int:
+        return self._gen.initial_seed()
+
+    def get_state(self):
+        return self._gen.get_state()
+
+    def set_state(self, state) -> "Generator":
+        self._gen.set_state(state)
+        return self
+
+
+type_("torch.Generator", Generator, note="its own seed and state on a Paddle generator: "
+                                         "same seed -> same draws, not torch's numbers; "
+                                         "get_state() is Paddle's GeneratorState")
+
+
+# -- torch.* random sampling (torch.html's "Random sampling") --------------------------------
+def _check_generator(generator):
+    """generator=: a torch.Generator; ``_on(device, generator)`` draws from its stream."""
+    if generator is not None and not isinstance(generator, Generator):
+        raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
+
+
+def _drawn(fn, name, sizes, size, generator, out, dtype, device, requires_grad):
+    """randn/rand: ``fn``'s values of ``dtype`` (default float) in a new tensor of the size
+    given as torch.randn(2, 3), ((2, 3)) or (size=(2, 3))."""
+    _check_generator(generator)
+    dt = _dtype_or_default(dtype)
+    shape = parse_size(sizes, size, fn=name)
+    with _on(device, generator), checked_alloc(shape, dt, to_place(device)):
+        t = _draw(fn, shape, dt)
+    return _write_out(_finish(t, requires_grad), out)
+
+
+@torch_function("torch.randn")
+def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False, pin_memory=False):
+    require_strided(layout, "randn")
+    return _drawn(paddle.randn, "randn", sizes, size, generator, out, dtype, device,
+                  requires_grad)
+
+
+@torch_function("torch.rand")
+def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False, pin_memory=False):
+    require_strided(layout, "rand")
+    return _drawn(paddle.rand, "rand", sizes, size, generator, out, dtype, device,
+                  requires_grad)
+
+
+@torch_function("torch.randint")
+def randint(*args, generator=None, out=None, dtype=None, layout=None, device=None,
+            requires_grad=False, size=None, low=None, high=None):
+    require_strided(layout, 'randint')
+    _check_generator(generator)
+    pos = list(args)
+    if size is None:
+        size = pos.pop()
+    if high is None:
+        high = pos.pop()
+    if low is None:
+        low = pos.pop() if pos else 0
+    dt = _INT64 if dtype is None else _to_dtype(dtype)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
+    shape = parse_size((size,), fn="randint")
+    with _on(device, generator), checked_alloc(shape, _INT64, to_place(device)):
+        t = paddle.randint(low, high, shape, dtype="int64")
+    return _write_out(_finish(t.astype(dt), requires_grad), out)
+
+
+@torch_function("torch.randint_like")
+def randint_like(input, *args, low=None, high=None, generator=None, dtype=None, layout=None,
+                 device=None, requires_grad=False, memory_format=None):
+    """torch.randint_like(input, high) / (input, low, high): input's shape, dtype and device
+    unless given (a float input gets integral values in its float dtype)."""
+    require_strided(layout, 'randint_like')
+    pos = [_num(a) for a in args]
+    if len(pos) > 2:
+        raise TypeError(f"randint_like() takes from 2 to 3 positional arguments but "
+                        f"{len(pos) + 1} were given")
+    if high is None:
+        if not pos:
+            raise TypeError("randint_like() missing 1 required positional argument: 'high'")
+        high = pos.pop()
+    if low is None:
+        low = pos.pop() if pos else 0
+    dt, place = _like(input, dtype, device)
+    low, high = _num(low), _num(high)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
+    with _on(place, generator):
+        t = paddle.randint(int(low), int(high), list(input.shape), dtype="int64")
+    return _finish(t.astype(dt), requires_grad)
+
+
+def _drawn_like(fn, input, dtype, device, requires_grad):
+    """randn_like/rand_like: ``fn``'s values in input's shape, dtype and device unless given."""
+    dt, _ = _like(input, dtype, None)
+    with _on(input.place if device is None else device):
+        t = _draw(fn, list(input.shape), dt)
+    return _finish(t, requires_grad)
+
+
+@torch_function("torch.randn_like")
+def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None):
+    require_strided(layout, "randn_like")
+    return _drawn_like(paddle.randn, input, dtype, device, requires_grad)
+
+
+@torch_function("torch.rand_like")
+def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None):
+    require_strided(layout, "rand_like")
+    return _drawn_like(paddle.rand, input, dtype, device, requires_grad)
+
+
+def _compute_float(dt, kernel="normal_kernel_cpu"):
+    n = _dt.torch_name(dt)
+    if n not in ("float32", "float64", "float16", "bfloat16"):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_dt.LEGACY_NAMES.get(n, n)}'")
+    return "float64" if n == "float64" else "float32"
+
+
+def _draw(fn, shape, dt):
+    """``fn`` (paddle.randn or paddle.rand) values of torch dtype ``dt``: complex dtypes draw
+    the real and imaginary parts apart (randn: each of variance 1/2, as torch's)."""
+    n = _dt.torch_name(dt)
+    if n.startswith("complex"):
+        part = "float64" if n == "complex128" else "float32"
+        re, im = fn(shape, dtype=part), fn(shape, dtype=part)
+        if fn is paddle.randn:
+            re, im = re * math.sqrt(0.5), im * math.sqrt(0.5)
+        return paddle.complex(re, im)
+    kernel = "normal_kernel_cpu" if fn is paddle.randn else "check_uniform_bounds"
+    return fn(shape, dtype=_compute_float(dt, kernel)).astype(dt)
+
+
+# -- generator streams (every sampler here draws through _on, which enters generator_scope) ---
+def _default_generator_for(place):
+    if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower():
+        return default_cpu_generator()
+    idx = place.gpu_device_id() if hasattr(place, "gpu_device_id") else place.get_device_id()
+    return default_cuda_generator(idx)
+
+
+def _device_type(place) -> str:
+    return "cpu" if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower() else "cuda"
+
+
+@contextlib.contextmanager
+def generator_scope(generator, place):
+    """Run Paddle's random ops on ``place`` drawing from ``generator``'s stream (None: the
+    global one)."""
+    if generator is None:
+        yield
+        return
+    if not isinstance(generator, Generator):
+        raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
+    kind = _device_type(place)
+    if generator.device.type != kind:
+        raise RuntimeError(f"Expected a '{kind}' device type for generator but found "
+                           f"'{generator.device.type}'")
+    default = _default_generator_for(place)
+    if generator._gen is default:  # torch.default_generator / manual_seed's return value
+        yield
+        return
+    saved = default.get_state()
+    default.set_state(generator._gen.get_state())
+    try:
+        yield
+    finally:
+        generator._gen.set_state(default.get_state())
+        default.set_state(saved)
+
+
+class _on:
+    """Run Paddle's random ops on ``device`` (they take no place argument), drawing from
+    ``generator``'s stream when one is given (facade/random.py: generator_scope)."""
+
+    def __init__(self, device, generator=None):
+        self.place = to_place(device)
+        self.generator = generator
 
     def __enter__(self):
         self.saved = expected_place()
         set_expected_place(self.place)
+        if self.generator is not None:
+            self.scope = generator_scope(self.generator, self.place)
+            try:
+                self.scope.__enter__()
+            except BaseException:
+                set_expected_place(self.saved)
+                raise
 
     def __exit__(self, *exc):
-        set_expected_place(self.saved)
+        try:
+            if self.generator is not None:
+                self.scope.__exit__(*exc)
+        finally:
+            set_expected_place(self.saved)
 
 
-@contextlib.contextmanager
-def _drawing(place, generator):
-    with _on_place(place), generator_scope(generator, place):
-        yield
+@torch_function("torch.manual_seed")
+def manual_seed(seed):
+    """Seeds Paddle's generators (all devices, as torch.manual_seed does) and returns the
+    default CPU generator, wrapped as a torch.Generator (torch returns torch.default_generator)."""
+    paddle.seed(int(seed))
+    gen = Generator.__new__(Generator)
+    gen.device = _CPU_DEVICE()
+    gen._gen = default_cpu_generator()
+    return gen
+
+
+def _CPU_DEVICE():
+    return CPU
+
+
+@torch_function("torch.seed")
+def seed():
+    s = int(np.random.SeedSequence().entropy % (2 ** 63))
+    paddle.seed(s)
+    return s
 
 
 def _compute(dtype) -> str:
@@ -72,13 +303,13 @@ def _compute(dtype) -> str:
 def _uniform_like(shape, dtype, place, generator):
     """U[0, 1) in float32 (float64 for float64 tensors) on ``place``."""
     compute = _compute(dtype)
-    with _drawing(place, generator):
+    with _on(place, generator):
         return paddle.rand(list(shape), dtype=compute)
 
 
 def _normal_like(shape, dtype, place, generator):
     compute = _compute(dtype)
-    with _drawing(place, generator):
+    with _on(place, generator):
         return paddle.randn(list(shape), dtype=compute)
 
 
@@ -190,7 +421,7 @@ def _randint_wide(low, high, shape, place, generator):
     """Integers uniform in [low, high) for any int64 range (Paddle's randint takes int32
     bounds): up to three 31-bit draws combined, reduced modulo the range."""
     span = high - low
-    with _drawing(place, generator):
+    with _on(place, generator):
         if span <= 2 ** 31 and -2 ** 31 <= low and high <= 2 ** 31 - 1:
             return paddle.randint(low, high, shape, dtype="int64")
         parts = [paddle.randint(0, 2 ** 31 - 1, shape, dtype="int64").numpy().astype(np.uint64)
@@ -250,7 +481,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
         raise RuntimeError(f"n must be non-negative, got{n}")
     dt = _dt.DTYPES["int64"] if dtype is None else _dt.to_paddle(dtype)
     place = to_place(device)
-    with _drawing(place, generator):
+    with _on(place, generator):
         perm = paddle.randperm(n, dtype="int64") if n else paddle.zeros([0], dtype="int64")
     res = perm.astype(dt)
     if requires_grad:
@@ -317,7 +548,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if bool((probs.sum(axis=-1) <= 0).any()):
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    with _drawing(input.place, generator):
+    with _on(input.place, generator):
         res = paddle.multinomial(probs, num_samples=int(num_samples), replacement=bool(replacement))
     return _out(res.astype("int64"), out)
 
@@ -334,7 +565,7 @@ def poisson(input, generator=None):
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     rates = input.astype("float32") if _dt.torch_name(input.dtype) in ("float16", "bfloat16") \
         else input
-    with _drawing(input.place, generator):
+    with _on(input.place, generator):
         res = paddle.poisson(rates)
     return res.astype(input.dtype)
 

@@ -46,7 +46,8 @@ AREAS = (
     "torchproxy.facade.device",     # torch.device
     "torchproxy.facade.creation",   # empty/zeros/arange/tensor/... with torch signatures
     "torchproxy.facade.ops",        # math, comparisons, matmul (torch.* functions)
-    "torchproxy.facade.ops_reduce",  # sum/mean/max/sort/topk... (torch.return_types)
+    "torchproxy.facade.ops_sorting",  # sort/argsort/topk, torch's CPU order among ties
+    "torchproxy.facade.ops_reduce",  # sum/mean/max/median/unique... (torch.return_types)
     "torchproxy.facade.ops_shape",  # cat/stack/reshape/split/gather/scatter...
     "torchproxy.facade.ops_indexing",  # as_strided*, put, masked_scatter, index_put, tile, mT
     "torchproxy.facade.tensor_views",  # Tensor views: stride, view, reshape, expand, contiguous

@@ -327,7 +327,7 @@ def _view(storage, dtype, offset, size, stride, requires_grad, metadata):
     n = flat.shape[0]
     if numel == 0:
         t = _on_place(paddle.zeros(size, dtype=flat.dtype), storage._place)
-    elif offset == 0 and numel == n and stride == _contiguous(size):
+    elif offset == 0 and numel == n and stride == _sizes.contiguous_strides(size):
         t = flat.reshape(size)  # the whole storage, contiguous: a reshape of it
     else:
         # a view of the same allocation (offset in bytes): tensors that shared a storage in
@@ -341,14 +341,6 @@ def _on_place(t, place):
     if isinstance(place, paddle.CPUPlace):
         return t.cpu()
     return copy_to(t, place, True)
-
-
-def _contiguous(size):
-    out, acc = [], 1
-    for d in reversed(size):
-        out.append(acc)
-        acc *= max(d, 1)
-    return out[::-1]
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):

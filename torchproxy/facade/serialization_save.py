@@ -24,7 +24,7 @@ from . import _sizes
 from . import dtypes as _dt
 from .registry import torch_function
 # the format's tables (storage class names, item sizes, float8 decoding) are the loader's
-from .serialization import _F8_DECODE, _ITEMSIZE, _STORAGE_OF, _contiguous
+from .serialization import _F8_DECODE, _ITEMSIZE, _STORAGE_OF
 
 
 # -- saving ------------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ class _Pickler(pickle._Pickler):
             st = _SavedStorage(str(len(self.storages)), dtype, flat, location)
             st.used = int(flat.shape[0]) if int(np.prod(t.shape)) else 0
             self.storages[st.key] = st
-            return st, 0, list(t.shape), _contiguous(list(t.shape)), True
+            return st, 0, list(t.shape), _sizes.contiguous_strides(t.shape), True
         key = (alloc._ptr, dtype, location)
         base = alloc._flat  # 1-D over the allocation, in t's dtype
         size = _ITEMSIZE[dtype]

@@ -169,7 +169,7 @@ def polygamma(n, input, *, out=None):
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     if x.size == 0:
         return write_out(paddle.zeros(x.shape, dtype=x.dtype), out)
-    if n == 1:  # torch's float32 trigamma (ops_more.polygamma), not Paddle 2.6's kernel
+    if n == 1:  # torch's float32 trigamma (ops_pointwise.polygamma), not Paddle 2.6's kernel
         return TABLE["torch.polygamma"].impl(n, x, out=out)
     return write_out(paddle.digamma(x) if n == 0 else paddle.polygamma(x, n), out)
 

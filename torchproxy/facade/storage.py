@@ -85,14 +85,6 @@ def _extent_bytes(shape, strides, itemsize) -> int:
     return (1 + sum((n - 1) * st for n, st in zip(shape, strides))) * itemsize
 
 
-def _contiguous_strides(shape):
-    strides, acc = [], 1
-    for n in reversed(shape):
-        strides.append(acc)
-        acc *= max(n, 1)
-    return strides[::-1]
-
-
 class UntypedStorage:
     """torch.UntypedStorage over a Paddle allocation (bytes; ``element_size()`` is 1)."""
 
@@ -297,7 +289,7 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
                         f"{type(source).__name__}")
     size = [int(n) for n in (size if size is not None else [source.nbytes()
                                                             // _itemsize(self.dtype)])]
-    stride = [int(s) for s in stride] if stride is not None else _contiguous_strides(size)
+    stride = [int(s) for s in stride] if stride is not None else _sizes.contiguous_strides(size)
     _sizes.check_int64(size, "set_", "size")
     _sizes.check_int64(stride, "set_", "stride")
     _sizes.check_int64([storage_offset], "set_", "storage_offset")
