@@ -525,49 +525,64 @@ ALLOCS = [("FloatTensor", [2 ** 62]), ("FloatTensor", [2 ** 31, 2 ** 31]), ("Ten
           ("LongTensor", [2 ** 61]), ("ByteTensor", [2 ** 60]), ("FloatTensor", [0])]
 
 
-def test_load_checks_views_against_their_storage(tmp_path):
-    """Crafted views of a storage of 4 floats, and allow-listed tensor constructors asked for
-    sizes past int64 arithmetic or memory: real torch's result (values, or its exception type
-    and message) against the facade's, loaded in one heap-checked child."""
+# torch keeps sizes/strides as c10::SymInt: int64 values below -2**62 are reserved and refused
+# even for 0 elements (checkpoint_fuzz --files 1000 --seed 29: the facade loaded one)
+SYMINT_VIEWS = [((0, 3), (3, -2 ** 63)), ((0, 3), (-2 ** 62 - 1, 1)), ((0, 3), (3, -2 ** 62)),
+                ((1, 2), (2, -2 ** 63))]
+
+
+@pytest.fixture(scope="module")
+def crafted_loads(tmp_path_factory):
+    """The crafted files of the two tests below (VIEWS and ALLOCS; SYMINT_VIEWS) and the
+    facade's result for each: [file, result] lists under "views" and "symints", every file
+    loaded by one heap-checked child (a child per test, or per case, paid Paddle's and torch's
+    import under the heap checks each time)."""
     g = checkpoint_fuzz
-    paths, wants = [], []
+    tmp = tmp_path_factory.mktemp("crafted")
     pickles = [g.PKL(g.V2(offset, list(size), list(stride))) for offset, size, stride in VIEWS]
     pickles += [_alloc_pickle(cls, sizes) for cls, sizes in ALLOCS]
     assert len(pickles[len(VIEWS)]) <= 40
-    for i, pkl in enumerate(pickles):
-        path = _archive(tmp_path, pkl, FLOATS4, f"view{i}.pt")
-        try:
-            wants.append(["ok", torch.load(path).tolist()])
-        except Exception as e:
-            wants.append(["raise", type(e).__name__, str(e)])
-        paths.append(path)
+    files = {"views": [_archive(tmp, pkl, FLOATS4, f"view{i}.pt")
+                       for i, pkl in enumerate(pickles)],
+             "symints": [_archive(tmp, g.PKL(g.V2(0, list(size), list(stride))), FLOATS4,
+                                  f"symint{i}.pt")
+                         for i, (size, stride) in enumerate(SYMINT_VIEWS)]}
+    paths = files["views"] + files["symints"]
     r = g.run_child(LOAD_CHILD, paths)
     assert r.returncode == 0, r.stderr[-3000:]
     import json
-    for case, want, got in zip(VIEWS + ALLOCS, wants,
-                               json.loads(r.stdout.strip().splitlines()[-1])):
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert len(got) == len(paths)
+    n = len(files["views"])
+    return {"views": list(zip(files["views"], got[:n])),
+            "symints": list(zip(files["symints"], got[n:]))}
+
+
+def test_load_checks_views_against_their_storage(crafted_loads):
+    """Crafted views of a storage of 4 floats, and allow-listed tensor constructors asked for
+    sizes past int64 arithmetic or memory: real torch's result (values, or its exception type
+    and message) against the facade's, loaded in a heap-checked child."""
+    loads = crafted_loads["views"]
+    assert len(loads) == len(VIEWS + ALLOCS)
+    for case, (path, got) in zip(VIEWS + ALLOCS, loads):
+        try:
+            want = ["ok", torch.load(path).tolist()]
+        except Exception as e:
+            want = ["raise", type(e).__name__, str(e)]
         assert got == want, case
 
 
-
-@pytest.mark.parametrize("size, stride", [((0, 3), (3, -2 ** 63)), ((0, 3), (-2 ** 62 - 1, 1)),
-                                          ((0, 3), (3, -2 ** 62)), ((1, 2), (2, -2 ** 63))])
-def test_load_refuses_sizes_in_symints_reserved_range(tmp_path, size, stride):
-    # torch keeps sizes/strides as c10::SymInt: int64 values below -2**62 are reserved and
-    # refused even for 0 elements (checkpoint_fuzz --files 1000 --seed 29: the facade loaded one)
-    g = checkpoint_fuzz
-    path = _archive(tmp_path, g.PKL(g.V2(0, list(size), list(stride))), FLOATS4)
+@pytest.mark.parametrize("size, stride", SYMINT_VIEWS)
+def test_load_refuses_sizes_in_symints_reserved_range(crafted_loads, size, stride):
+    path, got = crafted_loads["symints"][SYMINT_VIEWS.index((size, stride))]
     try:
         want = ["ok", torch.load(path).tolist()]
     except Exception as e:
         want = ["raise", type(e).__name__, str(e).rsplit(": ", 1)[-1]]
-    r = g.run_child(LOAD_CHILD, [str(path)])
-    assert r.returncode == 0, r.stderr[-3000:]
-    import json
-    got = json.loads(r.stdout.strip().splitlines()[-1])[0]
     if got[0] == "raise":
-        got[2] = got[2].rsplit(": ", 1)[-1]
+        got = got[:2] + [got[2].rsplit(": ", 1)[-1]]
     assert got == want
+
 
 BUILD_CHILD = """
 import collections, json, builtins
