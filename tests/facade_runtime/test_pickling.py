@@ -7,11 +7,10 @@
   ``torch.linalg.LinAlgError`` round-trip through pickle in scope, where ``sys.modules["torch"]``
   is real torch, keeping their torch names, fields and values (compared with real torch's own
   round trip).
-Each scope's pickling runs in an interpreter where nothing else enabled torchproxy before
-(which module pickle finds under ``torch`` depends on the process state): a fresh one per scope
-(and dispatcher backend); the dispatcher test's scopes, whose every enable() ends in a disable()
-checked to restore Paddle's own attributes, share one per backend (a child per case paid Paddle's
-and torch's import each time)."""
+Which module pickle finds under ``torch`` depends on the process state: named results and
+result classes run in a fresh interpreter per scope; the dispatcher test runs one per backend,
+enabling its three scopes in turn, each enable() ended by a disable() checked to restore
+Paddle's own attributes (a child per case paid Paddle's and torch's import each time)."""
 import functools
 import json
 import os
