@@ -7,8 +7,12 @@
   ``torch.linalg.LinAlgError`` round-trip through pickle in scope, where ``sys.modules["torch"]``
   is real torch, keeping their torch names, fields and values (compared with real torch's own
   round trip).
-Each case runs in a fresh interpreter: which module pickle finds under ``torch`` depends on
-the process state."""
+Which module pickle finds under ``torch`` depends on the process state: named results and
+result classes run in a fresh interpreter per scope; the dispatcher test runs one per backend,
+enabling its three scopes in turn, each enable() ended by a disable() checked to restore
+Paddle's own attributes (a child per case paid Paddle's and torch's import each time)."""
+import functools
+import json
 import os
 import subprocess
 import sys
@@ -33,11 +37,15 @@ def _run(src: str, **env) -> str:
     return p.stdout.strip().splitlines()[-1]
 
 
-@pytest.mark.parametrize("pure", ["0", "1"])
-@pytest.mark.parametrize("scope", ["{'__main__'}", "{'elsewhere'}", "None"])
-def test_dispatched_tensor_methods_pickle(pure, scope):
-    out = _run(f"""
-        import copy, pickle, paddle, torchproxy
+SCOPES = ["{'__main__'}", "{'elsewhere'}", "None"]
+
+
+@functools.lru_cache(maxsize=None)
+def _dispatched_pickles(pure: str) -> dict:
+    """scope -> "ok" or the traceback of its check: every scope enabled, checked and disabled in
+    turn by one child per dispatcher backend (TORCHPROXY_PURE_PYTHON=pure)."""
+    return json.loads(_run(f"""
+        import copy, json, pickle, traceback, paddle, torchproxy
         def picklable(attr):
             if attr is None:  # a name this Paddle lacks (stride on 2.6)
                 return False
@@ -50,20 +58,35 @@ def test_dispatched_tensor_methods_pickle(pure, scope):
                  if picklable(getattr(paddle.Tensor, n, None))]
         assert {{"numel", "reshape", "sum", "max"}} <= set(names), names
         before = {{n: getattr(paddle.Tensor, n) for n in names}}
-        torchproxy.enable(scope={scope})
-        for n in names:
-            attr = getattr(paddle.Tensor, n)
-            assert attr is not before[n], n  # dispatched now
-            back = pickle.loads(pickle.dumps(attr, protocol=pickle.HIGHEST_PROTOCOL))
-            assert back is attr, (n, back, attr)
-            assert copy.deepcopy(attr) is attr, n
-        torchproxy.disable()
-        # after disable() the same pickle names Paddle's own attribute again
-        assert all(pickle.loads(pickle.dumps(getattr(paddle.Tensor, n))) is v
-                   for n, v in before.items())
-        print("ok")
-    """, TORCHPROXY_PURE_PYTHON=pure)
-    assert out == "ok"
+        def check(scope):
+            torchproxy.enable(scope=scope)
+            for n in names:
+                attr = getattr(paddle.Tensor, n)
+                assert attr is not before[n], n  # dispatched now
+                back = pickle.loads(pickle.dumps(attr, protocol=pickle.HIGHEST_PROTOCOL))
+                assert back is attr, (n, back, attr)
+                assert copy.deepcopy(attr) is attr, n
+            torchproxy.disable()
+            # after disable() the same pickle names Paddle's own attribute again
+            assert all(pickle.loads(pickle.dumps(getattr(paddle.Tensor, n))) is v
+                       for n, v in before.items())
+        res = {{}}
+        for scope in {SCOPES!r}:
+            try:
+                check(eval(scope))
+                res[scope] = "ok"
+            except Exception:  # reported by that scope's test
+                res[scope] = traceback.format_exc()
+                if torchproxy.status()["enabled"]:
+                    torchproxy.disable()
+        print(json.dumps(res))
+    """, TORCHPROXY_PURE_PYTHON=pure))
+
+
+@pytest.mark.parametrize("pure", ["0", "1"])
+@pytest.mark.parametrize("scope", SCOPES)
+def test_dispatched_tensor_methods_pickle(pure, scope):
+    assert _dispatched_pickles(pure)[scope] == "ok"
 
 
 RESULTS = """
@@ -87,12 +110,17 @@ print(repr(out))
 """
 
 
+@functools.lru_cache(maxsize=None)
+def _torch_results() -> str:
+    """Real torch's own round trip (the same for every scope: one child)."""
+    return _run(RESULTS.format(setup=""))
+
+
 @needs_tensor_pickle
 @pytest.mark.parametrize("scope", ["{'__main__'}", "None"])
 def test_named_results_and_linalgerror_pickle_as_in_torch(scope):
-    want = _run(RESULTS.format(setup=""))
     got = _run(RESULTS.format(setup=f"import paddle, torchproxy\ntorchproxy.enable(scope={scope})"))
-    assert got == want
+    assert got == _torch_results()
 
 
 @needs_tensor_pickle

@@ -2,6 +2,7 @@
 Paddle tensors, and the other way round, in one process; plus a process with no torch at all."""
 import collections
 import io
+import json
 import os
 import pickle
 import subprocess
@@ -453,15 +454,14 @@ print(json.dumps({"strides": strides, "after": after, "shared": float(views["rev
 """
 
 
-def test_save_of_negative_stride_views_writes_every_value(tmp_path):
+def test_save_of_negative_stride_views_writes_every_value(heap_checked):
     """Paddle's own slicing makes views with negative strides (torch cannot): torch.save wrote
     1 of 6 values of x[::-1] and a load read heap garbage.  Saved by the facade in a
     heap-checked child, loaded back there and by real torch here: the same values."""
-    path = tmp_path / "neg.pt"
-    r = checkpoint_fuzz.run_child(NEGATIVE_STRIDE_SAVE, [path])
-    assert r.returncode == 0, r.stderr[-3000:]
+    path, r = heap_checked["negative_strides"]
+    assert r["returncode"] == 0, r["stderr"][-3000:]
     import json
-    got = json.loads(r.stdout.strip().splitlines()[-1])
+    got = json.loads(r["stdout"].strip().splitlines()[-1])
     assert got["strides"]["rev"] == [-1] and got["strides"]["both"] == [-12, -3]
     # saving left the user's views alone (Paddle's contiguous() would rewrite them in place)
     assert got["after"] == got["strides"] and got["shared"] == 100.0
@@ -525,49 +525,64 @@ ALLOCS = [("FloatTensor", [2 ** 62]), ("FloatTensor", [2 ** 31, 2 ** 31]), ("Ten
           ("LongTensor", [2 ** 61]), ("ByteTensor", [2 ** 60]), ("FloatTensor", [0])]
 
 
-def test_load_checks_views_against_their_storage(tmp_path):
-    """Crafted views of a storage of 4 floats, and allow-listed tensor constructors asked for
-    sizes past int64 arithmetic or memory: real torch's result (values, or its exception type
-    and message) against the facade's, loaded in one heap-checked child."""
+# torch keeps sizes/strides as c10::SymInt: int64 values below -2**62 are reserved and refused
+# even for 0 elements (checkpoint_fuzz --files 1000 --seed 29: the facade loaded one)
+SYMINT_VIEWS = [((0, 3), (3, -2 ** 63)), ((0, 3), (-2 ** 62 - 1, 1)), ((0, 3), (3, -2 ** 62)),
+                ((1, 2), (2, -2 ** 63))]
+
+
+def _crafted_views(tmp):
+    """The files of the two tests below: VIEWS and ALLOCS ("views"), SYMINT_VIEWS ("symints")."""
     g = checkpoint_fuzz
-    paths, wants = [], []
     pickles = [g.PKL(g.V2(offset, list(size), list(stride))) for offset, size, stride in VIEWS]
     pickles += [_alloc_pickle(cls, sizes) for cls, sizes in ALLOCS]
     assert len(pickles[len(VIEWS)]) <= 40
-    for i, pkl in enumerate(pickles):
-        path = _archive(tmp_path, pkl, FLOATS4, f"view{i}.pt")
-        try:
-            wants.append(["ok", torch.load(path).tolist()])
-        except Exception as e:
-            wants.append(["raise", type(e).__name__, str(e)])
-        paths.append(path)
-    r = g.run_child(LOAD_CHILD, paths)
-    assert r.returncode == 0, r.stderr[-3000:]
+    return {"views": [_archive(tmp, pkl, FLOATS4, f"view{i}.pt")
+                      for i, pkl in enumerate(pickles)],
+            "symints": [_archive(tmp, g.PKL(g.V2(0, list(size), list(stride))), FLOATS4,
+                                 f"symint{i}.pt")
+                        for i, (size, stride) in enumerate(SYMINT_VIEWS)]}
+
+
+@pytest.fixture(scope="module")
+def crafted_loads(heap_checked):
+    """[file, the facade's result] per crafted file, under "views" and "symints"."""
+    files, r = heap_checked["crafted"]
+    assert r["returncode"] == 0, r["stderr"][-3000:]
     import json
-    for case, want, got in zip(VIEWS + ALLOCS, wants,
-                               json.loads(r.stdout.strip().splitlines()[-1])):
+    got = json.loads(r["stdout"].strip().splitlines()[-1])
+    paths = files["views"] + files["symints"]
+    assert len(got) == len(paths)
+    n = len(files["views"])
+    return {"views": list(zip(files["views"], got[:n])),
+            "symints": list(zip(files["symints"], got[n:]))}
+
+
+def test_load_checks_views_against_their_storage(crafted_loads):
+    """Crafted views of a storage of 4 floats, and allow-listed tensor constructors asked for
+    sizes past int64 arithmetic or memory: real torch's result (values, or its exception type
+    and message) against the facade's, loaded in a heap-checked child."""
+    loads = crafted_loads["views"]
+    assert len(loads) == len(VIEWS + ALLOCS)
+    for case, (path, got) in zip(VIEWS + ALLOCS, loads):
+        try:
+            want = ["ok", torch.load(path).tolist()]
+        except Exception as e:
+            want = ["raise", type(e).__name__, str(e)]
         assert got == want, case
 
 
-
-@pytest.mark.parametrize("size, stride", [((0, 3), (3, -2 ** 63)), ((0, 3), (-2 ** 62 - 1, 1)),
-                                          ((0, 3), (3, -2 ** 62)), ((1, 2), (2, -2 ** 63))])
-def test_load_refuses_sizes_in_symints_reserved_range(tmp_path, size, stride):
-    # torch keeps sizes/strides as c10::SymInt: int64 values below -2**62 are reserved and
-    # refused even for 0 elements (checkpoint_fuzz --files 1000 --seed 29: the facade loaded one)
-    g = checkpoint_fuzz
-    path = _archive(tmp_path, g.PKL(g.V2(0, list(size), list(stride))), FLOATS4)
+@pytest.mark.parametrize("size, stride", SYMINT_VIEWS)
+def test_load_refuses_sizes_in_symints_reserved_range(crafted_loads, size, stride):
+    path, got = crafted_loads["symints"][SYMINT_VIEWS.index((size, stride))]
     try:
         want = ["ok", torch.load(path).tolist()]
     except Exception as e:
         want = ["raise", type(e).__name__, str(e).rsplit(": ", 1)[-1]]
-    r = g.run_child(LOAD_CHILD, [str(path)])
-    assert r.returncode == 0, r.stderr[-3000:]
-    import json
-    got = json.loads(r.stdout.strip().splitlines()[-1])[0]
     if got[0] == "raise":
-        got[2] = got[2].rsplit(": ", 1)[-1]
+        got = got[:2] + [got[2].rsplit(": ", 1)[-1]]
     assert got == want
+
 
 BUILD_CHILD = """
 import collections, json, builtins
@@ -593,33 +608,78 @@ print(json.dumps({"results": out, "changed": changed,
 """
 
 
-def test_weights_only_build_cannot_change_a_class(tmp_path):
-    """The issue's 60-byte file (GLOBAL torch.Tensor; BUILD with state (None, {"numel":
-    OrderedDict})) replaced paddle.Tensor.numel for the whole process; the same trick with
-    torch.device.__repr__ and friends.  torch refuses each; so does the facade, and no class
-    (nor builtins) changes."""
+def _build_attack_files(tmp):
     g = checkpoint_fuzz
     files = []
     targets = [("torch", "Tensor", "numel"), ("torch", "device", "__repr__"),
                ("torch", "Size", "numel"), ("torch", "FloatTensor", "__new__"),
                ("collections", "OrderedDict", "__setitem__"), ("builtins", "set", "add")]
     for i, (mod, name, attr) in enumerate(targets):
-        files.append(_archive(tmp_path, g._build_attack(g.G(mod, name), attr), FLOATS4,
+        files.append(_archive(tmp, g._build_attack(g.G(mod, name), attr), FLOATS4,
                               f"build{i}.pt"))
         # SETITEMS into the class, NEWOBJ/REDUCE of a function: refused too
-        files.append(_archive(tmp_path, g.PKL(g.G(mod, name) + b"(" + g.U(attr) + b"Nu"),
+        files.append(_archive(tmp, g.PKL(g.G(mod, name) + b"(" + g.U(attr) + b"Nu"),
                               FLOATS4, f"setitems{i}.pt"))
+    return files
+
+
+def test_weights_only_build_cannot_change_a_class(heap_checked):
+    """The issue's 60-byte file (GLOBAL torch.Tensor; BUILD with state (None, {"numel":
+    OrderedDict})) replaced paddle.Tensor.numel for the whole process; the same trick with
+    torch.device.__repr__ and friends.  torch refuses each; so does the facade, and no class
+    (nor builtins) changes."""
+    files, r = heap_checked["build_attacks"]
     assert len(files[0].read_bytes()) < 1000
     for f in files:
         with pytest.raises(pickle.UnpicklingError):
             torch.load(f)
-    r = g.run_child(BUILD_CHILD, files)
-    assert r.returncode == 0, r.stderr[-3000:]
+    assert r["returncode"] == 0, r["stderr"][-3000:]
     import json
-    got = json.loads(r.stdout.strip().splitlines()[-1])
+    got = json.loads(r["stdout"].strip().splitlines()[-1])
     assert got["results"] == ["UnpicklingError"] * len(files)
     assert got["changed"] == []
     assert got["numel"] == 6   # unscoped Paddle numel still Paddle's
+
+
+# One heap-checked child runs the scripts of the tests above (a child each paid Paddle's and
+# torch's import under the heap checks, 10-20 s); each script gets its own globals and argv, and
+# the BUILD attacks run first, in the state a fresh child has.  A crash fails them all.
+MULTI_CHILD = """
+import contextlib, io, json, traceback
+_jobs = json.loads(sys.argv[1])
+_base = dict(globals())
+_out = {}
+for _name, _code, _args in _jobs:
+    sys.argv = [sys.argv[0]] + _args
+    _buf = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(_buf):
+            exec(compile(_code, "<" + _name + ">", "exec"), dict(_base))
+        _out[_name] = {"returncode": 0, "stdout": _buf.getvalue(), "stderr": ""}
+    except BaseException:
+        _out[_name] = {"returncode": 1, "stdout": _buf.getvalue(),
+                       "stderr": traceback.format_exc()}
+print(json.dumps(_out))
+"""
+
+
+@pytest.fixture(scope="module")
+def heap_checked(tmp_path_factory):
+    """name -> (the test's files, its script's {"returncode", "stdout", "stderr"})."""
+    tmp = tmp_path_factory.mktemp("heap_checked")
+    build, crafted = _build_attack_files(tmp), _crafted_views(tmp)
+    neg = tmp / "neg.pt"
+    jobs = [("build_attacks", BUILD_CHILD, build),
+            ("negative_strides", NEGATIVE_STRIDE_SAVE, [neg]),
+            ("crafted", LOAD_CHILD, crafted["views"] + crafted["symints"])]
+    r = checkpoint_fuzz.run_child(MULTI_CHILD, [json.dumps(
+        [(name, code, [str(a) for a in args]) for name, code, args in jobs])])
+    # a crash (or a hang's timeout) fails every test of the child
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    return {"build_attacks": (build, out["build_attacks"]),
+            "negative_strides": (neg, out["negative_strides"]),
+            "crafted": (crafted, out["crafted"])}
 
 
 def test_fuzzed_checkpoints_sample():

@@ -1,14 +1,17 @@
 """A TorchCodec client, unmodified torch-style code, run under torchproxy (in scope).
 
-Run as ``python client_decode.py VIDEO OUT.npz [--audio]`` with paddlecodec on PYTHONPATH:
-it loads torchproxy's ABI shim for paddlecodec's libraries, decodes the video with
-``torchcodec.decoders.VideoDecoder`` (indexing, slicing, get_frames_at, get_frames_in_range,
-seeking by time) and, with --audio, its audio with ``AudioDecoder``, and saves every result as
-numpy arrays, plus the type and dtype each call returned, for the test to compare with FFmpeg's
-own decode.  A separate process: a crash in native code is a failed test, never the test
-runner's death.
+Run as ``python client_decode.py VIDEO OUT.npz [--audio] [VIDEO OUT.npz [--audio] ...]``
+with paddlecodec on PYTHONPATH (one process decodes every video: each process pays Paddle's
+import and the shim's load): it loads torchproxy's ABI shim for paddlecodec's libraries,
+decodes each video with ``torchcodec.decoders.VideoDecoder`` (indexing, slicing,
+get_frames_at, get_frames_in_range, seeking by time) and, with --audio, its audio with
+``AudioDecoder``, and saves every result as numpy arrays, plus the type and dtype each call
+returned, for the test to compare with FFmpeg's own decode.  A separate process: a crash in
+native code is a failed test, never the test runner's death.  A video whose decode raises gets
+its traceback in OUT.npz.error instead, the others are still decoded, and the exit status is 3.
 """
 import sys
+import traceback
 
 import numpy as np
 
@@ -72,5 +75,28 @@ def main(video, out, audio):
     np.savez(out, **res)
 
 
+def jobs(args):
+    """(video, out, audio) per ``VIDEO OUT [--audio]`` group of the command line."""
+    out = []
+    for a in args:
+        if a == "--audio":
+            out[-1][2] = True
+        elif out and out[-1][1] is None:
+            out[-1][1] = a
+        else:
+            out.append([a, None, False])
+    if not out or out[-1][1] is None:
+        sys.exit("usage: client_decode.py VIDEO OUT.npz [--audio] [VIDEO OUT.npz [--audio] ...]")
+    return out
+
+
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], "--audio" in sys.argv[3:])
+    failed = False
+    for video, out, audio in jobs(sys.argv[1:]):
+        try:
+            main(video, out, audio)
+        except Exception:  # noqa: BLE001  (that video's test reports it; the others go on)
+            failed = True
+            with open(out + ".error", "w") as f:
+                f.write(traceback.format_exc())
+    sys.exit(3 if failed else 0)

@@ -49,10 +49,34 @@ def test_bind_arguments(schema):
         abi_shim.bind_arguments("ns::op", ("D", 1), {})
 
 
-def _defined(nm, lib):
-    out = subprocess.run([nm, "-D", "--defined-only", lib], capture_output=True, text=True,
+def _symbols(nm, libs, *options):
+    """lib -> the dynamic symbols ``nm -D *options`` lists for it, as (type, name) pairs.  One
+    nm run for all of them: started once per library, nm took most of this test's time (about
+    200 libraries, twice)."""
+    libs = sorted(set(libs))
+    out = subprocess.run([nm, "-D", *options, *libs], capture_output=True, text=True,
                          check=True).stdout
-    return {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip()}
+    syms = {lib: set() for lib in libs}
+    current = libs[0]  # with one file nm prints no "<file>:" header
+    for line in out.splitlines():
+        if line.endswith(":") and line[:-1] in syms:
+            current = line[:-1]
+        elif line.strip():
+            parts = line.split()
+            syms[current].add((parts[-2], parts[-1].split("@")[0]))
+    return syms
+
+
+def _defined(nm, libs):
+    """lib -> the names of the symbols it defines."""
+    return {lib: {name for _, name in s}
+            for lib, s in _symbols(nm, libs, "--defined-only").items()}
+
+
+def _undefined(nm, libs):
+    """lib -> the names of the symbols it imports (type U: weak references may stay unbound)."""
+    return {lib: {name for kind, name in s if kind == "U"}
+            for lib, s in _symbols(nm, libs, "--undefined-only").items()}
 
 
 def _ldd_libs(lib):
@@ -72,30 +96,20 @@ def test_every_imported_symbol_is_defined(ffmpeg, paddlecodec_site, monkeypatch)
     nm = shutil.which("nm")
     assert nm, "binutils' nm is needed for the symbol audit"
     monkeypatch.syspath_prepend(paddlecodec_site)
-    libs = abi_shim.torchcodec_libraries()
+    libs = [os.path.realpath(p) for p in abi_shim.torchcodec_libraries()]
     shim = abi_shim.build(libs)
-    defined = _defined(nm, shim)
-    for lib in {os.path.realpath(p) for p in libs + _ldd_libs(shim)
-                + [x for lib in libs for x in _ldd_libs(lib)]}:
-        defined |= _defined(nm, lib)
+    deps = {os.path.realpath(x) for lib in libs for x in _ldd_libs(lib)}
+    everything = {os.path.realpath(p) for p in [shim] + libs + _ldd_libs(shim)} | deps
+    defined_by = _defined(nm, everything)
+    defined = set().union(*defined_by.values())
+    imported = _undefined(nm, libs)
     missing = {}
     for lib in libs:
-        out = subprocess.run([nm, "-D", "--undefined-only", lib], capture_output=True,
-                             text=True, check=True).stdout
-        for line in out.splitlines():
-            sym = line.split()[-1].split("@")[0]
-            if line.split()[0] == "U" and sym not in defined:
-                missing.setdefault(os.path.basename(lib), []).append(sym)
+        for sym in sorted(imported[lib] - defined):
+            missing.setdefault(os.path.basename(lib), []).append(sym)
     assert missing == {}
     # and the shim is needed: without it, these are what Paddle 3.3.1 lacks
-    paddle_only = set()
-    for lib in {x for lib in libs for x in _ldd_libs(lib)}:
-        paddle_only |= _defined(nm, lib)
-    lacking = set()
-    for lib in libs:
-        out = subprocess.run([nm, "-D", "--undefined-only", lib], capture_output=True,
-                             text=True, check=True).stdout
-        lacking |= {ln.split()[-1].split("@")[0] for ln in out.splitlines()
-                    if ln.split()[0] == "U"} - paddle_only - {
-            s for other in libs for s in _defined(nm, other)}
+    paddle_only = set().union(*(defined_by[lib] for lib in deps))
+    lacking = set().union(*imported.values()) - paddle_only - set().union(
+        *(defined_by[lib] for lib in libs))
     assert {"_ZN3c1017get_default_dtypeEv", "_ZN6caffe28TypeMeta13typeMetaDatasEv"} <= lacking

@@ -1,8 +1,9 @@
 """TorchCodec (paddlecodec 0.2.0's prebuilt libraries) decoding on CPU into Paddle tensors.
 
-Each test runs ``client_decode.py`` (unmodified torch-style TorchCodec code, in torchproxy's
-scope, through the ABI shim) in a subprocess on a video FFmpeg generates here, and compares
-every result with FFmpeg's own decode of the same file (rgb24 frames / f32 samples read with
+``client_decode.py`` (unmodified torch-style TorchCodec code, in torchproxy's scope, through
+the ABI shim) runs in one subprocess over every video FFmpeg generates here (once per module: a
+process per video paid Paddle's import and the shim's load each time); each test compares its
+video's results with FFmpeg's own decode of the same file (rgb24 frames / f32 samples read with
 numpy): pixels and samples must be equal, indices and timestamps exact.
 """
 from __future__ import annotations
@@ -39,18 +40,45 @@ def ffmpeg_samples(ffmpeg, path):
     return np.frombuffer(raw, "<f4")[None, :]  # mono: (channels, samples)
 
 
-def run_client(site, path, out, audio=False):
+def run_client(site, jobs):
+    """``jobs``: (video, out, audio) triples, decoded by one client process."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, site]))
-    cmd = [sys.executable, CLIENT, path, out] + (["--audio"] if audio else [])
+    cmd = [sys.executable, CLIENT]
+    for path, out, audio in jobs:
+        cmd += [path, out] + (["--audio"] if audio else [])
     return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
 
 
-def decode(site, path, tmp_path, audio=False):
-    out = str(tmp_path / "out.npz")
-    proc = run_client(site, path, out, audio)
-    # a crash (negative return code: a signal) is a failure like any other
-    assert proc.returncode == 0, (f"client exited with {proc.returncode}:\n"
-                                  f"{proc.stdout[-2000:]}\n{proc.stderr[-6000:]}")
+@pytest.fixture(scope="module")
+def decoded(ffmpeg, paddlecodec_site, video_dir, tmp_path_factory):
+    """name -> (video path, client output), and the client's process: every video (and the
+    audio one, "audio_and_video") decoded by one client run."""
+    videos = {name: (generate(ffmpeg, video_dir, *VIDEOS[name]), False) for name in VIDEOS}
+    videos["audio_and_video"] = (generate(ffmpeg, video_dir, *AUDIO_VIDEO, audio=True), True)
+    out_dir = tmp_path_factory.mktemp("decoded")
+    outs = {name: (path, str(out_dir / f"{name}.npz")) for name, (path, _) in videos.items()}
+    proc = run_client(paddlecodec_site, [(path, outs[name][1], audio)
+                                         for name, (path, audio) in sorted(videos.items())])
+    return outs, proc
+
+
+def decode(decoded, name):
+    """The client's results for video ``name``, or None on a Paddle without the compat C++
+    API (2.6 .. 3.2), where the client must fail with the shim's clear error (checked here)."""
+    outs, proc = decoded
+    if not _compat_available():
+        assert proc.returncode == 1, proc.stderr[-3000:]
+        assert "ShimUnavailable: torchproxy.abi_shim needs Paddle's torch-compatible C++ API" \
+            in proc.stderr
+        return None
+    out = outs[name][1]
+    # 3: some video raised (its traceback in OUT.error); anything else, a crash (a negative
+    # return code: a signal) included, is a failure of every test
+    assert proc.returncode in (0, 3), (f"client exited with {proc.returncode}:\n"
+                                       f"{proc.stdout[-2000:]}\n{proc.stderr[-6000:]}")
+    if os.path.exists(out + ".error"):
+        with open(out + ".error") as f:
+            raise AssertionError(f"client failed on {name}:\n{f.read()[-6000:]}")
     with np.load(out) as f:
         return {k: f[k] for k in f.files}
 
@@ -84,31 +112,18 @@ def check_video(res, ref):
                                rtol=1e-6)
 
 
-def unavailable(site, path, tmp_path) -> bool:
-    """On a Paddle without the compat C++ API (2.6 .. 3.2) the client fails with the shim's
-    clear error (checked here); True then."""
-    if _compat_available():
-        return False
-    proc = run_client(site, path, str(tmp_path / "out.npz"))
-    assert proc.returncode == 1, proc.stderr[-3000:]
-    assert "ShimUnavailable: torchproxy.abi_shim needs Paddle's torch-compatible C++ API" \
-        in proc.stderr
-    return True
-
-
 @pytest.mark.parametrize("name", sorted(VIDEOS))
-def test_video(name, ffmpeg, paddlecodec_site, video_dir, tmp_path):
-    path = generate(ffmpeg, video_dir, *VIDEOS[name])
-    if unavailable(paddlecodec_site, path, tmp_path):
-        return
-    check_video(decode(paddlecodec_site, path, tmp_path), ffmpeg_frames(ffmpeg, path))
+def test_video(name, ffmpeg, decoded):
+    res = decode(decoded, name)
+    if res is not None:
+        check_video(res, ffmpeg_frames(ffmpeg, decoded[0][name][0]))
 
 
-def test_audio_and_video(ffmpeg, paddlecodec_site, video_dir, tmp_path):
-    path = generate(ffmpeg, video_dir, *AUDIO_VIDEO, audio=True)
-    if unavailable(paddlecodec_site, path, tmp_path):
+def test_audio_and_video(ffmpeg, decoded):
+    res = decode(decoded, "audio_and_video")
+    if res is None:
         return
-    res = decode(paddlecodec_site, path, tmp_path, audio=True)
+    path = decoded[0]["audio_and_video"][0]
     check_video(res, ffmpeg_frames(ffmpeg, path))
     ref = ffmpeg_samples(ffmpeg, path)
     assert ref.shape == (1, SAMPLE_RATE * SECONDS)
