@@ -1,7 +1,8 @@
 """DistributedDataParallel over Gloo: 2 ranks train a tiny model 3 steps (the last accumulating
 two micro-batches, the first under no_sync()); the parameters equal a single-process run over
 the whole batch and real torch's DDP run on the same data.  DistributedSampler gives torch's
-index order; torch.multiprocessing.spawn starts children in the parent's scope."""
+index order; torch.multiprocessing.spawn starts children in the parent's scope; parameters
+without a gradient behave as under torch's reducer with find_unused_parameters False and True."""
 from __future__ import annotations
 
 import os
@@ -28,6 +29,36 @@ def test_ddp_training_equals_single_process_and_torch():
         np.testing.assert_array_equal(a, b)
     for ours, torch_ddp in zip(f0["ddp"], oracle[0]["ddp"]):
         np.testing.assert_allclose(ours, torch_ddp, rtol=1e-5, atol=1e-6)
+
+
+
+def _same_grads(oracle: dict, facade: dict, where: str) -> None:
+    assert list(oracle) == list(facade), where
+    for name, want in oracle.items():
+        got = facade[name]
+        assert (want is None) == (got is None), f"{where} {name}: torch {want}, facade {got}"
+        if want is not None:
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4, err_msg=f"{where} {name}")
+
+
+def test_find_unused_parameters_as_torch():
+    # False: the next forward raises torch's RuntimeError (rank 1 with TORCH_DISTRIBUTED_DEBUG=
+    # INFO: the message names the parameters), the gradients stay local; True: unused on every
+    # rank -> .grad untouched, on some ranks -> averaged with zeros; no_sync usage counts
+    oracle = launch("ddp_unused.py", 2, facade=False, timeout=180)
+    facade = launch("ddp_unused.py", 2, facade=True, timeout=180)
+    for rank, (o, f) in enumerate(zip(oracle, facade)):
+        assert set(o) == set(f)
+        for key in o:
+            where = f"rank {rank} {key}"
+            if isinstance(o[key], dict):
+                _same_grads(o[key], f[key], where)
+            else:
+                assert f[key] == o[key], where
+        assert o["false/next_forward"][0] == "RuntimeError"  # the case ran as intended
+        assert o["false/grads"]["b.weight"] is None and o["true/grads1"]["c.weight"] is None
+    assert oracle[0]["false/grads"]["a.weight"] != oracle[1]["false/grads"]["a.weight"]
+    assert oracle[1]["true/grads1"]["b.weight"] is not None  # rank 0's, averaged
 
 
 SAMPLER = """
