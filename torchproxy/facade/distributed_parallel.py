@@ -290,22 +290,33 @@ type_("torch.utils.data.DistributedSampler", DistributedSampler)
 
 
 # -- torch.multiprocessing.spawn ------------------------------------------------------------------
-class ProcessRaisedException(Exception):
-    """A spawned process raised: torch's message carries the child's traceback."""
+class _ProcessException(Exception):
+    """torch.multiprocessing.spawn's ProcessException (not exported by torch.multiprocessing):
+    ``msg``, ``error_index``, ``error_pid``; pickles with them."""
 
     def __init__(self, msg: str, error_index: int, error_pid: int):
         super().__init__(msg)
-        self.msg, self.error_index, self.pid = msg, error_index, error_pid
+        self.msg, self.error_index, self.error_pid = msg, error_index, error_pid
+
+    def __reduce__(self):
+        return type(self), (self.msg, self.error_index, self.error_pid)
 
 
-class ProcessExitedException(Exception):
+class ProcessRaisedException(_ProcessException):
+    """A spawned process raised: torch's message carries the child's traceback."""
+
+
+class ProcessExitedException(_ProcessException):
     """A spawned process exited with a non-zero code (or a signal) without raising."""
 
     def __init__(self, msg: str, error_index: int, error_pid: int, exit_code: int,
                  signal_name=None):
-        super().__init__(msg)
-        self.msg, self.error_index, self.pid = msg, error_index, error_pid
+        super().__init__(msg, error_index, error_pid)
         self.exit_code, self.signal_name = exit_code, signal_name
+
+    def __reduce__(self):
+        return type(self), (self.msg, self.error_index, self.error_pid, self.exit_code,
+                            self.signal_name)
 
 
 type_("torch.multiprocessing.ProcessRaisedException", ProcessRaisedException)
@@ -332,10 +343,12 @@ class ProcessContext:
     def pids(self):
         return [p.pid for p in self.processes]
 
-    def join(self, timeout=None) -> bool:
+    def join(self, timeout=None, grace_period=None) -> bool:
         """True once every process finished; raises for the first that failed (terminating
-        the others), as torch's ProcessContext.join."""
+        the others, killing those still alive after ``grace_period`` seconds), as torch's
+        ProcessContext.join."""
         import multiprocessing.connection as conn
+        import signal
         alive = {p.sentinel: i for i, p in enumerate(self.processes) if p.exitcode is None}
         if alive:
             conn.wait(list(alive), timeout=timeout)
@@ -350,13 +363,26 @@ class ProcessContext:
         for p in self.processes:
             if p.is_alive():
                 p.terminate()
+        if grace_period is not None:
+            conn.wait([p.sentinel for p in self.processes if p.is_alive()], timeout=grace_period)
+        for p in self.processes:
+            if p.is_alive():
+                p.kill()
             p.join()
         proc = self.processes[failed]
         if self.error_queues[failed].empty():
-            raise ProcessExitedException(f"process {failed} terminated with exit code "
-                                         f"{proc.exitcode}", failed, proc.pid, proc.exitcode)
+            code = proc.exitcode
+            if code < 0:
+                try:
+                    name = signal.Signals(-code).name
+                except ValueError:
+                    name = f"<Unknown signal {-code}>"
+                raise ProcessExitedException(f"process {failed:d} terminated with signal {name}",
+                                             failed, proc.pid, code, name)
+            raise ProcessExitedException(f"process {failed:d} terminated with exit code "
+                                         f"{code:d}", failed, proc.pid, code)
         trace = self.error_queues[failed].get()
-        raise ProcessRaisedException(f"\n\n-- Process {failed} terminated with the following "
+        raise ProcessRaisedException(f"\n\n-- Process {failed:d} terminated with the following "
                                      f"error:\n{trace}", failed, proc.pid)
 
 
