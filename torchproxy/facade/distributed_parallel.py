@@ -25,7 +25,9 @@ NAMES = (
 
 import contextlib
 import math
+import os
 import sys
+import weakref
 
 import numpy as np
 import paddle
@@ -43,9 +45,44 @@ module("torch.utils.data.distributed")
 
 
 # -- DistributedDataParallel ----------------------------------------------------------------------
+# torch's reducer error when a backward left parameters without a gradient
+# (find_unused_parameters=False): raised at the next forward, as torch's rebuild_buckets does
+_UNFINISHED = (
+    "Expected to have finished reduction in the prior iteration before starting a new one. This "
+    "error indicates that your module has parameters that were not used in producing loss. You "
+    "can enable unused parameter detection by passing the keyword argument "
+    "`find_unused_parameters=True` to `torch.nn.parallel.DistributedDataParallel`, and by \n"
+    "making sure all `forward` function outputs participate in calculating loss. \n"
+    "If you already have done the above, then the distributed data parallel module wasn't able "
+    "to locate the output tensors in the return value of your module's `forward` function. "
+    "Please include the loss function and the structure of the return value of `forward` of "
+    "your module when reporting this issue (e.g. list, dict, iterable).\n")
+
+
+def _mark_used(ddp_ref, index):
+    """A parameter's gradient hook (Paddle's, run when its gradient is computed): records that
+    the parameter took part in this backward, as torch's reducer autograd hooks do."""
+    def hook(grad):
+        ddp = ddp_ref()
+        if ddp is not None and grad is not None:
+            ddp._used_since_forward[index] = ddp._used_since_reduction[index] = True
+    return hook
+
+
 class DistributedDataParallel(Module):
     """torch.nn.parallel.DistributedDataParallel for facade modules (the wrapped module is
-    ``self.module``)."""
+    ``self.module``).
+
+    Which parameters took part in a backward is recorded by a Paddle gradient hook on each
+    (torch's reducer hooks on AccumulateGrad).  With ``find_unused_parameters=False`` a
+    backward that leaves any without a gradient reduces nothing (gradients stay local) and the
+    next forward raises torch's "Expected to have finished reduction" RuntimeError; torch
+    reduces its buckets in order and stops at the first incomplete one, so in a model bigger
+    than one torch bucket (1 MB first, then 25 MB) torch may have reduced some of them.  With
+    ``True`` the ranks all-reduce which parameters each used (torch's local_used_map):
+    gradients of parameters some rank used are averaged (zeros from the ranks that did not
+    use them, a gradient kept from earlier iterations where one is set), those no rank used
+    keep their ``.grad`` untouched (None stays None)."""
 
     def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=True,
                  init_sync=True, process_group=None, bucket_cap_mb=None,
@@ -69,6 +106,18 @@ class DistributedDataParallel(Module):
         self.find_unused_parameters = find_unused_parameters
         self.require_backward_grad_sync = True
         self._hook_pending = False
+        # the reducer's parameters, torch's indices: those that require a gradient, in order
+        named = [(n, p) for n, p in module.named_parameters() if not p.stop_gradient]
+        self._param_names = [n for n, _ in named]
+        self._params = [p for _, p in named]
+        # used in the backward of the last synced forward (find_unused_parameters=False), and
+        # since the last reduction, no_sync() backwards included (True: torch counts those)
+        self._used_since_forward = [False] * len(named)
+        self._used_since_reduction = [False] * len(named)
+        self._unreduced = None  # indices without a gradient in the last synced backward
+        ref = weakref.ref(self)
+        for i, p in enumerate(self._params):
+            p.register_hook(_mark_used(ref, i))
         if init_sync:
             self._broadcast(list(module.parameters()) + list(module.buffers()))
 
@@ -79,26 +128,57 @@ class DistributedDataParallel(Module):
                 if t is not None:
                     _d.broadcast(t, src=src, group=self.process_group)
 
+    def _raise_unfinished(self):
+        rank = _d.get_rank()
+        msg = _UNFINISHED
+        if os.environ.get("TORCH_DISTRIBUTED_DEBUG", "OFF").upper() in ("INFO", "DETAIL"):
+            names = ", ".join(self._param_names[i] for i in reversed(self._unreduced))
+            msg += f"Parameters which did not receive grad for rank {rank}: {names}\n"
+            msg += (f"Parameter indices which did not receive grad for rank {rank}: "
+                    f"{' '.join(map(str, self._unreduced))}")
+        else:
+            msg += (f"Parameter indices which did not receive grad for rank {rank}: "
+                    f"{' '.join(map(str, self._unreduced))}\n In addition, you can set the "
+                    "environment variable TORCH_DISTRIBUTED_DEBUG to either INFO or DETAIL to "
+                    "print out information about which particular parameters did not receive "
+                    "gradient on this rank as part of this error")
+        raise RuntimeError(msg)
+
     def forward(self, *inputs, **kwargs):
+        if self._unreduced is not None and paddle.is_grad_enabled():
+            self._raise_unfinished()
         if self.broadcast_buffers:
             self._broadcast(list(self.module.buffers()))
         if self.require_backward_grad_sync and paddle.is_grad_enabled() and not self._hook_pending:
             # the gradients of this forward's backward are reduced once it has finished
             self._hook_pending = True
+            self._used_since_forward = [False] * len(self._params)
             add_backward_final_hook(self._reduce_gradients)
         return self.module(*inputs, **kwargs)
 
     def _reduce_gradients(self) -> None:
         self._hook_pending = False
-        params = [p for p in self.module.parameters() if not p.stop_gradient]
+        if not any(self._used_since_forward):
+            return  # no parameter of this module took part in the backward: torch's hooks
+                    # never fired, nothing to reduce
+        if self.find_unused_parameters:
+            used = self._globally_used()
+        else:
+            missing = [i for i, u in enumerate(self._used_since_forward) if not u]
+            if missing:
+                self._unreduced = missing  # the next forward raises; gradients stay local
+                return
+            used = [True] * len(self._params)
+        self._used_since_reduction = [False] * len(self._params)
         world = self.process_group.size()
         by_dtype: dict = {}
-        for p in params:
-            by_dtype.setdefault(p.dtype, []).append(p)
+        for p, u in zip(self._params, used):
+            if u:
+                by_dtype.setdefault(p.dtype, []).append(p)
         with paddle.no_grad():
             for group in by_dtype.values():
-                # a parameter without a gradient here (unused on this rank) adds zeros, so every
-                # rank reduces buffers of the same layout
+                # a parameter without a gradient here (unused on this rank, used on another)
+                # adds zeros, so every rank reduces buffers of the same layout
                 grads = [p.grad for p in group]
                 flat = paddle.concat([g.reshape([-1]) if g is not None
                                       else paddle.zeros([int(p.size)], dtype=p.dtype)
@@ -108,9 +188,20 @@ class DistributedDataParallel(Module):
                 offset = 0
                 for p, g in zip(group, grads):
                     n = int(p.size)
+                    part = flat[offset:offset + n].reshape(p.shape)
                     if g is not None:
-                        paddle.assign(flat[offset:offset + n].reshape(g.shape), output=g)
+                        paddle.assign(part, output=g)
+                    else:
+                        p.grad = part  # Paddle's setter: the averaged gradient, as torch's
                     offset += n
+
+    def _globally_used(self) -> list:
+        """Which parameters some rank used since the last reduction (an all-reduce of the
+        flags, torch's local_used_map)."""
+        flags = paddle.to_tensor([int(u) for u in self._used_since_reduction], dtype="int32")
+        with paddle.no_grad():
+            _d.all_reduce(flags, group=self.process_group)
+        return [bool(v) for v in flags.tolist()]
 
     @contextlib.contextmanager
     def no_sync(self):
@@ -124,7 +215,9 @@ class DistributedDataParallel(Module):
 
 type_("torch.nn.parallel.DistributedDataParallel", DistributedDataParallel,
       note="gradients all-reduced and averaged after each backward (one flat buffer per dtype, "
-           "Paddle's final backward hook); no_sync; bucket options accepted, one bucket")
+           "Paddle's final backward hook); no_sync; find_unused_parameters as torch's (with "
+           "False, an unused parameter leaves all gradients unreduced: torch's buckets may "
+           "reduce part of a model over 1 MB); bucket options accepted, one bucket")
 
 
 # -- DistributedSampler ---------------------------------------------------------------------------
@@ -197,22 +290,33 @@ type_("torch.utils.data.DistributedSampler", DistributedSampler)
 
 
 # -- torch.multiprocessing.spawn ------------------------------------------------------------------
-class ProcessRaisedException(Exception):
-    """A spawned process raised: torch's message carries the child's traceback."""
+class _ProcessException(Exception):
+    """torch.multiprocessing.spawn's ProcessException (not exported by torch.multiprocessing):
+    ``msg``, ``error_index``, ``error_pid``; pickles with them."""
 
     def __init__(self, msg: str, error_index: int, error_pid: int):
         super().__init__(msg)
-        self.msg, self.error_index, self.pid = msg, error_index, error_pid
+        self.msg, self.error_index, self.error_pid = msg, error_index, error_pid
+
+    def __reduce__(self):
+        return type(self), (self.msg, self.error_index, self.error_pid)
 
 
-class ProcessExitedException(Exception):
+class ProcessRaisedException(_ProcessException):
+    """A spawned process raised: torch's message carries the child's traceback."""
+
+
+class ProcessExitedException(_ProcessException):
     """A spawned process exited with a non-zero code (or a signal) without raising."""
 
     def __init__(self, msg: str, error_index: int, error_pid: int, exit_code: int,
                  signal_name=None):
-        super().__init__(msg)
-        self.msg, self.error_index, self.pid = msg, error_index, error_pid
+        super().__init__(msg, error_index, error_pid)
         self.exit_code, self.signal_name = exit_code, signal_name
+
+    def __reduce__(self):
+        return type(self), (self.msg, self.error_index, self.error_pid, self.exit_code,
+                            self.signal_name)
 
 
 type_("torch.multiprocessing.ProcessRaisedException", ProcessRaisedException)
@@ -239,10 +343,12 @@ class ProcessContext:
     def pids(self):
         return [p.pid for p in self.processes]
 
-    def join(self, timeout=None) -> bool:
+    def join(self, timeout=None, grace_period=None) -> bool:
         """True once every process finished; raises for the first that failed (terminating
-        the others), as torch's ProcessContext.join."""
+        the others, killing those still alive after ``grace_period`` seconds), as torch's
+        ProcessContext.join."""
         import multiprocessing.connection as conn
+        import signal
         alive = {p.sentinel: i for i, p in enumerate(self.processes) if p.exitcode is None}
         if alive:
             conn.wait(list(alive), timeout=timeout)
@@ -257,13 +363,26 @@ class ProcessContext:
         for p in self.processes:
             if p.is_alive():
                 p.terminate()
+        if grace_period is not None:
+            conn.wait([p.sentinel for p in self.processes if p.is_alive()], timeout=grace_period)
+        for p in self.processes:
+            if p.is_alive():
+                p.kill()
             p.join()
         proc = self.processes[failed]
         if self.error_queues[failed].empty():
-            raise ProcessExitedException(f"process {failed} terminated with exit code "
-                                         f"{proc.exitcode}", failed, proc.pid, proc.exitcode)
+            code = proc.exitcode
+            if code < 0:
+                try:
+                    name = signal.Signals(-code).name
+                except ValueError:
+                    name = f"<Unknown signal {-code}>"
+                raise ProcessExitedException(f"process {failed:d} terminated with signal {name}",
+                                             failed, proc.pid, code, name)
+            raise ProcessExitedException(f"process {failed:d} terminated with exit code "
+                                         f"{code:d}", failed, proc.pid, code)
         trace = self.error_queues[failed].get()
-        raise ProcessRaisedException(f"\n\n-- Process {failed} terminated with the following "
+        raise ProcessRaisedException(f"\n\n-- Process {failed:d} terminated with the following "
                                      f"error:\n{trace}", failed, proc.pid)
 
 

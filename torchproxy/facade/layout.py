@@ -57,12 +57,26 @@ LAYOUT_MODULES = {
     "torch.testing": False,
     "torch.amp": ("autocast_mode", "grad_scaler"),
     "torch.cuda.amp": ("autocast_mode", "grad_scaler"),
+    # torch.distributed as programs import it (issue 24): the package, the modules scripts and
+    # libraries name (the collectives' home distributed_c10d, torchrun's run/launch, elastic's
+    # error recording, FSDP, DTensor, RPC...) and the submodules of those they import from
+    "torch.distributed": ("distributed_c10d", "algorithms", "fsdp", "elastic", "rpc", "tensor",
+                          "run", "launch", "launcher", "device_mesh", "checkpoint", "optim", "nn",
+                          "autograd", "pipelining", "constants", "rendezvous"),
+    "torch.distributed.algorithms": ("join", "ddp_comm_hooks"),
+    "torch.distributed.algorithms.ddp_comm_hooks": ("default_hooks",),
+    "torch.distributed.elastic": ("multiprocessing",),
+    "torch.distributed.elastic.multiprocessing": ("errors",),
+    "torch.distributed.fsdp": ("wrap",),
+    "torch.distributed.tensor": ("parallel", "placement_types", "device_mesh"),
+    "torch.distributed.checkpoint": ("state_dict",),
 }
 
 # The per-module counts docs/COVERAGE.md reports (each with its submodules' paths where marked).
 REPORTED = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.modules", "torch.nn.modules.*",
             "torch.nn.utils", "torch.linalg", "torch.fft", "torch.special", "torch.distributions",
-            "torch.optim", "torch.utils.data", "torch.autograd", "torch.testing")
+            "torch.optim", "torch.utils.data", "torch.autograd", "torch.testing",
+            "torch.distributed", "torch.distributed.*")
 
 
 # -- generation (needs real torch) ---------------------------------------------------------------

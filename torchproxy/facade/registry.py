@@ -87,6 +87,7 @@ AREAS = (
     "torchproxy.facade.distributed_tensor",  # DeviceMesh, placements, ParallelStyle (import-time names)
     "torchproxy.facade.distributed",  # torch.distributed on paddle.distributed: init, groups, collectives
     "torchproxy.facade.distributed_parallel",  # DistributedDataParallel, DistributedSampler, mp.spawn
+    "torchproxy.facade.distributed_modules",  # torch.distributed's module tree, constants, elastic's record
     "torchproxy.facade.storage",    # untyped_storage, storage_offset, set_ (Triton interpreter)
     "torchproxy.facade.cpp_extension",  # torch.utils.cpp_extension (JIT-built extensions)
     "torchproxy.facade.serialization",  # torch.load, safe globals (torch's zip format)
