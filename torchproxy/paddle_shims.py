@@ -92,6 +92,26 @@ def kernel_full(shape, fill, dtype, place):
     return _full_kernel(shape, bits, paddle.int64, place).cast(dtype)
 
 
+# The same CPU build has no equal/equal_all/not_equal, assign (clone) or set_value (x[i] = v)
+# kernels for uint32/uint64 either: those run on int64 (a cast each way is exact: uint64 values
+# past 2**63 keep their bits), on the failure path only.  Remove with the `full` note above.
+def unsigned_wide(x) -> bool:
+    """``x`` is a uint32/uint64 tensor (the dtypes whose CPU kernels run through int64)."""
+    return x.dtype in _UNSIGNED_WIDE
+
+
+def on_int64_if_unsigned(fn, *tensors):
+    """``fn(*tensors)``; where it fails on a uint32/uint64 operand, ``fn`` of the operands with
+    those cast to int64 (compare ops: the answer is the same)."""
+    try:
+        return fn(*tensors)
+    except RuntimeError:
+        if not any(isinstance(t, paddle.Tensor) and unsigned_wide(t) for t in tensors):
+            raise
+    return fn(*(t.astype(paddle.int64) if isinstance(t, paddle.Tensor) and unsigned_wide(t)
+                else t for t in tensors))
+
+
 # ================================================================================================
 # Tensor and place internals (private methods; no public equivalent on 2.6 or 3.x)
 # ================================================================================================

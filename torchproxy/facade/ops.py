@@ -251,7 +251,9 @@ _BINARY_INPLACE = ("mul", "logical_and", "logical_or")  # eq_, ge_...: ops_point
 
 
 for _n, _f in {"mul": paddle.multiply, "maximum": paddle.maximum, "minimum": paddle.minimum,
-               "eq": paddle.equal, "ne": paddle.not_equal, "lt": paddle.less_than,
+               "eq": lambda a, b: _shims.on_int64_if_unsigned(paddle.equal, a, b),
+               "ne": lambda a, b: _shims.on_int64_if_unsigned(paddle.not_equal, a, b),
+               "lt": paddle.less_than,
                "le": paddle.less_equal, "gt": paddle.greater_than,
                "ge": paddle.greater_equal, "remainder": _shims.remainder, "logical_and": paddle.logical_and,
                "logical_or": paddle.logical_or, "logical_xor": paddle.logical_xor,
@@ -516,7 +518,7 @@ def equal(input, other) -> bool:
     if input.size == 0:
         return True
     a, b = _operands(input, other)
-    return bool(paddle.equal_all(a, b))
+    return bool(_shims.on_int64_if_unsigned(paddle.equal_all, a, b))
 
 
 for _n, _f in (("isnan", _float_test(paddle.isnan, False)),
