@@ -16,6 +16,7 @@ Supported: Paddle 2.6.2 and 3.0 to 3.3.1 (``torchproxy/_paddle_check.py`` enforc
 from __future__ import annotations
 
 import inspect
+import re
 import struct
 import threading
 import weakref
@@ -89,6 +90,26 @@ def kernel_full(shape, fill, dtype, place):
     bits = fill % (1 << 64)
     bits = bits - (1 << 64) if bits >= 1 << 63 else bits
     return _full_kernel(shape, bits, paddle.int64, place).cast(dtype)
+
+
+# The same CPU build has no equal/equal_all/not_equal, assign (clone) or set_value (x[i] = v)
+# kernels for uint32/uint64 either: those run on int64 (a cast each way is exact: uint64 values
+# past 2**63 keep their bits), on the failure path only.  Remove with the `full` note above.
+def unsigned_wide(x) -> bool:
+    """``x`` is a uint32/uint64 tensor (the dtypes whose CPU kernels run through int64)."""
+    return x.dtype in _UNSIGNED_WIDE
+
+
+def on_int64_if_unsigned(fn, *tensors):
+    """``fn(*tensors)``; where it fails on a uint32/uint64 operand, ``fn`` of the operands with
+    those cast to int64 (compare ops: the answer is the same)."""
+    try:
+        return fn(*tensors)
+    except RuntimeError:
+        if not any(isinstance(t, paddle.Tensor) and unsigned_wide(t) for t in tensors):
+            raise
+    return fn(*(t.astype(paddle.int64) if isinstance(t, paddle.Tensor) and unsigned_wide(t)
+                else t for t in tensors))
 
 
 # ================================================================================================
@@ -1095,6 +1116,32 @@ def is_zero_size_failure(exc: BaseException) -> bool:
         return False
     msg = str(exc)
     return any(m in msg for m in _ZERO_SIZE_MESSAGES)
+
+
+# -- higher-order gradients Paddle lacks -------------------------------------------------------
+# paddle.grad(create_graph=True) through an op whose grad op has no grad op of its own (softmax,
+# log_softmax, layer_norm, gelu, elementwise_pow, cumsum, prod, erf... on 2.6.2 and 3.3.1) fails
+# with "(Unavailable) The Op softmax_grad doesn't have any grad op" (2.6: "any gradop").  The
+# facade names the op in a NotProvidedError.  Goes when Paddle registers double grads for all.
+_NO_DOUBLE_GRAD = re.compile(r"The Op (\w+?)(?:_grad)? doesn't have any ?grad ?op"
+                             # 2.6.2's cos double grad fails on an absent optional output
+                             r"|Output \w+ in operator (\w+)DoubleGrad")
+
+
+# Paddle 2.6.2's divide_double_grad segfaults (DivideDoubleGradNode reads an absent optional)
+# when the second backward runs through `c / f(x)` whose numerator records no gradient; the
+# facade's div then records `c * f(x) ** -1.0` (scalar pow: a double gradient that works) while
+# a graph is recorded.  Remove when Paddle 2.6 support is dropped (3.x is fine).
+DIVIDE_DOUBLE_GRAD_CRASHES: bool = IS_PADDLE_2
+
+
+def missing_double_grad(exc: BaseException):
+    """The Paddle op (``softmax``) whose higher-order gradient ``exc`` says is missing, or
+    None when ``exc`` is another error."""
+    if not isinstance(exc, RuntimeError):
+        return None
+    m = _NO_DOUBLE_GRAD.search(str(exc))
+    return None if m is None else m.group(1) or m.group(2).lower()
 
 
 # -- CPU kernels registered without some dtypes ---------------------------------------------------

@@ -152,3 +152,34 @@ def test_dtype_attributes_installed_and_removed():
     finally:
         dtypes.install()
     assert paddle.float32.itemsize == 4
+
+
+@pytest.mark.parametrize("expr", [
+    "str(torch.float16)", "repr(torch.float16)", "str(torch.bfloat16)", "repr(torch.long)",
+    "str(x.dtype)", "repr(x.dtype)", "f'{x.dtype}'", "'%s' % x.dtype", "format(x.dtype, '')",
+    "str([torch.float32, torch.int8])", "str({'d': torch.bool})", "torch.complex64.__str__()",
+    "re.match(r'^torch\\.(\\w+)$', str(x.dtype)).group(1)",
+    "[str(getattr(torch, n)) for n in ('uint8', 'int16', 'int32', 'float64', 'cdouble')]",
+])
+def test_dtype_text_is_torchs_in_scope(expr):
+    """Suites parse ``^torch\\.(\\w+)$`` out of str(x.dtype): the text is torch's in scope."""
+    check(f"import re\nimport torch\ndef f(x):\n    return {expr}\n", F32)
+
+
+def test_dtype_text_is_paddles_outside_scope():
+    """Paddle's own callers keep Paddle's text while the proxy is enabled; disable() restores
+    the type's own __str__/__repr__."""
+    mod = load("import torch\ndef f(d):\n    return str(d), repr(d)\n", scoped=True)
+    assert mod.f(paddle.float16) == ("torch.float16", "torch.float16")
+    assert str(paddle.float16) == "paddle.float16"
+    assert repr(paddle.float16).startswith("<") and "16" in repr(paddle.float16)
+    from torchproxy.facade import dtypes
+    dtype_type = type(paddle.float32)
+    installed = dtype_type.__dict__["__str__"], dtype_type.__dict__.get("__repr__")
+    dtypes.uninstall()
+    try:
+        assert dtype_type.__dict__["__str__"] is installed[0].__wrapped__
+        assert mod.f(paddle.float16)[0] == "paddle.float16"
+    finally:
+        dtypes.install()
+    assert mod.f(paddle.float16) == ("torch.float16", "torch.float16")

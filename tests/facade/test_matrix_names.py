@@ -286,3 +286,33 @@ def test_uint32_storage_other_view_is_refused_clearly():
     dst = paddle.zeros([0], dtype="int64").cast(paddle.uint32)
     with pytest.raises(NotImplementedError, match="set_.*uint32 tensor: Paddle .* has no as_strided/view kernels"):
         set_(dst, UntypedStorage.of_tensor(t), 2, [3], [1])
+
+
+# -- uint32/uint64 comparisons and writes (Paddle's CPU build has no equal / not_equal /
+# equal_all / set_value kernels for them: run on int64) ------------------------------------------
+@pytest.mark.parametrize("dtype", ["uint32", "uint64"])
+@pytest.mark.parametrize("expr", [
+    "torch.equal(a, a), torch.equal(a, z), a.equal(a), torch.equal(a, torch.zeros(5, dtype=dt))",
+    "a == a, a != z, a == 3, torch.eq(a, 2), a.ne(1), torch.ne(a, a)",
+    "w(0, 7), w(slice(1, 3), 9), w(-1, torch.tensor(8).to(dt)), w((slice(None),), 2)",
+    "big == big, big != 0, torch.equal(big, big), w2(big)",
+])
+def test_unsigned_compare_and_setitem(dtype, expr):
+    _needs_uint()
+    check(f"""
+import torch
+def f():
+    dt = torch.{dtype}
+    a = torch.arange(5).to(dt)
+    z = torch.zeros(5, dtype=dt)
+    top = 2 ** 63 + 5 if dt == torch.uint64 else 2 ** 32 - 1
+    big = torch.full((3,), top, dtype=dt)
+    def w(index, value):
+        b = torch.arange(5).to(dt)
+        b[index] = value
+        return b.to(torch.int64)
+    def w2(t):
+        t[1] = 3
+        return t == 3
+    return {expr}
+""")

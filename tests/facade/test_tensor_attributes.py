@@ -125,3 +125,24 @@ def test_names_torch_lacks_stay_plain(expr):
         load(MISSING.format(expr=expr), scoped=True).f(paddle.ones([2]))
     except AttributeError as e:
         assert not isinstance(e, NotProvidedError)
+
+
+def test_retain_grad_and_retains_grad():
+    check("""
+import torch
+def f(a):
+    a.requires_grad_()
+    h = a * 2
+    k = h * 3
+    before = (a.retains_grad, h.retains_grad, k.retains_grad)
+    h.retain_grad()
+    a.retain_grad()                     # a leaf: a no-op, retains_grad stays False
+    after = (a.retains_grad, h.retains_grad, k.retains_grad, h.detach().retains_grad)
+    (k * k).sum().backward()
+    try:
+        torch.ones(2).retain_grad()
+        err = None
+    except RuntimeError as e:
+        err = str(e)
+    return before, after, h.grad, k.grad, a.grad, err
+""", np.array([1.0, -2.0, 0.5], "float32"))

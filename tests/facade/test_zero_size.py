@@ -360,3 +360,18 @@ def f(w):
     v.sum().backward() if v.requires_grad else None
     return tuple(v.shape), w.grad  # (strides of 0-element views: fuzzer F34, open)
 """, W)
+
+
+@pytest.mark.parametrize("expr", ["x.expand(0, 5)", "torch.broadcast_to(x, (0, 5))",
+                                  "x.expand(2, 0, 5)", "x.expand_as(torch.ones(0, 5))"])
+def test_expand_a_size_one_dim_to_zero(expr):
+    """torch expands a size-1 dim to 0 (Paddle 2.6's expand refuses a 0 in the target); the
+    gradient of the input is zeros."""
+    check(f"""
+import torch
+def f(x):
+    x.requires_grad_()
+    y = {expr}
+    (y * 2).sum().backward()
+    return y, x.grad
+""", np.ones((1, 5), "float32"))

@@ -33,6 +33,7 @@ import warnings
 import paddle
 from paddle.autograd import PyLayer
 
+from .. import paddle_shims as _shims
 from ..errors import NotProvidedError
 from ..paddle_shims import ZERO_SIZE_GRAD_CRASHES
 from ..paddle_shims import empty_leaf_grad as _empty_leaf_grad
@@ -205,9 +206,20 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if allow_unused is None:
         allow_unused = materialize_grads
     inputs_l = _as_list(inputs)
-    grads = _run_backward(paddle.grad, _as_list(outputs), inputs_l,
-                          grad_outputs=_as_list(grad_outputs), retain_graph=retain_graph,
-                          create_graph=create_graph, allow_unused=True)
+    try:
+        grads = _run_backward(paddle.grad, _as_list(outputs), inputs_l,
+                              grad_outputs=_as_list(grad_outputs), retain_graph=retain_graph,
+                              create_graph=create_graph, allow_unused=True)
+    except RuntimeError as e:
+        op = _shims.missing_double_grad(e)
+        if op is None:
+            raise
+        # the graph passes through an op whose gradient Paddle cannot differentiate again (found
+        # while recording it, or while differentiating the recorded graph)
+        from ..errors import NotProvidedError
+        raise NotProvidedError(f"torch.autograd.grad(create_graph=True) through {op} (Paddle "
+                               f"{_shims.VERSION} has no higher-order gradient for {op})") \
+            from e
     out = []
     for g, x in zip(grads, inputs_l):
         if g is None:

@@ -1,4 +1,4 @@
-"""torch dtypes, finfo/iinfo and the default dtype.
+r"""torch dtypes, finfo/iinfo and the default dtype.
 
 Decision: a torch dtype IS Paddle's dtype object (``torch.float16 is paddle.float16``), and the
 attributes torch code reads on a dtype (``itemsize``, ``is_floating_point``, ``is_signed``,
@@ -11,12 +11,16 @@ equal to Paddle's (measured in bench/facade_calls.py, "dtype design"):
 - ``x.dtype == torch.float16`` then costs a Python ``__eq__`` (or breaks when a Paddle dtype
   arrives from outside scope and is compared by identity);
 - our dtypes would leak into Paddle calls made with them and need converting everywhere.
-With Paddle's objects there is no conversion at all, ``x.dtype`` is Paddle's own fast getter,
-and ``str(dtype)`` is ``"paddle.float16"``: the suffix after the last dot is the torch name, which
-is what Triton reads.  Costs: ``repr`` prints Paddle's name (gaps.toml), and ``==`` is pybind's
-enum comparison (about 0.5 us on 3.3, 0.9 us on 2.6; torch's is 0.1 us).
+With Paddle's objects there is no conversion at all and ``x.dtype`` is Paddle's own fast getter.
+``str(dtype)`` and ``repr(dtype)`` are torch's (``'torch.float16'``) for callers in scope and
+Paddle's (``'paddle.float16'``, ``<DataType.FLOAT16: 15>``) for everyone else: test suites parse
+``^torch\.(\w+)$`` out of ``str(x.dtype)``, and Paddle's own code formats its dtypes (see
+``_scoped_text``).  Cost: ``==`` is pybind's enum comparison (about 0.5 us on 3.3, 0.9 us on 2.6;
+torch's is 0.1 us).
 """
 from __future__ import annotations
+
+import sys
 
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
@@ -33,6 +37,7 @@ NAMES = (
 
 import paddle
 
+from .. import scope as _scope
 from ..errors import NotProvidedError
 from ..paddle_shims import paddle_dtype
 from .registry import torch_function, type_, value
@@ -179,6 +184,29 @@ def _to_complex(self):
     return DTYPES[_TO_COMPLEX[n]]
 
 
+# str()/repr() of a dtype: torch's text for callers in scope, Paddle's for everyone else (Paddle
+# formats dtypes in its own messages and code: paddle/framework/dtype.py patches __str__ on the
+# type itself).  The caller's module is the frame above the function (str/repr/format/print are
+# C calls and push no frame).  Not a TENSOR_TABLE dispatcher (dispatch.make names and traces
+# every entry as torch.Tensor.<name>); the check is _CHECK's of dispatch.py, inline.
+def _scoped_text(name: str, paddle_fn):
+    state, wants, getframe = _scope.STATE, _scope.STATE.wants_facade, sys._getframe
+
+    def text(self):
+        try:
+            scoped = state.snapshot.cache[getframe(1).f_globals["__name__"]]
+        except (KeyError, TypeError):
+            scoped = wants(getframe(1).f_globals.get("__name__"))
+        if scoped:
+            torch = NAME_OF.get(self)
+            if torch is not None:  # a Paddle-only dtype (paddle.uint16, raw...) keeps Paddle's
+                return "torch." + torch
+        return paddle_fn(self)
+    text.__name__ = text.__qualname__ = name
+    text.__wrapped__ = paddle_fn
+    return text
+
+
 # Installed on the Paddle dtype type by tensor.install() (enable), removed by uninstall().
 # Paddle's dtype has none of these names, so Paddle code never sees a difference.
 TYPE_ATTRS = {
@@ -261,6 +289,9 @@ def _uninstall_fast_hash() -> None:
             DTYPE_TYPE.__hash__ = saved
 
 
+_TEXT_SLOTS = ("__str__", "__repr__")
+
+
 def install() -> None:
     if _saved_type_attrs:
         return
@@ -269,6 +300,9 @@ def install() -> None:
         if _saved_type_attrs[name] is not _MISSING:
             continue  # a future Paddle providing it keeps its own
         setattr(DTYPE_TYPE, name, attr)
+    for name in _TEXT_SLOTS:  # Paddle's own (its type's or a base's) stays the unscoped side
+        _saved_type_attrs[name] = DTYPE_TYPE.__dict__.get(name, _MISSING)
+        setattr(DTYPE_TYPE, name, _scoped_text(name, getattr(DTYPE_TYPE, name)))
     _install_fast_hash()
 
 
@@ -279,6 +313,8 @@ def uninstall() -> None:
                 delattr(DTYPE_TYPE, name)
             except AttributeError:
                 pass
+        elif name in _TEXT_SLOTS:
+            setattr(DTYPE_TYPE, name, old)
     _saved_type_attrs.clear()
     _uninstall_fast_hash()
 

@@ -154,7 +154,9 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
                          reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
     zeros = paddle.zeros_like(input)
-    margin_clamp = paddle.maximum(margin - input, zeros)
+    # (a tensor margin: Paddle 2.6 applies a Python number through a float32 attribute, so
+    # `margin - input` loses float64 digits)
+    margin_clamp = paddle.maximum(paddle.full_like(input, margin) - input, zeros)
     out_margin = paddle.where(target != 1, margin_clamp, zeros)
     out_self = paddle.where(target != -1, input, zeros)
     return _reduce(out_margin + out_self, reduction)

@@ -58,6 +58,8 @@ NAMES = (
 
 import builtins
 
+import numpy as np
+
 import paddle
 
 from .. import paddle_shims as _shims
@@ -249,7 +251,9 @@ _BINARY_INPLACE = ("mul", "logical_and", "logical_or")  # eq_, ge_...: ops_point
 
 
 for _n, _f in {"mul": paddle.multiply, "maximum": paddle.maximum, "minimum": paddle.minimum,
-               "eq": paddle.equal, "ne": paddle.not_equal, "lt": paddle.less_than,
+               "eq": lambda a, b: _shims.on_int64_if_unsigned(paddle.equal, a, b),
+               "ne": lambda a, b: _shims.on_int64_if_unsigned(paddle.not_equal, a, b),
+               "lt": paddle.less_than,
                "le": paddle.less_equal, "gt": paddle.greater_than,
                "ge": paddle.greater_equal, "remainder": _shims.remainder, "logical_and": paddle.logical_and,
                "logical_or": paddle.logical_or, "logical_xor": paddle.logical_xor,
@@ -318,6 +322,9 @@ def div(input, other, *, rounding_mode=None, out=None):
     a, b = _operands(input, other)
     if rounding_mode is None:
         a, b = _float_input(a), _float_input(b)
+        if _shims.DIVIDE_DOUBLE_GRAD_CRASHES and a.stop_gradient and \
+                _scalar_pow_for_grad(b, -1):
+            return _write_out(paddle.multiply(a, paddle.pow(b, -1.0)), out)
         return _write_out(paddle.divide(a, b), out)
     if rounding_mode == "trunc":
         if _name(a.dtype) in _INTS:
@@ -335,8 +342,23 @@ def div(input, other, *, rounding_mode=None, out=None):
 op("torch.divide", method=True, inplace=True)(div)
 
 
+def _scalar_pow_for_grad(input, exponent) -> bool:
+    """``x ** 2`` on a float tensor that records a graph: Paddle's scalar ``pow`` op, not the
+    elementwise one.  Paddle's elementwise_pow has no higher-order gradient, so the graph of
+    ``torch.autograd.grad(..., create_graph=True)`` through ``x ** 2`` (gradient penalties,
+    Hessian-vector products) could not be differentiated again; scalar pow has pow_double_grad
+    and pow_triple_grad on Paddle 2.6 and 3.x.  Only while recording: elementwise_pow's values
+    are the nearer to torch's (scalar pow differs by 1 ulp more often), and only exponents a
+    float32 holds exactly (Paddle keeps the scalar as a float attribute)."""
+    return (type(exponent) in (int, float) and isinstance(input, paddle.Tensor)
+            and not input.stop_gradient and _name(input.dtype) in ("float32", "float64")
+            and float(np.float32(exponent)) == exponent and paddle.is_grad_enabled())
+
+
 @op("torch.pow", method=True, inplace=True)
 def pow(input, exponent, *, out=None):  # noqa: A001
+    if _scalar_pow_for_grad(input, exponent):
+        return _write_out(paddle.pow(input, float(exponent)), out)
     a, b = _operands(input, exponent)
     if (isinstance(exponent, int) and exponent < 0 and isinstance(input, paddle.Tensor)
             and _name(a.dtype) in _INTS):
@@ -496,7 +518,7 @@ def equal(input, other) -> bool:
     if input.size == 0:
         return True
     a, b = _operands(input, other)
-    return bool(paddle.equal_all(a, b))
+    return bool(_shims.on_int64_if_unsigned(paddle.equal_all, a, b))
 
 
 for _n, _f in (("isnan", _float_test(paddle.isnan, False)),

@@ -26,6 +26,7 @@ CONDITIONAL = ("torch.Tensor.__getitem__",)  # Paddle 2.6 only (paddle_shims)
 
 import paddle
 
+from .. import paddle_shims as _shims
 from ..paddle_shims import GETITEM_NEEDS_NORMAL_INDEX
 from . import dtypes as _dt
 from ._opbase import op
@@ -61,7 +62,17 @@ def __setitem__(self, index, value):
             else:
                 parts.append(i)
         index = tuple(parts)
-    self[index] = value  # unscoped frame: Paddle's own __setitem__
+    try:
+        self[index] = value  # unscoped frame: Paddle's own __setitem__
+    except RuntimeError:
+        if not _shims.unsigned_wide(self):
+            raise
+        # uint32/uint64 on CPU: no set_value kernel; written on an int64 copy (exact casts)
+        # and copied back into self's memory
+        wide = self.astype(paddle.int64)
+        wide[index] = value.astype(paddle.int64) if isinstance(value, paddle.Tensor) and \
+            _shims.unsigned_wide(value) else value
+        self.copy_(wide.astype(self.dtype), False)
 
 
 # -- x[index] on Paddle 2.6 -----------------------------------------------------------------------

@@ -108,6 +108,7 @@ AREAS = (
     "torchproxy.facade.creation_ops",  # Creation Ops: logspace, scalar_tensor, channels_last
     "torchproxy.facade.data",  # torch.utils.data: datasets, samplers, collate, DataLoader with workers
     "torchproxy.facade.optim",  # torch.optim and lr_scheduler (torch's update formulas)
+    "torchproxy.facade.optim_lbfgs",  # torch.optim.LBFGS (closure API, strong-Wolfe line search)
     "torchproxy.facade.distributions",  # torch.distributions: the Distribution base, the modules
     "torchproxy.facade.distributions_constraints",  # torch.distributions.constraints
     "torchproxy.facade.distributions_multivariate",  # Dirichlet, MultivariateNormal, Independent

@@ -38,7 +38,7 @@ NAMES = (
     "torch.Tensor.long", "torch.Tensor.ndimension", "torch.Tensor.nelement",
     "torch.Tensor.new_full", "torch.Tensor.new_ones", "torch.Tensor.new_tensor",
     "torch.Tensor.new_zeros", "torch.Tensor.permute", "torch.Tensor.real", "torch.Tensor.repeat",
-    "torch.Tensor.retain_grad", "torch.Tensor.short", "torch.Tensor.split", "torch.Tensor.squeeze",
+    "torch.Tensor.retain_grad", "torch.Tensor.retains_grad", "torch.Tensor.short", "torch.Tensor.split", "torch.Tensor.squeeze",
     "torch.Tensor.to", "torch.Tensor.transpose", "torch.Tensor.tril", "torch.Tensor.triu",
     "torch.Tensor.type", "torch.Tensor.type_as", "torch.Tensor.unsqueeze", "torch.Tensor.where",
 )
@@ -46,6 +46,8 @@ NAMES = (
 # clone, tril, triu, T on 2.6 (0-size tensors' gradient edges)
 CONDITIONAL = ("torch.Tensor.data_ptr", "torch.Tensor.clone",
                "torch.Tensor.tril", "torch.Tensor.triu", "torch.Tensor.T")
+
+import weakref
 
 import paddle
 
@@ -344,6 +346,12 @@ tensor_method("real")(property(cutting_empty_grads(_real)))
 tensor_method("imag")(property(cutting_empty_grads(_imag)))
 
 
+# The non-leaf tensors retain_grad() was called on (torch's ``retains_grad``; Paddle keeps no
+# readable flag, and Paddle 2.6 tensors take no attributes): id -> weak reference, dropped with
+# the tensor.
+_RETAINING: dict = {}
+
+
 @tensor_method("retain_grad")
 def retain_grad(self):
     """torch: keep ``.grad`` of a non-leaf after backward (Paddle: retain_grads)."""
@@ -351,6 +359,16 @@ def retain_grad(self):
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if not self.is_leaf:
         self.retain_grads()
+        key = id(self)
+        _RETAINING[key] = weakref.ref(self, lambda _r, key=key: _RETAINING.pop(key, None))
+
+
+@tensor_method("retains_grad")
+@property
+def retains_grad(self):
+    """torch: True for a non-leaf whose retain_grad() was called (through the facade)."""
+    got = _RETAINING.get(id(self))
+    return got is not None and got() is self
 
 
 @tensor_method("_version")
