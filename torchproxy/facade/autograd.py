@@ -216,7 +216,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             raise
         # the graph passes through an op whose gradient Paddle cannot differentiate again (found
         # while recording it, or while differentiating the recorded graph)
-        from ..errors import NotProvidedError
         raise NotProvidedError(f"torch.autograd.grad(create_graph=True) through {op} (Paddle "
                                f"{_shims.VERSION} has no higher-order gradient for {op})") \
             from e
@@ -237,7 +236,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 def _no_create_graph(what, create_graph):
     if create_graph:
         # Paddle's backward has no create_graph, and a leaf's .grad here never requires grad
-        from ..errors import NotProvidedError
         raise NotProvidedError(f"{what}(create_graph=True) (use torch.autograd.grad(..., "
                                "create_graph=True))")
 
@@ -250,7 +248,6 @@ def _backward_into(outputs, grads, inputs, retain_graph):
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
     if any(not x.is_leaf for x in inputs):
         # Paddle sets .grad on leaves only
-        from ..errors import NotProvidedError
         raise NotProvidedError("torch.Tensor.backward(inputs=) with a non-leaf tensor in inputs")
     gs = _run_backward(paddle.grad, outputs, inputs, grad_outputs=grads,
                        retain_graph=bool(retain_graph), create_graph=False, allow_unused=True)
