@@ -74,6 +74,33 @@ def f(x):
 ''', np.ones(2, dtype="float32"))
 
 
+def test_xpu_probes_without_an_xpu():
+    """What Hugging Face transformers asks torch.xpu (import_utils, modeling_utils' memory
+    planning): both CPU builds here answer 0 / False."""
+    check('''
+import torch
+def f():
+    return (torch.xpu.is_available(), torch.xpu.device_count(), torch.xpu.is_bf16_supported(),
+            torch.xpu.is_bf16_supported(including_emulation=False),
+            torch.xpu.memory_allocated(), torch.xpu.memory_allocated(0),
+            torch.xpu.memory_reserved(), torch.xpu.memory_reserved(0))
+''')
+
+
+def test_incompatible_keys_at_torchs_path():
+    """torch.nn.modules.module._IncompatibleKeys: what load_state_dict returns, built directly
+    by transformers' load_sharded_checkpoint."""
+    check('''
+import torch
+def f():
+    K = torch.nn.modules.module._IncompatibleKeys
+    res = torch.nn.Linear(2, 3).load_state_dict({"weight": torch.zeros(3, 2)}, strict=False)
+    made = K(["a"], [])
+    return (isinstance(res, K), repr(res), res.missing_keys, repr(K([], [])), repr(made),
+            made.missing_keys, made.unexpected_keys, K.__name__, K.__module__)
+''')
+
+
 def test_accelerator_on_this_machine():
     """CPU builds on both sides here: no accelerator, and torch's RuntimeError where one is
     needed."""

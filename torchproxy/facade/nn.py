@@ -25,7 +25,8 @@ NAMES = (
     "torch.nn.functional.normalize", "torch.nn.functional.pad", "torch.nn.functional.rms_norm",
     "torch.nn.functional.sigmoid", "torch.nn.functional.silu", "torch.nn.functional.softmax",
     "torch.nn.functional.softplus", "torch.nn.functional.tanh", "torch.nn.modules",
-    "torch.nn.modules.module", "torch.nn.modules.module.Module", "torch.nn.modules.utils",
+    "torch.nn.modules.module", "torch.nn.modules.module.Module",
+    "torch.nn.modules.module._IncompatibleKeys", "torch.nn.modules.utils",
     "torch.nn.modules.utils._pair", "torch.nn.modules.utils._quadruple",
     "torch.nn.modules.utils._single", "torch.nn.modules.utils._triple", "torch.nn.parameter",
     "torch.nn.parameter.Parameter",
@@ -401,6 +402,8 @@ type_("torch.nn.Module", Module, note="a paddle.nn.Layer subclass")
 module("torch.nn.modules")
 module("torch.nn.modules.module")
 type_("torch.nn.modules.module.Module", Module)
+# what load_state_dict returns; Hugging Face transformers builds one itself (load_sharded_checkpoint)
+type_("torch.nn.modules.module._IncompatibleKeys", _IncompatibleKeys)
 
 
 # -- functional ----------------------------------------------------------------------------------
