@@ -87,6 +87,18 @@ def f():
 ''')
 
 
+def test_is_traceable_wrapper_subclass():
+    """huggingface_hub's storage ids (save_pretrained) ask it of every tensor: plain tensors and
+    Parameters are no traceable wrapper subclass; a subclass with the flatten protocol is."""
+    check('''
+import torch
+from torch.utils._python_dispatch import is_traceable_wrapper_subclass as f_
+def f(x):
+    p = torch.nn.Parameter(x.clone())
+    return (f_(x), f_(p), f_(3), f_(None))
+''', np.ones(2, dtype="float32"))
+
+
 def test_incompatible_keys_at_torchs_path():
     """torch.nn.modules.module._IncompatibleKeys: what load_state_dict returns, built directly
     by transformers' load_sharded_checkpoint."""
