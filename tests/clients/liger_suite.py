@@ -150,7 +150,8 @@ def _scope(ids):
     return ",".join(["liger_kernel", "triton", "test", "transformers", *mods])
 
 
-_LINE = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)(?: - (.*))?")
+# a node id may hold spaces (test_utils' device names): it ends at " - " (the reason) or the line
+_LINE = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S.*?)(?: - (.*))?$")
 
 
 def run(ids, proxy: bool, extra=(), timeout=1800, fixes=True, messages=None):
@@ -234,6 +235,9 @@ def record(files, fixes=True, log=print):
             entry[side] = res
             entry[side + "_messages"] = msgs
             entry[side + "_summary"] = tail[0][-300:]
+            # the first exception line (a collection error has no one-line reason in -rA)
+            first = re.search(r"^E\s+(\w*(?:Error|Exception)\b.*)$", out, re.MULTILINE)
+            entry[side + "_first_error"] = first.group(1)[:300] if first else ""
             log(f"{f} [{side}]: {tail[0][-200:]}")
         with open(path + ".tmp", "w") as fh:
             json.dump(entry, fh, indent=1, sort_keys=True)
@@ -267,7 +271,8 @@ def write_md(path=RESULTS_MD):
             note = e["real_summary"]
         elif not ok:
             why = sorted({m.split(":")[0] for m in e["real_messages"].values()})
-            note = "real torch passes none: " + "; ".join(why)[:200]
+            note = "real torch passes none: " + (e.get("real_first_error") or
+                                                 "; ".join(why))[:200]
         rows.append(f"| `{os.path.basename(f)}` | {len(e['real'])} | {len(ok)} | {len(both)} | "
                     f"{note.replace('|', '/')} |")
         fails += [f"- `{k[len(_T):]}`: {_reason(k, e)}".replace("\n", " ")

@@ -48,6 +48,20 @@ def f():
 ''')
 
 
+def test_dynamo_config_is_an_importable_module():
+    """Liger-Kernel's chunked losses (fused_linear_ppo) do `import torch._dynamo.config`."""
+    check('''
+import torch
+import torch._dynamo.config
+import torch._dynamo.config as cfg
+from torch._dynamo import config
+def f():
+    import types
+    return (cfg is config is torch._dynamo.config, isinstance(cfg, types.ModuleType),
+            cfg.__name__, cfg.cache_size_limit)
+''')
+
+
 def test_dynamo_config_names_defaults_and_alias():
     check('''
 import torch

@@ -19,6 +19,8 @@ NAMES = (
     "torch.utils._python_dispatch", "torch.utils._python_dispatch.is_traceable_wrapper_subclass",
 )
 
+import types
+
 import paddle
 
 from .registry import module, torch_function, type_, value
@@ -60,12 +62,13 @@ def mark_static_address(t, guard=False):
         raise TypeError(f"mark_static_address expects a tensor but received {type(t)}")
 
 
-class _DynamoConfig:
+class _DynamoConfig(types.ModuleType):
     """``torch._dynamo.config``: torch's setting names with torch's defaults, readable and
     settable as there (an unknown name raises torch's AttributeError); nothing compiles, so
     no value changes behaviour.  ``cache_size_limit`` is torch's alias of
     ``recompile_limit`` (and ``accumulated_cache_size_limit`` of
-    ``accumulated_recompile_limit``)."""
+    ``accumulated_recompile_limit``).  A module, as in torch: Liger-Kernel's chunked losses do
+    ``import torch._dynamo.config`` (the hook imports a module held as a value)."""
 
     _ALIASES = {"cache_size_limit": "recompile_limit",
                 "accumulated_cache_size_limit": "accumulated_recompile_limit"}
@@ -80,6 +83,7 @@ class _DynamoConfig:
     }
 
     def __init__(self):
+        super().__init__("torch._dynamo.config")
         object.__setattr__(self, "_values", dict(self._DEFAULTS))
 
     def _key(self, name):
