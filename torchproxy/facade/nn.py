@@ -465,10 +465,17 @@ def gelu(input, approximate: str = "none"):
 
 @torch_function(F + "silu")
 def silu(input, inplace: bool = False):
+    if not input.stop_gradient and paddle.is_grad_enabled():
+        return _maybe_inplace(input, _silu_differentiable(input), inplace)
     return _maybe_inplace(input, _silu(input), inplace)
 
 
 _silu = _cpu_half(PF.silu)
+# Paddle's silu gradient kernel is NaN below about x = -88 in float32 (its exp(-x) overflows:
+# inf/inf), where torch's is -0 (Liger-Kernel's falcon_h1 MLP test: 15% NaN weight gradients).
+# Where a gradient is recorded, x * sigmoid(x) differentiates through sigmoid's stable one;
+# its values are the kernel's within rounding.
+_silu_differentiable = _cpu_half(lambda x: x * PF.sigmoid(x))
 _relu = _cpu_half(PF.relu)  # Paddle's CPU build has no half relu kernel (torch.autocast's bfloat16)
 
 
