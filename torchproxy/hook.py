@@ -91,6 +91,12 @@ def facade_module(name: str):
     mods = _modules.build()
     mod = mods.get(name)
     if mod is None:
+        # a module object a facade entry holds as a value (torch._dynamo.config, a settings
+        # module): `import torch._dynamo.config` finds it as in torch
+        parent, _, attr = name.rpartition(".")
+        held = vars(mods[parent]).get(attr) if parent in mods else None
+        if isinstance(held, type(sys)):
+            return held
         from . import tracing
         tracing.record_missing(name)
         raise ModuleNotProvidedError(name)

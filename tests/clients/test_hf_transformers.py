@@ -49,3 +49,15 @@ def test_from_pretrained_matches_real_torch(model, request):
     rep = hf.compare_cached(model)
     bad = hf.from_pretrained_failures(rep)
     assert not bad, f"{model}: {'; '.join(bad)}"
+
+
+def test_scan_missing_names_are_none_the_models_reach():
+    """``torchproxy scan`` over issue 25's transformers files (hf_scan.py): every missing name
+    is one hf_scan.NOT_REACHED explains (the models never touch it: the tiny-model runs above
+    trace the facade and fail on any missing name touched), and every entry there is still
+    missing (a name the facade gained leaves the list)."""
+    import hf_scan
+    missing = hf_scan.missing_names(hf_scan.report())
+    assert set(missing) == set(hf_scan.NOT_REACHED), (
+        f"not explained: {sorted(set(missing) - set(hf_scan.NOT_REACHED))}; no longer "
+        f"missing: {sorted(set(hf_scan.NOT_REACHED) - set(missing))}")

@@ -87,8 +87,7 @@ def f():
 """)
 
 
-@pytest.mark.parametrize("name", ["complex32", "chalf", "qint8", "quint8",
-                                  "float8_e4m3fnuz", "float8_e5m2fnuz"])
+@pytest.mark.parametrize("name", ["complex32", "chalf", "qint8", "quint8", "bits8"])
 def test_not_provided_dtypes_name_themselves(name):
     mod = load(f"import torch\ndef f():\n    return torch.{name}\n", scoped=True)
     with pytest.raises(NotProvidedError, match=f"torch.{name}"):
@@ -109,6 +108,24 @@ def g():
     return torch.empty(2, dtype=torch.{name})
 """, scoped=True)
     assert mod.f()[:2] == (f"torch.{name}", 1)
+    with pytest.raises(TypeError, match=name):
+        mod.g()
+
+
+@pytest.mark.parametrize("name", ["float8_e4m3fnuz", "float8_e5m2fnuz", "float4_e2m1fn_x2",
+                                  "float8_e8m0fnu"])
+def test_dtype_tokens_on_every_paddle_answer_probes_as_torch(name):
+    """safetensors.torch probes getattr(torch, "float8_e4m3fnuz", None) ... at import and keys
+    dicts by what it finds: the tokens answer as torch's dtypes do; no creation accepts them."""
+    check(f"""
+import torch
+def f():
+    d = getattr(torch, "{name}", None)
+    return (d is not None, repr(d), {{d: 1}}[torch.{name}], d.itemsize, d.is_floating_point,
+            d.is_complex, d == torch.float32)
+""")
+    mod = load(f"import torch\ndef g():\n    return torch.empty(2, dtype=torch.{name})\n",
+               scoped=True)
     with pytest.raises(TypeError, match=name):
         mod.g()
 

@@ -48,6 +48,20 @@ def f():
 ''')
 
 
+def test_dynamo_config_is_an_importable_module():
+    """Liger-Kernel's chunked losses (fused_linear_ppo) do `import torch._dynamo.config`."""
+    check('''
+import torch
+import torch._dynamo.config
+import torch._dynamo.config as cfg
+from torch._dynamo import config
+def f():
+    import types
+    return (cfg is config is torch._dynamo.config, isinstance(cfg, types.ModuleType),
+            cfg.__name__, cfg.cache_size_limit)
+''')
+
+
 def test_dynamo_config_names_defaults_and_alias():
     check('''
 import torch
@@ -72,6 +86,45 @@ import torch
 def f(x):
     return torch.cond({pred}, lambda a: a + 1, lambda a: a - 1, (x,))
 ''', np.ones(2, dtype="float32"))
+
+
+def test_xpu_probes_without_an_xpu():
+    """What Hugging Face transformers asks torch.xpu (import_utils, modeling_utils' memory
+    planning): both CPU builds here answer 0 / False."""
+    check('''
+import torch
+def f():
+    return (torch.xpu.is_available(), torch.xpu.device_count(), torch.xpu.is_bf16_supported(),
+            torch.xpu.is_bf16_supported(including_emulation=False),
+            torch.xpu.memory_allocated(), torch.xpu.memory_allocated(0),
+            torch.xpu.memory_reserved(), torch.xpu.memory_reserved(0))
+''')
+
+
+def test_is_traceable_wrapper_subclass():
+    """huggingface_hub's storage ids (save_pretrained) ask it of every tensor: plain tensors and
+    Parameters are no traceable wrapper subclass; a subclass with the flatten protocol is."""
+    check('''
+import torch
+from torch.utils._python_dispatch import is_traceable_wrapper_subclass as f_
+def f(x):
+    p = torch.nn.Parameter(x.clone())
+    return (f_(x), f_(p), f_(3), f_(None))
+''', np.ones(2, dtype="float32"))
+
+
+def test_incompatible_keys_at_torchs_path():
+    """torch.nn.modules.module._IncompatibleKeys: what load_state_dict returns, built directly
+    by transformers' load_sharded_checkpoint."""
+    check('''
+import torch
+def f():
+    K = torch.nn.modules.module._IncompatibleKeys
+    res = torch.nn.Linear(2, 3).load_state_dict({"weight": torch.zeros(3, 2)}, strict=False)
+    made = K(["a"], [])
+    return (isinstance(res, K), repr(res), res.missing_keys, repr(K([], [])), repr(made),
+            made.missing_keys, made.unexpected_keys, K.__name__, K.__module__)
+''')
 
 
 def test_accelerator_on_this_machine():

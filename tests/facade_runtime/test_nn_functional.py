@@ -241,3 +241,19 @@ import torch.nn.functional as F
 def f(x):
     return {call}
 """, X4)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+def test_silu_gradient_at_large_negative_inputs(dtype):
+    """Paddle's silu gradient kernel gives NaN below about -88 (exp(-x) overflows); torch's
+    gradient there is -0 (Liger-Kernel's falcon_h1 MLP test feeds pre-activations of -100)."""
+    check(f'''
+import torch
+import torch.nn.functional as F
+def f(x):
+    x = x.to(torch.{dtype}).requires_grad_()
+    y = F.silu(x)
+    (y * torch.arange(1., 10.)).sum().backward()
+    m = torch.nn.SiLU()(x.detach().clone().requires_grad_())
+    return y, x.grad, m
+''', np.array([-100., -90., -88.5, -50., -1., 0., 1., 50., 100.], dtype="float32"))

@@ -164,6 +164,27 @@ def test_real_table_decides():
     assert tensor.status == (CAVEAT if "torch.Tensor" in load_gaps() else PROVIDED)
 
 
+def test_layout_aliases_resolve_as_the_tree_does():
+    """A path torch exposes an object at besides the one the registry declares resolves the
+    way the facade tree binds it (layout.apply): torch.autocast is torch.amp.autocast,
+    torch.distributions.multivariate_normal.MultivariateNormal the distribution class."""
+    from torchproxy import api
+    from torchproxy.facade import layout, modules, registry
+    clf = Classifier()
+    assert clf.aliases["torch.autocast"] == "torch.amp.autocast"
+    for name in ("torch.autocast", "torch.distributions.multivariate_normal.MultivariateNormal",
+                 "torch.nn.modules.linear.Linear"):
+        v = clf.classify(name)
+        assert v.status != MISSING and v.name == name, v
+    # the classifier's aliases are exactly what building the tree binds
+    modules.build()
+    assert clf.aliases == modules.LAYOUT_BOUND
+    assert layout.aliases(registry.load_table()) == modules.LAYOUT_BOUND
+    # a name under no group stays missing
+    assert clf.classify("torch.no_such_name_anywhere").status == MISSING
+    assert api  # (imported for the facade's registration side effects)
+
+
 def test_cli_json_and_text(capsys):
     from torchproxy.cli import main
     assert main(["scan", PKG, "--json", "--exclude", "vendored"]) == 0

@@ -5,7 +5,9 @@ class no value is an instance of: nothing is ever traced), ``torch._dynamo.mark_
 which nothing reads), ``torch._dynamo._trace_wrapped_higher_order_op.TransformGetItemToIndex``
 (a mode that only matters under vmap tracing) and ``torch.cond`` run eagerly.  Hugging Face
 transformers calls these on every forward or at import (masking_utils, cache_utils,
-generation).  torch.compile / torch.compiler basics are in runtime.py.
+generation), and huggingface_hub asks ``torch.utils._python_dispatch.
+is_traceable_wrapper_subclass`` when it saves.  torch.compile / torch.compiler basics are in
+runtime.py.
 """
 from __future__ import annotations
 
@@ -14,7 +16,10 @@ NAMES = (
     "torch._dynamo._trace_wrapped_higher_order_op.TransformGetItemToIndex",
     "torch._dynamo.config", "torch._dynamo.is_exporting", "torch._dynamo.mark_static_address",
     "torch.compiler.is_exporting", "torch.cond", "torch.fx", "torch.fx.Proxy",
+    "torch.utils._python_dispatch", "torch.utils._python_dispatch.is_traceable_wrapper_subclass",
 )
+
+import types
 
 import paddle
 
@@ -57,12 +62,13 @@ def mark_static_address(t, guard=False):
         raise TypeError(f"mark_static_address expects a tensor but received {type(t)}")
 
 
-class _DynamoConfig:
+class _DynamoConfig(types.ModuleType):
     """``torch._dynamo.config``: torch's setting names with torch's defaults, readable and
     settable as there (an unknown name raises torch's AttributeError); nothing compiles, so
     no value changes behaviour.  ``cache_size_limit`` is torch's alias of
     ``recompile_limit`` (and ``accumulated_cache_size_limit`` of
-    ``accumulated_recompile_limit``)."""
+    ``accumulated_recompile_limit``).  A module, as in torch: Liger-Kernel's chunked losses do
+    ``import torch._dynamo.config`` (the hook imports a module held as a value)."""
 
     _ALIASES = {"cache_size_limit": "recompile_limit",
                 "accumulated_cache_size_limit": "accumulated_recompile_limit"}
@@ -77,6 +83,7 @@ class _DynamoConfig:
     }
 
     def __init__(self):
+        super().__init__("torch._dynamo.config")
         object.__setattr__(self, "_values", dict(self._DEFAULTS))
 
     def _key(self, name):
@@ -134,3 +141,15 @@ def cond(pred, true_fn, false_fn, operands=()):
     if not callable(true_fn) or not callable(false_fn):
         raise RuntimeError("Expect both branches to be callable.")
     return (true_fn if pred else false_fn)(*operands)
+
+
+# -- torch.utils._python_dispatch: huggingface_hub's storage ids (save_pretrained) ask it --------
+module("torch.utils._python_dispatch")
+
+
+@torch_function("torch.utils._python_dispatch.is_traceable_wrapper_subclass")
+def is_traceable_wrapper_subclass(t) -> bool:
+    """torch's test: a strict Tensor subclass with ``__tensor_flatten__`` and
+    ``__tensor_unflatten__`` (the traceable wrapper protocol)."""
+    return (isinstance(t, paddle.Tensor) and type(t) is not paddle.Tensor
+            and hasattr(t, "__tensor_flatten__") and hasattr(t, "__tensor_unflatten__"))

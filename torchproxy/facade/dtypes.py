@@ -28,7 +28,8 @@ NAMES = (
     "torch.bfloat16", "torch.bool", "torch.cdouble", "torch.cfloat", "torch.complex128",
     "torch.complex64", "torch.double", "torch.dtype", "torch.finfo", "torch.float",
     "torch.float16", "torch.float32", "torch.float64", "torch.float8_e4m3fn", "torch.float8_e5m2",
-    "torch.float8_e8m0fnu", "torch.get_default_dtype", "torch.half", "torch.iinfo", "torch.int",
+    "torch.float8_e8m0fnu", "torch.float8_e4m3fnuz", "torch.float8_e5m2fnuz",
+    "torch.float4_e2m1fn_x2", "torch.get_default_dtype", "torch.half", "torch.iinfo", "torch.int",
     "torch.int16", "torch.int32", "torch.int64", "torch.int8", "torch.is_complex",
     "torch.is_floating_point", "torch.is_tensor", "torch.long", "torch.promote_types",
     "torch.set_default_dtype", "torch.short", "torch.uint16", "torch.uint32", "torch.uint64",
@@ -59,8 +60,6 @@ _ALIASES = {"half": "float16", "float": "float32", "double": "float64", "short":
 # Names torch has that the facade does not provide, with the reason (mirrored in gaps.toml).
 NOT_PROVIDED = {
     "complex32": "Paddle has no complex32", "chalf": "Paddle has no complex32",
-    "float8_e4m3fnuz": "Paddle has no fnuz float8", "float8_e5m2fnuz": "Paddle has no fnuz float8",
-    "float4_e2m1fn_x2": "Paddle has no float4",
     "qint8": "no quantized dtypes", "quint8": "no quantized dtypes", "qint32": "no quantized dtypes",
     "quint4x2": "no quantized dtypes", "quint2x4": "no quantized dtypes",
     "bits8": "no bits dtypes", "bits16": "no bits dtypes",
@@ -91,7 +90,8 @@ type_("torch.dtype", DTYPE_TYPE)
 class UnavailableDtype:
     __slots__ = ("name", "reason")
     _SIZES = {"float8_e4m3fn": 1, "float8_e5m2": 1, "uint16": 2, "uint32": 4, "uint64": 8,
-              "float8_e8m0fnu": 1}
+              "float8_e8m0fnu": 1, "float8_e4m3fnuz": 1, "float8_e5m2fnuz": 1,
+              "float4_e2m1fn_x2": 1}
 
     def __init__(self, name: str, reason: str):
         self.name, self.reason = name, reason
@@ -121,8 +121,14 @@ class UnavailableDtype:
 # torch.uint16 is a token on every Paddle: paddle.uint16 is its legacy bfloat16 storage type
 # (it prints 'paddle.bfloat16'), so handing it out would make str() and Triton see bfloat16.
 # safetensors.torch builds {torch.uint16: 2, ...} at import (Hugging Face transformers imports it).
+# safetensors.torch probes getattr(torch, "float8_e4m3fnuz", None) (and e5m2fnuz,
+# float4_e2m1fn_x2) at import, as real torch has them: tokens too, so the probe answers as
+# torch does (Hugging Face transformers' save/load goes through it).
 for _name, _why in {**MISSING_ON_THIS_PADDLE,
                     "float8_e8m0fnu": "Paddle has no e8m0 float8",
+                    "float8_e4m3fnuz": "Paddle has no fnuz float8",
+                    "float8_e5m2fnuz": "Paddle has no fnuz float8",
+                    "float4_e2m1fn_x2": "Paddle has no float4",
                     "uint16": "Paddle has no uint16 tensors (paddle.uint16 is its legacy "
                               "bfloat16 storage type)"}.items():
     value(f"torch.{_name}", UnavailableDtype(_name, _why),

@@ -211,6 +211,22 @@ def _owned(obj) -> bool:
             and (getattr(obj, "__module__", "") or "").startswith("torchproxy."))
 
 
+def _provided_groups(table: dict):
+    """(group, the registered path that provides its object, its other paths) for each group
+    the registry provides."""
+    for g in load()["groups"]:
+        every = g["paths"] + g.get("also", [])
+        have = [p for p in every if p in table and table[p].kind != "module"]
+        if have:
+            yield g, have[0], [p for p in every if p not in table]
+
+
+def aliases(table: dict) -> dict[str, str]:
+    """``{path: provided-by path}`` that :func:`apply` binds, without building anything
+    (``torch.autocast`` -> ``torch.amp.autocast``): torchproxy scan classifies by it."""
+    return {p: provider for _, provider, others in _provided_groups(table) for p in others}
+
+
 def apply(table: dict, resolve, module_of) -> dict[str, str]:
     """Bind each provided group's object at all its torch paths.  ``resolve(entry)`` gives a
     TABLE entry's object, ``module_of(name)`` the facade module of that name (created on
@@ -218,18 +234,12 @@ def apply(table: dict, resolve, module_of) -> dict[str, str]:
     bound: dict[str, str] = {}
     homes: dict[int, set] = {}   # id(obj) -> the torch homes it would take (renamed if one)
     objs: dict[int, object] = {}
-    for g in load()["groups"]:
-        every = g["paths"] + g.get("also", [])
-        have = [p for p in every if p in table and table[p].kind != "module"]
-        if not have:
-            continue
-        obj = resolve(table[have[0]])
-        for p in every:
-            if p in table:
-                continue
+    for g, provider, others in _provided_groups(table):
+        obj = resolve(table[provider])
+        for p in others:
             parent, _, attr = p.rpartition(".")
             setattr(module_of(parent), attr, obj)
-            bound[p] = have[0]
+            bound[p] = provider
         if "module" in g and _owned(obj):
             homes.setdefault(id(obj), set()).add((g["module"], g["qualname"]))
             objs[id(obj)] = obj

@@ -25,7 +25,8 @@ NAMES = (
     "torch.nn.functional.normalize", "torch.nn.functional.pad", "torch.nn.functional.rms_norm",
     "torch.nn.functional.sigmoid", "torch.nn.functional.silu", "torch.nn.functional.softmax",
     "torch.nn.functional.softplus", "torch.nn.functional.tanh", "torch.nn.modules",
-    "torch.nn.modules.module", "torch.nn.modules.module.Module", "torch.nn.modules.utils",
+    "torch.nn.modules.module", "torch.nn.modules.module.Module",
+    "torch.nn.modules.module._IncompatibleKeys", "torch.nn.modules.utils",
     "torch.nn.modules.utils._pair", "torch.nn.modules.utils._quadruple",
     "torch.nn.modules.utils._single", "torch.nn.modules.utils._triple", "torch.nn.parameter",
     "torch.nn.parameter.Parameter",
@@ -401,6 +402,8 @@ type_("torch.nn.Module", Module, note="a paddle.nn.Layer subclass")
 module("torch.nn.modules")
 module("torch.nn.modules.module")
 type_("torch.nn.modules.module.Module", Module)
+# what load_state_dict returns; Hugging Face transformers builds one itself (load_sharded_checkpoint)
+type_("torch.nn.modules.module._IncompatibleKeys", _IncompatibleKeys)
 
 
 # -- functional ----------------------------------------------------------------------------------
@@ -462,10 +465,17 @@ def gelu(input, approximate: str = "none"):
 
 @torch_function(F + "silu")
 def silu(input, inplace: bool = False):
+    if not input.stop_gradient and paddle.is_grad_enabled():
+        return _maybe_inplace(input, _silu_differentiable(input), inplace)
     return _maybe_inplace(input, _silu(input), inplace)
 
 
 _silu = _cpu_half(PF.silu)
+# Paddle's silu gradient kernel is NaN below about x = -88 in float32 (its exp(-x) overflows:
+# inf/inf), where torch's is -0 (Liger-Kernel's falcon_h1 MLP test: 15% NaN weight gradients).
+# Where a gradient is recorded, x * sigmoid(x) differentiates through sigmoid's stable one;
+# its values are the kernel's within rounding.
+_silu_differentiable = _cpu_half(lambda x: x * PF.sigmoid(x))
 _relu = _cpu_half(PF.relu)  # Paddle's CPU build has no half relu kernel (torch.autocast's bfloat16)
 
 

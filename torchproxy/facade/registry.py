@@ -119,6 +119,7 @@ AREAS = (
     "torchproxy.facade.ops_other",  # unravel_index, constant_pad_nd, _chunk_cat, gradient (OpInfo "other")
     "torchproxy.facade.hub",  # torch.hub checkpoint download, torch.utils.model_zoo.load_url
     "torchproxy.facade.pytree",  # torch.utils._pytree (registry of nodes, flatten/unflatten/map)
+    "torchproxy.facade.func",  # torch.vmap (a loop over the mapped dimension, outputs stacked)
     "torchproxy.facade.autocast",  # torch.autocast, torch.amp autocast/custom_fwd, autocast state
     "torchproxy.facade.amp",  # torch.amp/torch.cuda.amp GradScaler; torch.onnx (importable)
     "torchproxy.facade.ops_inplace",  # torch.<op>_ functions (torch.sigmoid_): the Tensor in-place methods

@@ -22,7 +22,8 @@ NAMES = (
     "torch.mps", "torch.mps.is_available", "torch.set_float32_matmul_precision",
     "torch.torch_version", "torch.torch_version.TorchVersion", "torch.torch_version.__version__",
     "torch.version", "torch.version.__version__", "torch.version.cuda", "torch.version.debug",
-    "torch.version.hip", "torch.xpu", "torch.xpu.is_available",
+    "torch.version.hip", "torch.xpu", "torch.xpu.device_count", "torch.xpu.is_available",
+    "torch.xpu.is_bf16_supported", "torch.xpu.memory_allocated", "torch.xpu.memory_reserved",
 )
 
 import contextlib
@@ -362,6 +363,38 @@ module("torch.xpu")
 @torch_function("torch.xpu.is_available")
 def xpu_is_available() -> bool:
     return paddle.is_compiled_with_xpu() and xpu_device_count() > 0
+
+
+# Hugging Face transformers asks these of torch.xpu (import_utils, modeling_utils' memory
+# planning); a torch build without XPU answers 0 / False, and so does a Paddle without one.
+# Where Paddle does drive an XPU, its numbers are not wired up: NotProvidedError says so.
+def _no_xpu(name: str) -> bool:
+    if not xpu_is_available():
+        return True
+    raise NotProvidedError(f"{name} with a Paddle XPU device")
+
+
+@torch_function("torch.xpu.device_count")
+def xpu_device_count_() -> int:
+    return xpu_device_count() if paddle.is_compiled_with_xpu() else 0
+
+
+@torch_function("torch.xpu.is_bf16_supported")
+def xpu_is_bf16_supported(including_emulation: bool = True) -> bool:
+    _no_xpu("torch.xpu.is_bf16_supported")
+    return False
+
+
+@torch_function("torch.xpu.memory_allocated")
+def xpu_memory_allocated(device=None) -> int:
+    _no_xpu("torch.xpu.memory_allocated")
+    return 0  # torch: memory_stats() is empty before the XPU is initialized
+
+
+@torch_function("torch.xpu.memory_reserved")
+def xpu_memory_reserved(device=None) -> int:
+    _no_xpu("torch.xpu.memory_reserved")
+    return 0
 
 
 module("torch.mps")

@@ -68,7 +68,9 @@ def _parse_flat_toml(text: str) -> dict[str, str]:
 
 
 class Classifier:
-    def __init__(self, table=None, tensor_table=None, gaps=None, paddle_tensor=None):
+    def __init__(self, table=None, tensor_table=None, gaps=None, paddle_tensor=None,
+                 aliases=None):
+        real = table is None
         if table is None or tensor_table is None:
             from ..facade import registry
             registry.load_table()
@@ -84,7 +86,14 @@ class Classifier:
         # every proper prefix of a registered name is a module of the tree (modules.py
         # creates parents on demand), whether or not it has its own "module" entry
         self.parents = set()
-        for name in list(table) + list(tensor_table):
+        # torch's other paths of a provided object, bound when the tree is built
+        # (layout.apply: torch.autocast is torch.amp.autocast); torch's layout is that of the
+        # real table, so a table given here has only the aliases given with it
+        if aliases is None and real:
+            from ..facade import layout
+            aliases = layout.aliases(table)
+        self.aliases = aliases or {}
+        for name in list(table) + list(tensor_table) + list(self.aliases):
             parts = name.split(".")
             for i in range(1, len(parts)):
                 self.parents.add(".".join(parts[:i]))
@@ -156,6 +165,8 @@ class Classifier:
         for i in range(2, len(parts) + 1):
             prefix = ".".join(parts[:i])
             entry = self.table.get(prefix)
+            if entry is None and prefix in self.aliases:
+                entry = self.table[self.aliases[prefix]]
             if entry is not None and entry.kind != "module":
                 if prefix == "torch.Tensor" and i < len(parts):
                     return self.tensor_attr(parts[i])
@@ -168,7 +179,7 @@ class Classifier:
             if entry is not None or prefix in self.parents:
                 continue  # a module of the tree: walk into it
             return self._missing(prefix)
-        entry = self.table.get(name)
+        entry = self.table.get(name) or self.table.get(self.aliases.get(name, ""))
         return self._from_entry(name, entry.note if entry else "")
 
     def _op(self, parts, own_op_namespaces) -> Verdict:
