@@ -176,11 +176,15 @@ def fetch_source(src: str, sha: str = SHA, marker: str = "setup.py") -> str:
 
 
 def build() -> None:
-    """Fetch the pinned source and build it for real torch and for Paddle (skips what exists)."""
+    """Fetch the pinned source and build it for real torch and for Paddle (skips what exists).
+
+    The two builds run side by side (each is one compiler process: on two cores this halves
+    the wait), each into its own log beside its tree; a failed build's log end is printed."""
     import subprocess
     import sys
 
     src = fetch_source(os.path.join(BUILD, "src"))
+    running = []
     for side in ("torch", "paddle"):
         site = SITE[side]
         if os.path.isdir(os.path.join(site, "extension_cpp")):
@@ -192,11 +196,22 @@ def build() -> None:
         cmd = [sys.executable, "-m"] + _INSTALL.format(site=site).split()
         if side == "paddle":
             cmd = [sys.executable, "-m", "torchproxy.facade.cpp_extension", "--"] + cmd
-        print(f"[extension_cpp] building for {side}: {' '.join(cmd)}", flush=True)
-        r = subprocess.run(cmd, cwd=tree, env=dict(os.environ, PYTHONPATH=_ROOT))
-        if r.returncode:  # pip printed why, above
-            raise SourceUnavailable(f"the {side} build failed (exit {r.returncode}): "
-                                    f"{' '.join(cmd)} in {tree}")
+        log = f"{tree}.log"
+        print(f"[extension_cpp] building for {side}: {' '.join(cmd)} (log: {log})", flush=True)
+        with open(log, "w") as f:
+            p = subprocess.Popen(cmd, cwd=tree, env=dict(os.environ, PYTHONPATH=_ROOT),
+                                 stdout=f, stderr=subprocess.STDOUT)
+        running.append((side, cmd, tree, log, p))
+    failed = []
+    for side, cmd, tree, log, p in running:
+        if p.wait():
+            with open(log, errors="replace") as f:
+                print(f"[extension_cpp] the {side} build failed; the end of {log}:\n"
+                      + "".join(f.readlines()[-30:]), file=sys.stderr)
+            failed.append(f"the {side} build failed (exit {p.returncode}): {' '.join(cmd)} "
+                          f"in {tree}")
+    if failed:
+        raise SourceUnavailable("; ".join(failed))
 
 
 def main() -> int:
