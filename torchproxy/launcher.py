@@ -132,8 +132,8 @@ def _report(name: str, failures, error_files) -> str:
             row += ", stopped by the launcher"
         lines.append(row)
         msg = _error_file_message(error_files[rank])
-        if msg:
-            lines.append(f"  error_file: {error_files[rank]}")
+        if msg:  # the file goes with the launcher's temporary folder: its message, here
+            lines.append("  error (its @record error file):")
             lines.extend("    " + ln for ln in msg.rstrip().splitlines())
     root, *rest = failures
     describe(*root)
