@@ -41,8 +41,10 @@ SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT")
 GRACE_S = 30  # torchrun's: a closing signal, then SIGKILL after this long
 POLL_S = 0.1  # torchrun's --monitor-interval default
 
-# the child: the launcher's own torchproxy (its parent folder first on sys.path, where `-c` put
-# the working directory), then `torchproxy run <options> script args` as from the shell
+# the child: the launcher's own first sys.path entry where `-c` put the working directory (so
+# torchproxy and a -m module resolve as they did for the launcher: the working directory under
+# `python -m torchproxy`, the scripts folder under the `torchproxy` command), then
+# `torchproxy run <options> script args` as from the shell
 _CHILD_BOOT = ("import sys; sys.path[0] = sys.argv.pop(1); "
                "from torchproxy.cli import main; sys.exit(main(sys.argv[1:]))")
 
@@ -162,8 +164,8 @@ def launch(child_args: list, nprocs: int, name: str, master_addr=None, master_po
         omp = {"OMP_NUM_THREADS": "1"}
     else:
         omp = {}
-    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    cmd = [sys.executable, "-u", "-c", _CHILD_BOOT, package_parent, "run", *child_args]
+    first = os.path.abspath(sys.path[0]) if sys.path and sys.path[0] else os.getcwd()
+    cmd = [sys.executable, "-u", "-c", _CHILD_BOOT, first, "run", *child_args]
     errors_dir = tempfile.mkdtemp(prefix="torchproxy_run_")
     error_files = [os.path.join(errors_dir, f"{rank}", "error.json") for rank in range(nprocs)]
 
