@@ -73,7 +73,9 @@ def test_a_failing_rank_stops_the_others_and_is_named():
     # rank 1 exits 3 while rank 0 waits in a barrier only the launcher can end; torchrun then
     # sends rank 0 SIGTERM and exits 1 naming rank 1 and its exit code as the root cause
     start = time.monotonic()
-    rc, out, err = _run(_torchproxy("--nproc-per-node", "2", SCRIPT), FAIL_RANK="1")
+    # (torchrun's own spellings of a one-node job are taken as they are)
+    rc, out, err = _run(_torchproxy("--standalone", "--nnodes=1", "--nproc_per_node=2", SCRIPT),
+                        FAIL_RANK="1")
     assert rc == 1, err[-3000:]
     root = err[err.index("Root Cause"):]
     assert "launched.py FAILED" in err
@@ -123,7 +125,9 @@ def test_sigint_reaches_every_rank_and_nothing_is_left():
     (["--nproc-per-node", "two"], "--nproc-per-node must be a whole number >= 1, got 'two'"),
     (["--nproc-per-node", "2", "--master-port", "70000"],
      "--master-port must be a whole number 1..65535, got '70000'"),
-    (["--master-port", "29500"], "--master-addr/--master-port go with --nproc-per-node"),
+    (["--master-port", "29500"], "--master-port goes with --nproc-per-node"),
+    (["--nproc-per-node", "2", "--nnodes", "2"],
+     "--nnodes 2: one node only (the ranks this machine starts)"),
     (["--nproc-per-node", "2", "-m", "no_such_module_here"], "no module named 'no_such_module_here'"),
 ])
 def test_misuse_is_one_line_and_status_2(argv, message, capsys):

@@ -37,6 +37,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "with --master-port, as torchrun)")
     p.add_argument("--master-port", "--master_port", dest="master_port",
                    help="with --nproc-per-node: MASTER_PORT (default: a free port)")
+    # accepted as torchrun's one-node spellings (`torchrun --standalone --nnodes 1 ...`)
+    p.add_argument("--standalone", action="store_true",
+                   help="with --nproc-per-node: torchrun's one-node rendezvous (the default "
+                        "here: localhost, a free port)")
+    p.add_argument("--nnodes", help="with --nproc-per-node: 1 (one node is all this starts)")
     p.add_argument("target", nargs="?", help="the script to run")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
 
@@ -119,10 +124,17 @@ def _positive_int(value, what: str, low: int, high=None) -> int:
 def plan_launch(args):
     """(N, master address, master port) for --nproc-per-node (N None: one process, here)."""
     if args.nproc_per_node is None:
-        if args.master_addr is not None or args.master_port is not None:
-            raise UsageError("--master-addr/--master-port go with --nproc-per-node")
+        for given, name in ((args.master_addr, "--master-addr"), (args.master_port, "--master-port"),
+                            (args.standalone or None, "--standalone"), (args.nnodes, "--nnodes")):
+            if given is not None:
+                raise UsageError(f"{name} goes with --nproc-per-node")
         return None, None, None
     n = _positive_int(args.nproc_per_node, "--nproc-per-node", 1)
+    if args.nnodes is not None and args.nnodes.strip() not in ("1", "1:1"):
+        raise UsageError(f"--nnodes {args.nnodes}: one node only (the ranks this machine starts)")
+    if args.standalone and args.master_port is not None:
+        # torchrun's --standalone ignores --master-port; say so instead
+        raise UsageError("--standalone picks a free port itself: drop --master-port")
     port = (None if args.master_port is None
             else _positive_int(args.master_port, "--master-port", 1, 65535))
     if args.master_addr is not None and not args.master_addr.strip():
