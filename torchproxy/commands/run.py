@@ -4,6 +4,9 @@ The script itself (``__main__``) is in scope too unless ``--no-main`` is given: 
 the user asked to run on Paddle.  Children started with multiprocessing's spawn get the same
 rules (torchproxy/children.py); there the script is ``__mp_main__``, in scope with ``__main__``.  ``-m pkg.mod`` runs a module like ``python -m``.
 
+``--nproc-per-node N`` starts N such runs as the ranks of one job, the torchrun way
+(torchproxy/launcher.py: torchrun's variables, failure and signal handling).
+
 Misuse (no such script or module, a directory without ``__main__.py``, a bad ``--scope`` or
 ``--blocked``) is one line on stderr and exit status 2, decided before Paddle is imported.
 """
@@ -25,6 +28,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="module(s) that always get real torch")
     p.add_argument("--no-main", action="store_true", help="keep the script itself out of scope")
     p.add_argument("-m", dest="module", help="run a module (like python -m) instead of a script")
+    # torchrun's options for one node (both spellings, as torchrun takes them)
+    p.add_argument("--nproc-per-node", "--nproc_per_node", dest="nproc_per_node", metavar="N",
+                   help="start N processes, each a `torchproxy run` of the script with "
+                        "torchrun's variables (RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, ...)")
+    p.add_argument("--master-addr", "--master_addr", dest="master_addr",
+                   help="with --nproc-per-node: MASTER_ADDR (default localhost, or 127.0.0.1 "
+                        "with --master-port, as torchrun)")
+    p.add_argument("--master-port", "--master_port", dest="master_port",
+                   help="with --nproc-per-node: MASTER_PORT (default: a free port)")
+    # accepted as torchrun's one-node spellings (`torchrun --standalone --nnodes 1 ...`)
+    p.add_argument("--standalone", action="store_true",
+                   help="with --nproc-per-node: torchrun's one-node rendezvous (the default "
+                        "here: localhost, a free port)")
+    p.add_argument("--nnodes", help="with --nproc-per-node: 1 (one node is all this starts)")
     p.add_argument("target", nargs="?", help="the script to run")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
 
@@ -93,12 +110,67 @@ def plan(args):
     return scope, blocked
 
 
+def _positive_int(value, what: str, low: int, high=None) -> int:
+    try:
+        n = int(value, 10)
+    except ValueError:
+        n = None
+    if n is None or n < low or (high is not None and n > high):
+        bound = f"a whole number >= {low}" if high is None else f"a whole number {low}..{high}"
+        raise UsageError(f"{what} must be {bound}, got {value!r}")
+    return n
+
+
+def plan_launch(args):
+    """(N, master address, master port) for --nproc-per-node (N None: one process, here)."""
+    if args.nproc_per_node is None:
+        for given, name in ((args.master_addr, "--master-addr"), (args.master_port, "--master-port"),
+                            (args.standalone or None, "--standalone"), (args.nnodes, "--nnodes")):
+            if given is not None:
+                raise UsageError(f"{name} goes with --nproc-per-node")
+        return None, None, None
+    n = _positive_int(args.nproc_per_node, "--nproc-per-node", 1)
+    if args.nnodes is not None and args.nnodes.strip() not in ("1", "1:1"):
+        raise UsageError(f"--nnodes {args.nnodes}: one node only (the ranks this machine starts)")
+    if args.standalone and args.master_port is not None:
+        # torchrun's --standalone ignores --master-port; say so instead
+        raise UsageError("--standalone picks a free port itself: drop --master-port")
+    port = (None if args.master_port is None
+            else _positive_int(args.master_port, "--master-port", 1, 65535))
+    if args.master_addr is not None and not args.master_addr.strip():
+        raise UsageError("--master-addr is empty")
+    return n, args.master_addr, port
+
+
+def _child_args(args) -> list:
+    """The `torchproxy run` arguments each rank gets: the same scope options and program."""
+    out = []
+    for s in args.scope:
+        out += ["--scope", s]
+    for b in args.blocked:
+        out += ["--blocked", b]
+    if args.global_mode:
+        out.append("--global")
+    if args.no_main:
+        out.append("--no-main")
+    if args.module:
+        out += ["-m", args.module]
+    if args.target is not None:
+        out.append(args.target)
+    return out + list(args.args)
+
+
 def main(args) -> int:
     try:
         scope, blocked = plan(args)
+        nprocs, master_addr, master_port = plan_launch(args)
     except UsageError as e:
         print(f"torchproxy run: {e}", file=sys.stderr)
         return 2
+    if nprocs is not None:
+        from torchproxy import launcher
+        return launcher.launch(_child_args(args), nprocs, args.module or args.target,
+                               master_addr=master_addr, master_port=master_port)
     import torchproxy
 
     torchproxy.enable(scope, blocked=blocked or None)

@@ -21,6 +21,10 @@ moves through a Paddle process group.
   or ``new_group([a, b])``): Paddle's Gloo tags messages per group, and a point-to-point pair in
   a larger group desynchronises its later collectives.  ``isend``/``irecv`` are Paddle's: on Gloo the send completes only when the peer receives, so
   two ranks that both ``isend`` before they ``recv`` wait on each other (torch's buffer them).
+- Object collectives pickle as torch's do.  ``gather_object``/``scatter_object_list`` are
+  torch's algorithm on Paddle's tensor collectives, not Paddle's ``scatter_object_list`` (which
+  broadcasts its size over the world group whatever ``group=`` says, and replaces the whole
+  output list where torch sets element 0).
 """
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ NAMES = (
     "torch.distributed.all_to_all_single", "torch.distributed.barrier",
     "torch.distributed.broadcast", "torch.distributed.broadcast_object_list",
     "torch.distributed.destroy_process_group", "torch.distributed.gather",
+    "torch.distributed.gather_object",
     "torch.distributed.get_backend", "torch.distributed.get_global_rank",
     "torch.distributed.get_group_rank", "torch.distributed.get_process_group_ranks",
     "torch.distributed.get_rank", "torch.distributed.get_world_size", "torch.distributed.group",
@@ -42,6 +47,7 @@ NAMES = (
     "torch.distributed.isend", "torch.distributed.new_group", "torch.distributed.recv",
     "torch.distributed.reduce", "torch.distributed.reduce_scatter",
     "torch.distributed.reduce_scatter_tensor", "torch.distributed.scatter",
+    "torch.distributed.scatter_object_list",
     "torch.distributed.send",
 )
 
@@ -778,3 +784,85 @@ def broadcast_object_list(object_list, src=None, group=None, device=None, group_
         return None
     _pd().broadcast_object_list(object_list, src=_peer(g, src, group_src, "broadcast_object_list"),
                                 group=g._pg)
+
+
+def _object_bytes(obj):
+    """(uint8 tensor of obj's pickle, its length): torch's _object_to_tensor, on Paddle."""
+    import io
+    import pickle
+
+    import numpy as np
+    buf = io.BytesIO()
+    pickle.Pickler(buf).dump(obj)
+    data = np.frombuffer(buf.getvalue(), dtype=np.uint8)
+    return paddle.to_tensor(data), len(data)
+
+
+def _bytes_object(tensor, size: int):
+    import io
+    import pickle
+    return pickle.Unpickler(io.BytesIO(tensor.numpy()[:size].tobytes())).load()
+
+
+def _padded(tensor, size: int):
+    pad = size - int(tensor.shape[0])
+    return tensor if pad == 0 else paddle.concat([tensor, paddle.zeros([pad], dtype="uint8")])
+
+
+@torch_function(D + "gather_object", note="torch's algorithm on Paddle's all_gather (sizes) and "
+                "gather (pickles padded to the largest)")
+@_no_grad
+def gather_object(obj, object_gather_list=None, dst=None, group=None, group_dst=None):
+    g = _resolve(group)
+    if g is None:
+        return None
+    dst = _peer(g, dst, group_dst, "gather_object")
+    me = _global(g, g.rank(), "gather_object")
+    # torch's check (gather's, in its words): given on the destination only, its length
+    # unchecked (a short list fails at the assignment, as torch's)
+    if me == dst and not object_gather_list:
+        raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
+    if me != dst and object_gather_list:
+        raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination "
+                         "ranks.")
+    data, size = _object_bytes(obj)
+    sizes: list = []
+    _pd().all_gather(sizes, paddle.to_tensor([size], dtype="int64"), group=g._pg)
+    sizes = [int(s.item()) for s in sizes]
+    parts: list = []
+    _pd().gather(_padded(data, max(sizes)), parts, dst=dst, group=g._pg)
+    if me == dst:
+        for i, (part, n) in enumerate(zip(parts, sizes)):
+            object_gather_list[i] = _bytes_object(part, n)
+
+
+@torch_function(D + "scatter_object_list", note="torch's algorithm on Paddle's broadcast and "
+                "scatter (paddle.distributed.scatter_object_list broadcasts over the world "
+                "group whatever group= says, and replaces the whole output list)")
+@_no_grad
+def scatter_object_list(scatter_object_output_list, scatter_object_input_list=None, src=None,
+                        group=None, group_src=None):
+    g = _resolve(group)
+    if g is None:
+        return None
+    src = _peer(g, src, group_src, "scatter_object_list")
+    if not isinstance(scatter_object_output_list, list) or len(scatter_object_output_list) < 1:
+        raise ValueError("Expected argument scatter_object_output_list to be a list of size at "
+                         "least 1.")
+    me = _global(g, g.rank(), "scatter_object_list")
+    if me == src:
+        if scatter_object_input_list is None:
+            raise ValueError("source rank must provide non-None scatter_object_input_list")
+        pickles = [_object_bytes(o) for o in scatter_object_input_list]
+        longest = paddle.to_tensor([max(n for _, n in pickles)], dtype="int64")
+    else:
+        longest = paddle.zeros([1], dtype="int64")
+    _pd().broadcast(longest, src=src, group=g._pg)
+    longest = int(longest.item())
+    out = paddle.zeros([longest], dtype="uint8")
+    _pd().scatter(out, [_padded(t, longest) for t, _ in pickles] if me == src else None,
+                  src=src, group=g._pg)
+    size = paddle.zeros([1], dtype="int64")
+    _pd().scatter(size, [paddle.to_tensor([n], dtype="int64") for _, n in pickles]
+                  if me == src else None, src=src, group=g._pg)
+    scatter_object_output_list[0] = _bytes_object(out, int(size.item()))

@@ -140,6 +140,27 @@ out["all_gather_object"] = objs
 objs = [rank, "a"] if rank == 1 else [None, None]
 dist.broadcast_object_list(objs, src=1)
 out["broadcast_object_list"] = objs
+for dst in (0, ws - 1):
+    got = [None] * ws if rank == dst else None
+    dist.gather_object({"r": rank, "pad": "y" * (3 * rank)}, got, dst=dst)
+    out[f"gather_object/{dst}"] = got
+got = ["keep", "these"]  # torch replaces element 0 only
+dist.scatter_object_list(got, [(j, "z" * j) for j in range(ws)] if rank == ws - 1 else None,
+                         src=ws - 1)
+out["scatter_object_list"] = got
+if rank in (0, ws - 1):  # in a subgroup: its group ranks and global ranks differ when ws > 2
+    got = [None, None] if rank == ws - 1 else None
+    dist.gather_object([rank] * (rank + 1), got, dst=ws - 1, group=sub)
+    out["sub/gather_object"] = got
+    got = [None]
+    dist.scatter_object_list(got, [{"to": 0}, {"to": ws - 1}] if rank == 0 else None,
+                             group_src=0, group=sub)
+    out["sub/scatter_object_list"] = got
+try:  # refused before any message moves, on every rank
+    dist.scatter_object_list([], [1] * ws if rank == 0 else None, src=0)
+    out["raises/scatter_object_list_empty"] = None
+except ValueError as e:
+    out["raises/scatter_object_list_empty"] = str(e)
 
 # the ops Gloo (torch's or Paddle's) does not have raise
 for name in ("BAND",):
