@@ -275,8 +275,14 @@ def _install_fast_hash() -> None:
     C = _c_enum_hash()
     if C is not None:
         try:
-            if C.enum_hash_install(DTYPE_TYPE, _enum_members()):
+            members = _enum_members()
+            if C.enum_hash_install(DTYPE_TYPE, members):
                 _HASH_SAVED.append(_C_HASH)
+                # == / != between two dtypes read in C too (sixth round: kernel wrappers'
+                # `a.dtype == b.dtype` checks; x.dtype is a fresh object, so no identity
+                # shortcut applies); checked on every member pair first, undone with the hash
+                if hasattr(C, "enum_eq_install"):
+                    C.enum_eq_install(DTYPE_TYPE, members)
                 return
         except Exception:  # noqa: BLE001 - the Python fallback below still applies
             pass
