@@ -1268,6 +1268,61 @@ static PyObject *mod_enum_hash_installed(PyObject *m, PyObject *unused) {
     return PyBool_FromLong(g_enum_type != NULL && g_enum_type->tp_hash == enum_fast_hash);
 }
 
+/* -- issue 26, sixth round: torch.Size[i] for an int i in C --------------------------------
+ * facade/core.py's Size.__getitem__ is a Python frame per x.shape[i] (0.25 us on the H100
+ * host; kernel wrappers index shapes in their checks: a.shape[1] == b.shape[0]).  core.py
+ * replaces it by a method descriptor of Size (size_item_method) that answers an exact int
+ * index within range as tuple indexing does (a torch.Size's items are ints; a slice makes a
+ * Size, which the Python function does) and calls that function, kept here, for every other
+ * index: slices, out-of-range ints (its IndexError), anything else (its TypeError). */
+static PyObject *g_size_getitem = NULL;  /* the Python Size.__getitem__ */
+
+static PyObject *size_item(PyObject *self, PyObject *item) {
+    if (PyLong_CheckExact(item) && PyTuple_Check(self)) {
+        Py_ssize_t n = PyTuple_GET_SIZE(self);
+        Py_ssize_t i = PyLong_AsSsize_t(item);
+        if (i == -1 && PyErr_Occurred())
+            PyErr_Clear();  /* beyond Py_ssize_t: out of range, the function's error */
+        else {
+            if (i < 0)
+                i += n;
+            if (i >= 0 && i < n)
+                return Py_NewRef(PyTuple_GET_ITEM(self, i));
+        }
+    }
+    if (g_size_getitem == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "torchproxy._cdispatch: no Size.__getitem__");
+        return NULL;
+    }
+    PyObject *args[2] = {self, item};
+    return PyObject_Vectorcall(g_size_getitem, args, 2, NULL);
+}
+
+static PyMethodDef size_item_def = {
+    "__getitem__", (PyCFunction)size_item, METH_O,
+    "torch.Size indexing: an int within range in C, everything else facade/core.py's function"};
+
+static PyObject *mod_size_item_method(PyObject *m, PyObject *args) {
+    /* size_item_method(Size, function) -> a method descriptor of Size, or function itself
+     * where it is not the expected one (facade/core.py's Size.__getitem__) or Size is not a
+     * tuple subclass */
+    PyObject *type, *fn;
+    if (!PyArg_ParseTuple(args, "O!O", &PyType_Type, &type, &fn))
+        return NULL;
+    int ok = PyType_IsSubtype((PyTypeObject *)type, &PyTuple_Type) && PyFunction_Check(fn);
+    if (ok) {
+        PyObject *mod = PyDict_GetItemWithError(PyFunction_GET_GLOBALS(fn), s_name);
+        PyObject *qual = PyObject_GetAttr(fn, s_qualname);
+        ok = str_is(mod, "torchproxy.facade.core") && str_is(qual, "Size.__getitem__");
+        Py_XDECREF(qual);
+        PyErr_Clear();
+    }
+    if (!ok)
+        return Py_NewRef(fn);
+    Py_XSETREF(g_size_getitem, Py_NewRef(fn));
+    return PyDescr_NewMethod((PyTypeObject *)type, &size_item_def);
+}
+
 static PyMethodDef module_methods[] = {
     {"not_implemented", (PyCFunction)(void (*)(void))mod_not_implemented, METH_FASTCALL,
      "not_implemented(*args) -> NotImplemented"},
@@ -1287,6 +1342,9 @@ static PyMethodDef module_methods[] = {
      "enum_hash_uninstall() -> bool: the type's own hash back"},
     {"enum_hash_installed", (PyCFunction)mod_enum_hash_installed, METH_NOARGS,
      "enum_hash_installed() -> bool"},
+    {"size_item_method", (PyCFunction)mod_size_item_method, METH_VARARGS,
+     "size_item_method(Size, function) -> Size's __getitem__: int indexing in C, the rest "
+     "function's"},
     {"enum_eq_install", (PyCFunction)mod_enum_eq_install, METH_VARARGS,
      "enum_eq_install(type, members) -> bool: == and != between members of the enum type "
      "(whose hash enum_hash_install took) read in C"},

@@ -78,6 +78,40 @@ def test_dtype_equality_forms(expr):
     check(_value(expr), X)
 
 
+SIZE_INDEX = ["x.shape[0]", "x.shape[-1]", "x.shape[2]", "x.shape[-3]", "x.shape[3]",
+              "x.shape[-4]", "x.shape[2 ** 70]", "x.shape[1:]", "x.shape[::-1]", "x.shape[:0]",
+              "x.shape[True]", "x.shape[np.int64(1)]", "x.shape['a']", "x.shape[1.0]",
+              "x.shape[None]", "x.size()[1]", "x[0].shape[0]", "x[0, 0, 0].shape[0]",
+              "torch.Size([2, 3])[1]", "torch.Size([2, 3])[-1]", "torch.Size([])[0]",
+              "x.shape.__getitem__(1)", "torch.Size.__getitem__(x.shape, 0)"]
+
+
+@pytest.mark.parametrize("expr", SIZE_INDEX)
+def test_size_index_forms(expr):
+    """torch.Size[i]: an int index is answered in C (tuple indexing), every other index by
+    facade/core.py's function; values, types and errors as real torch's."""
+    check(_value(expr), X)
+
+
+def test_size_index_runs_no_python_frame():
+    _dispatchers()
+    from torchproxy.facade import core
+    import sys
+    assert type(core.Size.__dict__["__getitem__"]).__name__ == "method_descriptor"
+    fn = core._cdispatch and core.Size.__dict__["__getitem__"]
+    s = core.Size((2, 3, 4))
+    entered = []
+    sys.setprofile(lambda frame, event, arg: entered.append(frame.f_code.co_name)
+                   if event == "call" else None)
+    try:
+        got = (s[0], s[-1], fn(s, 1))
+        sl = s[1:]
+    finally:
+        sys.setprofile(None)
+    assert got == (2, 4, 3) and sl == (3, 4) and type(sl) is core.Size
+    assert entered == ["__getitem__"]  # the slice only
+
+
 DECLINED = [
     # stride: every dim form, keyword, errors (torch's IndexError / TypeError and messages)
     "x.stride(0)", "x.stride(-1)", "x.stride(2)", "x.stride(-3)", "x.stride(3)", "x.stride(-4)",
