@@ -18,7 +18,11 @@ Rows (us per call, best of R interleaved rounds of N calls, empty loop subtracte
   ``call_on_paddle_stream``) and FlashInfer's (``on_paddle_stream``) around a do-nothing
   tvm-ffi function;
 - the softmax / add wrappers' host calls one by one, facade vs the same work in Paddle vs
-  torch (``empty`` / ``empty_like`` / ``stride`` / ``device`` ... fast paths).
+  torch (``empty`` / ``empty_like`` / ``stride`` / ``device`` ... fast paths);
+- the kernels/triton wrappers themselves (softmax, matmul_relu, layernorm, rmsnorm through its
+  ``autograd.Function``, add) with their launches replaced by a no-op, facade vs the same work
+  in Paddle vs torch, and the facade calls they make that the rows above do not
+  (``Function.apply``, ``ctx.save_for_backward``, dtype checks, ``x.device.type``, ...).
 Ratios are to torch's row in the same run.  Nothing here is a kernel launch: see
 bench/triton_launch.py for those.
 """
@@ -184,6 +188,7 @@ def main(argv=None):
                 out.append("\nGPU stream rows failed:\n" + traceback.format_exc())
         torchproxy.disable()
     out.append(_wrapper_rows(xt, gpu, N))
+    out.append(_kernel_wrapper_rows(gpu, N))
     text = "\n".join(out)
     print(text)
     return text
@@ -253,6 +258,194 @@ def _wrapper_rows(xt, gpu, N):
              f"({'GPU' if gpu else 'CPU'}); us per call",
              f"{'':58s} {'facade':>8s} {'paddle':>8s} {'torch':>8s} {'fac/tor':>8s}"]
     for label, _t, _p in cases:
+        f, p_, t = (res[f"{label} | {k}"] for k in ("facade", "paddle", "torch"))
+        lines.append(f"{label[:58]:58s} {f:8.2f} {p_:8.2f} {t:8.2f} {f / t:8.2f}")
+    return "\n".join(lines)
+
+
+class _NoLaunch:
+    """Stands in for a ``@triton.jit`` kernel: ``kernel[grid](...)`` does nothing, so a
+    wrapper's host part is measured without Triton's launch (bench/triton_launch.py has those)."""
+
+    def __getitem__(self, grid):
+        return self._launch
+
+    @staticmethod
+    def _launch(*args, **kwargs):
+        return None
+
+
+def _load_wrapper(name, package):
+    """kernels/triton/<name>.py as ``<package>.<name>``: in scope (the facade) when package is
+    SCOPED, real torch otherwise; its Triton kernels replaced by _NoLaunch."""
+    import importlib.util
+    modname = f"{package}.{name}"
+    if modname not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            modname, os.path.join(ROOT, "kernels", "triton", f"{name}.py"))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[modname] = mod
+        spec.loader.exec_module(mod)
+        for k, v in list(vars(mod).items()):
+            if type(v).__module__.startswith("triton.runtime"):  # JITFunction, Autotuner
+                setattr(mod, k, _NoLaunch())
+    return sys.modules[modname]
+
+
+# the same host work written in Paddle (the ``paddle`` column), per wrapper
+_PADDLE_WRAPPERS = """
+import paddle
+from paddle.autograd import PyLayer
+def softmax(x):
+    assert x.ndim == 2
+    n_rows, n_cols = x.shape
+    out = paddle.empty([n_rows, n_cols], x.dtype)
+    s = (x.strides[0], x.strides[1], out.strides[0])
+    return out
+def matmul_relu(a, b):
+    assert a.ndim == 2 and b.ndim == 2
+    assert a.shape[1] == b.shape[0]
+    assert a.dtype == b.dtype and a.dtype in (paddle.float16, paddle.float32)
+    M, K = a.shape
+    N = b.shape[1]
+    c = paddle.empty([M, N], a.dtype)
+    s = (a.strides[0], a.strides[1], b.strides[0], b.strides[1], c.strides[0], c.strides[1])
+    return c
+def layernorm(x, weight, bias, eps=1e-5):
+    assert x.ndim == 2 and x.strides[1] == 1
+    n_rows, n_cols = x.shape
+    y = paddle.empty_like(x)
+    mean = paddle.empty([n_rows], paddle.float32)
+    rstd = paddle.empty([n_rows], paddle.float32)
+    s = (x.strides[0], y.strides[0])
+    return y, mean, rstd
+class RMSNorm(PyLayer):
+    @staticmethod
+    def forward(ctx, x, weight, eps):
+        assert x.ndim == 2 and x.strides[1] == 1
+        n_rows, n_cols = x.shape
+        y = paddle.empty_like(x)
+        rstd = paddle.empty([n_rows], paddle.float32)
+        s = (x.strides[0], y.strides[0])
+        ctx.save_for_backward(x, weight, rstd)
+        return y
+    @staticmethod
+    def backward(ctx, dy):
+        return dy, None
+def rmsnorm(x, weight, eps=1e-6):
+    return RMSNorm.apply(x, weight, eps)
+def add(x, y, out=None):
+    if out is None:
+        out = paddle.empty_like(x)
+    n = out.size
+    return out
+"""
+
+_ORACLE = "bench_host_cost_oracle"
+
+
+def _kernel_wrapper_rows(gpu, N):
+    """kernels/triton's wrappers with no launch, and the facade calls they make, facade (the
+    wrapper module in scope) vs Paddle (the same work, _PADDLE_WRAPPERS) vs real torch."""
+    import numpy as np
+    import paddle
+    import torch
+
+    import torchproxy
+    try:
+        import triton  # noqa: F401 - the wrappers' @triton.jit needs it, not a GPU
+    except ImportError as e:
+        return f"\nkernels/triton wrappers: not measured ({e})"
+    torchproxy.enable(scope={SCOPED, "triton"})
+    try:
+        place = paddle.CUDAPlace(0) if gpu else paddle.CPUPlace()
+        rng = np.random.default_rng(0)
+
+        def both(a):
+            return (paddle.to_tensor(a, place=place),
+                    torch.from_numpy(a).to("cuda" if gpu else "cpu"))
+
+        x32 = rng.standard_normal((256, 1024)).astype("float32")
+        inputs = {  # (module, function): numpy arguments (triton_launch.py's shapes)
+            ("softmax", "softmax"): (rng.standard_normal((256, 1000)).astype("float32"),),
+            ("matmul", "matmul_relu"): (rng.standard_normal((256, 256)).astype("float16"),
+                                        rng.standard_normal((256, 256)).astype("float16")),
+            ("layernorm", "layernorm"): (x32, np.ones(1024, "float32"),
+                                         np.zeros(1024, "float32")),
+            ("rmsnorm", "rmsnorm"): (x32, np.ones(1024, "float32")),
+            ("add", "add"): (x32.reshape(-1)[:4096].copy(), x32.reshape(-1)[:4096].copy()),
+        }
+        pw = {"__name__": "bench_unscoped_wrappers"}
+        exec(_PADDLE_WRAPPERS, pw)
+        rows, labels = {}, []
+        for (mod, fn), arrays in inputs.items():
+            fac, orc = _load_wrapper(mod, SCOPED), _load_wrapper(mod, _ORACLE)
+            pa, ta = zip(*(both(a) for a in arrays))
+            label = f"{fn} wrapper, no launch"
+            labels.append(label)
+            rows[f"{label} | facade"] = ("f(*a)", {"f": getattr(fac, fn), "a": pa})
+            rows[f"{label} | paddle"] = ("f(*a)", {"f": pw[fn], "a": pa})
+            rows[f"{label} | torch"] = ("f(*a)", {"f": getattr(orc, fn), "a": ta})
+        res = measure(rows, max(N // 20, 200))
+
+        # the facade calls those wrappers make, one by one (scoped caller, as the wrapper is)
+        a16, t16 = both(inputs[("matmul", "matmul_relu")][0])
+        w32, tw32 = both(np.ones(1024, "float32"))
+        xx, tx = both(x32)
+        fn_src = """
+class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w, eps):
+        ctx.save_for_backward(x, w)
+        return out
+    @staticmethod
+    def backward(ctx, dy):
+        return dy, None, None
+"""
+        pl_src = """
+class F(PyLayer):
+    @staticmethod
+    def forward(ctx, x, w, eps):
+        ctx.save_for_backward(x, w)
+        return out
+    @staticmethod
+    def backward(ctx, dy):
+        return dy, None
+"""
+        fac_env = {"a": a16, "b": a16, "x": xx, "w": w32, "n": 256}
+        tor_env = {"a": t16, "b": t16, "x": tx, "w": tw32, "n": 256, "torch": torch}
+        pad_env = {"a": a16, "b": a16, "x": xx, "w": w32, "n": 256, "paddle": paddle}
+        cases = [  # label, torch-style statement, the same in Paddle
+            ("a.shape[1] == b.shape[0]", "a.shape[1] == b.shape[0]", "a.shape[1] == b.shape[0]"),
+            ("a.dtype == b.dtype", "a.dtype == b.dtype", "a.dtype == b.dtype"),
+            ("a.dtype in (torch.float16, torch.float32)",
+             "a.dtype in (torch.float16, torch.float32)",
+             "a.dtype in (paddle.float16, paddle.float32)"),
+            ("x.device.type", "x.device.type", "x.place.is_gpu_place()"),
+            ("torch.empty((n,), device=x.device, dtype=torch.float32)",
+             "torch.empty((n,), device=x.device, dtype=torch.float32)",
+             "paddle.empty([n], paddle.float32)"),
+            ("torch.empty((n, n), device=x.device, dtype=x.dtype)",
+             "torch.empty((n, n), device=x.device, dtype=x.dtype)",
+             "paddle.empty([n, n], x.dtype)"),
+            ("torch.empty_like(x)", "torch.empty_like(x)", "paddle.empty_like(x)"),
+            ("x.data_ptr()", "x.data_ptr()", "x.data_ptr()"),
+            ("F.apply(x, w, 1e-6) (forward: save_for_backward, return)",
+             "F.apply(x, w, 1e-6)", "F.apply(x, w, 1e-6)"),
+        ]
+        crow = {}
+        for label, tstmt, pstmt in cases:
+            crow[f"{label} | facade"] = (tstmt, fac_env, SCOPED, "import torch\nout = x * 1\n" + fn_src)
+            crow[f"{label} | paddle"] = (pstmt, pad_env, "bench_unscoped",
+                                         "from paddle.autograd import PyLayer\nout = x * 1\n" + pl_src)
+            crow[f"{label} | torch"] = (tstmt, tor_env, "bench_torch", "out = x * 1\n" + fn_src)
+        res.update(measure(crow, N // 10))
+    finally:
+        torchproxy.disable()
+    lines = [f"\nkernels/triton wrappers (launch replaced by a no-op) and the facade calls they make "
+             f"({'GPU' if gpu else 'CPU'}); us per call",
+             f"{'':58s} {'facade':>8s} {'paddle':>8s} {'torch':>8s} {'fac/tor':>8s}"]
+    for label in labels + [c[0] for c in cases]:
         f, p_, t = (res[f"{label} | {k}"] for k in ("facade", "paddle", "torch"))
         lines.append(f"{label[:58]:58s} {f:8.2f} {p_:8.2f} {t:8.2f} {f / t:8.2f}")
     return "\n".join(lines)

@@ -231,10 +231,12 @@ def p_stream():
     import tvm_ffi
 
     from torchproxy import paddle_shims
+    # the libcuda bindings live in paddle_shims_cuda since paddle_shims was split (10bb556)
+    from torchproxy import paddle_shims_cuda as cuda_shims
     from torchproxy.integrations import tvm_ffi as tp
     fi, mod = STATE["flashinfer"], STATE["norm_mod"]
     raw = getattr(mod, "module", mod)  # the tvm-ffi module under torchproxy's wrapper
-    lib, libc = paddle_shims._driver(), ctypes.CDLL(None)
+    lib, libc = cuda_shims._driver(), ctypes.CDLL(None)
     lib.cuLaunchHostFunc.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
     lib.cuMemsetD16Async.argtypes = [ctypes.c_uint64, ctypes.c_ushort, ctypes.c_size_t,
                                      ctypes.c_void_p]
@@ -242,7 +244,7 @@ def p_stream():
     s = paddle.device.cuda.Stream()
     handle = int(s.cuda_stream)
     flags = ctypes.c_uint()
-    paddle_shims._check(lib, lib.cuStreamGetFlags(ctypes.c_void_p(handle), ctypes.byref(flags)),
+    cuda_shims._check(lib, lib.cuStreamGetFlags(ctypes.c_void_p(handle), ctypes.byref(flags)),
                         "cuStreamGetFlags")
     res = {"wrapped_module": type(mod).__name__, "paddle_stream": hex(handle),
            "stream_non_blocking": bool(flags.value & 1)}
@@ -263,10 +265,10 @@ def p_stream():
 
     def busy_then_ones(xp):
         # on s: sleep 300 ms, then x = 1.0 (fp16 0x3C00) everywhere
-        paddle_shims._check(lib, lib.cuLaunchHostFunc(ctypes.c_void_p(handle), usleep,
+        cuda_shims._check(lib, lib.cuLaunchHostFunc(ctypes.c_void_p(handle), usleep,
                                                       ctypes.c_void_p(300000)),
                             "cuLaunchHostFunc")
-        paddle_shims._check(lib, lib.cuMemsetD16Async(xp.data_ptr(), 0x3C00, int(np.prod(shape)),
+        cuda_shims._check(lib, lib.cuMemsetD16Async(xp.data_ptr(), 0x3C00, int(np.prod(shape)),
                                                       ctypes.c_void_p(handle)),
                             "cuMemsetD16Async")
 
@@ -283,7 +285,7 @@ def p_stream():
             else:
                 y = paddle.empty(list(shape), dtype=paddle.float16)
                 raw.rmsnorm(y, xp, wp, 1e-6, False)
-        paddle_shims._check(lib, lib.cuCtxSynchronize(), "cuCtxSynchronize")
+        cuda_shims._check(lib, lib.cuCtxSynchronize(), "cuCtxSynchronize")
         sync()
         info = compare(f"stream: {name}", y.numpy(), ones_ref)
         info["read_the_random_input"] = bool(np.allclose(

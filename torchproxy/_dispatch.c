@@ -388,9 +388,9 @@ typedef struct {
  * (FAST_DECLINE): errors, odd arguments, 0-size strides, non-contiguous tensors, unknown
  * places.  The registered implementation stays the one definition of the semantics. */
 enum { FAST_NONE = 0, FAST_DIM, FAST_NUMEL, FAST_STRIDE, FAST_ISCONTIG, FAST_SHAPE,
-       FAST_DEVICE };
+       FAST_DEVICE, FAST_DATAPTR };
 static const char *const fast_names[] = {NULL, "dim", "numel", "stride", "is_contiguous",
-                                         "shape", "device"};
+                                         "shape", "device", "data_ptr"};
 static const struct {
     const char *name, *module, *qualname;
     int kind;
@@ -401,6 +401,9 @@ static const struct {
     {"is_contiguous", "torchproxy.facade.tensor_views", "is_contiguous", FAST_ISCONTIG},
     {"shape", "torchproxy.facade.core", "shape", FAST_SHAPE},
     {"device", "torchproxy.facade.device", "device_", FAST_DEVICE},
+    /* Paddle 2.6 only (tensor_methods registers it there): Triton's specialiser and launcher
+     * read data_ptr() of every tensor argument, twice per launch (issue 26, sixth round) */
+    {"data_ptr", "torchproxy.facade.tensor_methods", "data_ptr", FAST_DATAPTR},
 };
 static PyObject *s_shape, *s_strides, *s_place, *s_is_contiguous, *s_type, *s_gpu_device_id,
                 *s_Size, *s_KIND_OF_TYPE, *s_CPU, *s_CUDA, *s_qualname;
@@ -642,6 +645,32 @@ static PyObject *fast_call(PyObject *op, PyObject *name, int kind, PyObject *glo
         if (nargs > 2)
             return FAST_DECLINE;
         return fast_stride(self, args, nargs);
+    case FAST_DATAPTR: {
+        if (nargs != 1)
+            return FAST_DECLINE;
+        /* Paddle's own data_ptr() of a tensor with elements: an int is torch's answer too;
+         * anything else (a 0-size tensor, None, an error) is the implementation's to answer */
+        PyObject *orig = Py_TYPE(op) == &MethodType ? ((MethodObject *)op)->paddle : NULL;
+        if (orig == NULL)
+            return FAST_DECLINE;
+        l = int_list(self, s_shape);
+        if (l == NULL || l == FAST_DECLINE)
+            return l;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(l); i++)
+            if (is_zero(PyList_GET_ITEM(l, i))) {
+                Py_DECREF(l);
+                return FAST_DECLINE;
+            }
+        Py_DECREF(l);
+        Py_INCREF(orig);
+        r = PyObject_Vectorcall(orig, args, 1, NULL);
+        Py_DECREF(orig);
+        if (r != NULL && PyLong_CheckExact(r))
+            return r;
+        Py_XDECREF(r);
+        PyErr_Clear();
+        return FAST_DECLINE;
+    }
     case FAST_ISCONTIG: {
         if (nargs != 1)
             return FAST_DECLINE;
@@ -1137,10 +1166,97 @@ static PyObject *mod_enum_hash_install(PyObject *m, PyObject *args) {
     Py_RETURN_TRUE;
 }
 
+/* -- issue 26, sixth round: == and != between two dtypes of that enum type in C -----------
+ * pybind11's enum __eq__ / __ne__ (two pybind calls, 0.5-0.9 us; torch's 0.05) compare int(a)
+ * and int(b) when both operands are of the enum type (strict and convertible enums alike).
+ * x.dtype is a new object on every read, so `x.dtype == torch.float16`, `a.dtype == b.dtype`
+ * and `x.dtype in (torch.float16, torch.float32)` (kernel wrappers' checks) always reach it.
+ * Installed on the type whose hash slot is ours (enum_hash_install checked its layout) after
+ * checking, on every pair of members given, that the values decide == and != as the type's own
+ * comparison does; every other operand pair and operator goes to the saved slot. */
+static richcmpfunc g_enum_saved_richcompare = NULL;
+
+static PyObject *enum_fast_richcompare(PyObject *a, PyObject *b, int op) {
+    long va, vb;
+    if ((op == Py_EQ || op == Py_NE) && Py_TYPE(a) == g_enum_type && Py_TYPE(b) == g_enum_type &&
+            enum_value(a, &va) && enum_value(b, &vb))
+        return PyBool_FromLong((va == vb) == (op == Py_EQ));
+    return g_enum_saved_richcompare(a, b, op);
+}
+
+static int enum_eq_uninstall(void) {
+    if (g_enum_type == NULL || g_enum_saved_richcompare == NULL)
+        return 0;
+    if (g_enum_type->tp_richcompare == enum_fast_richcompare)
+        g_enum_type->tp_richcompare = g_enum_saved_richcompare;
+    g_enum_saved_richcompare = NULL;
+    return 1;
+}
+
+static PyObject *mod_enum_eq_install(PyObject *m, PyObject *args) {
+    /* enum_eq_install(type, members) -> bool; the type's hash must be installed first */
+    PyObject *type, *members;
+    if (!PyArg_ParseTuple(args, "O!O", &PyType_Type, &type, &members))
+        return NULL;
+    PyTypeObject *tp = (PyTypeObject *)type;
+    if (tp != g_enum_type || tp->tp_hash != enum_fast_hash || tp->tp_richcompare == NULL)
+        Py_RETURN_FALSE;
+    if (g_enum_saved_richcompare != NULL)
+        Py_RETURN_TRUE;
+    PyObject *seq = PySequence_Fast(members, "members: a sequence");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int ok = n > 1;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        PyObject *a = PySequence_Fast_GET_ITEM(seq, i);
+        long va, vb;
+        if (Py_TYPE(a) != tp || !enum_value(a, &va)) {
+            ok = 0;
+            break;
+        }
+        for (Py_ssize_t j = 0; ok && j < n; j++) {
+            PyObject *b = PySequence_Fast_GET_ITEM(seq, j);
+            if (Py_TYPE(b) != tp || !enum_value(b, &vb)) {
+                ok = 0;
+                break;
+            }
+            for (int k = 0; ok && k < 2; k++) {
+                int op = k ? Py_NE : Py_EQ;
+                PyObject *own = tp->tp_richcompare(a, b, op);
+                if (own == NULL) {
+                    Py_DECREF(seq);
+                    return NULL;
+                }
+                ok = (own == Py_True || own == Py_False) &&
+                     (own == Py_True) == ((va == vb) == (op == Py_EQ));
+                Py_DECREF(own);
+            }
+        }
+    }
+    Py_DECREF(seq);
+    if (!ok)
+        Py_RETURN_FALSE;
+    g_enum_saved_richcompare = tp->tp_richcompare;
+    tp->tp_richcompare = enum_fast_richcompare;
+    Py_RETURN_TRUE;
+}
+
+static PyObject *mod_enum_eq_uninstall(PyObject *m, PyObject *unused) {
+    /* enum_eq_uninstall() -> bool: the saved slot back (False when none was installed) */
+    return PyBool_FromLong(enum_eq_uninstall());
+}
+
+static PyObject *mod_enum_eq_installed(PyObject *m, PyObject *unused) {
+    return PyBool_FromLong(g_enum_type != NULL &&
+                           g_enum_type->tp_richcompare == enum_fast_richcompare);
+}
+
 static PyObject *mod_enum_hash_uninstall(PyObject *m, PyObject *unused) {
     /* enum_hash_uninstall() -> bool: the saved slot back (False when none was installed) */
     if (g_enum_type == NULL)
         Py_RETURN_FALSE;
+    enum_eq_uninstall();  /* it reads the type this clears */
     if (g_enum_type->tp_hash == enum_fast_hash)
         g_enum_type->tp_hash = g_enum_saved_hash;
     Py_CLEAR(g_enum_type);
@@ -1150,6 +1266,61 @@ static PyObject *mod_enum_hash_uninstall(PyObject *m, PyObject *unused) {
 
 static PyObject *mod_enum_hash_installed(PyObject *m, PyObject *unused) {
     return PyBool_FromLong(g_enum_type != NULL && g_enum_type->tp_hash == enum_fast_hash);
+}
+
+/* -- issue 26, sixth round: torch.Size[i] for an int i in C --------------------------------
+ * facade/core.py's Size.__getitem__ is a Python frame per x.shape[i] (0.25 us on the H100
+ * host; kernel wrappers index shapes in their checks: a.shape[1] == b.shape[0]).  core.py
+ * replaces it by a method descriptor of Size (size_item_method) that answers an exact int
+ * index within range as tuple indexing does (a torch.Size's items are ints; a slice makes a
+ * Size, which the Python function does) and calls that function, kept here, for every other
+ * index: slices, out-of-range ints (its IndexError), anything else (its TypeError). */
+static PyObject *g_size_getitem = NULL;  /* the Python Size.__getitem__ */
+
+static PyObject *size_item(PyObject *self, PyObject *item) {
+    if (PyLong_CheckExact(item) && PyTuple_Check(self)) {
+        Py_ssize_t n = PyTuple_GET_SIZE(self);
+        Py_ssize_t i = PyLong_AsSsize_t(item);
+        if (i == -1 && PyErr_Occurred())
+            PyErr_Clear();  /* beyond Py_ssize_t: out of range, the function's error */
+        else {
+            if (i < 0)
+                i += n;
+            if (i >= 0 && i < n)
+                return Py_NewRef(PyTuple_GET_ITEM(self, i));
+        }
+    }
+    if (g_size_getitem == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "torchproxy._cdispatch: no Size.__getitem__");
+        return NULL;
+    }
+    PyObject *args[2] = {self, item};
+    return PyObject_Vectorcall(g_size_getitem, args, 2, NULL);
+}
+
+static PyMethodDef size_item_def = {
+    "__getitem__", (PyCFunction)size_item, METH_O,
+    "torch.Size indexing: an int within range in C, everything else facade/core.py's function"};
+
+static PyObject *mod_size_item_method(PyObject *m, PyObject *args) {
+    /* size_item_method(Size, function) -> a method descriptor of Size, or function itself
+     * where it is not the expected one (facade/core.py's Size.__getitem__) or Size is not a
+     * tuple subclass */
+    PyObject *type, *fn;
+    if (!PyArg_ParseTuple(args, "O!O", &PyType_Type, &type, &fn))
+        return NULL;
+    int ok = PyType_IsSubtype((PyTypeObject *)type, &PyTuple_Type) && PyFunction_Check(fn);
+    if (ok) {
+        PyObject *mod = PyDict_GetItemWithError(PyFunction_GET_GLOBALS(fn), s_name);
+        PyObject *qual = PyObject_GetAttr(fn, s_qualname);
+        ok = str_is(mod, "torchproxy.facade.core") && str_is(qual, "Size.__getitem__");
+        Py_XDECREF(qual);
+        PyErr_Clear();
+    }
+    if (!ok)
+        return Py_NewRef(fn);
+    Py_XSETREF(g_size_getitem, Py_NewRef(fn));
+    return PyDescr_NewMethod((PyTypeObject *)type, &size_item_def);
 }
 
 static PyMethodDef module_methods[] = {
@@ -1171,6 +1342,16 @@ static PyMethodDef module_methods[] = {
      "enum_hash_uninstall() -> bool: the type's own hash back"},
     {"enum_hash_installed", (PyCFunction)mod_enum_hash_installed, METH_NOARGS,
      "enum_hash_installed() -> bool"},
+    {"size_item_method", (PyCFunction)mod_size_item_method, METH_VARARGS,
+     "size_item_method(Size, function) -> Size's __getitem__: int indexing in C, the rest "
+     "function's"},
+    {"enum_eq_install", (PyCFunction)mod_enum_eq_install, METH_VARARGS,
+     "enum_eq_install(type, members) -> bool: == and != between members of the enum type "
+     "(whose hash enum_hash_install took) read in C"},
+    {"enum_eq_uninstall", (PyCFunction)mod_enum_eq_uninstall, METH_NOARGS,
+     "enum_eq_uninstall() -> bool: the type's own comparison back"},
+    {"enum_eq_installed", (PyCFunction)mod_enum_eq_installed, METH_NOARGS,
+     "enum_eq_installed() -> bool"},
     {NULL, NULL, 0, NULL}
 };
 

@@ -41,7 +41,7 @@ def test_enabled_hash_is_paddles_value_for_every_dtype(paddle_own_hash):
             x = paddle.zeros([2], dtype=name)
             assert table[x.dtype] == str(getattr(paddle, name))
             assert x.dtype in {getattr(paddle, name)}
-        # equality is untouched: still Paddle's
+        # equality: the same answers (read in C where the C dispatcher is built)
         assert paddle.float32 == paddle.float32 and paddle.float32 != paddle.float16
     finally:
         torchproxy.disable()
@@ -102,3 +102,51 @@ def test_c_hash_refuses_other_types():
     assert C.enum_hash_install(DTYPE_TYPE, []) is False
     assert not C.enum_hash_installed()
     assert C.enum_hash_uninstall() is False
+
+
+@needs_c
+def test_c_equality_matches_paddles_own_on_every_pair(paddle_own_hash):
+    """== and != between every two members (and fresh dtypes read off tensors) give Paddle's
+    own answers; any other operand (None, int, str, a blank instance) and every other operator
+    still reach Paddle's comparison, errors included; disable() puts Paddle's slot back."""
+    members = dtypes._enum_members()
+    blank = DTYPE_TYPE.__new__(DTYPE_TYPE)
+    others = [None, 5, int(paddle.float32), "float32", 1.5, object(), blank]
+
+    def outcome(f):
+        try:
+            return ("ok", f())
+        except Exception as e:  # noqa: BLE001 - the exception is what is compared
+            return (type(e).__name__, str(e))
+
+    def table():
+        rows = [(a, b, a == b, a != b) for a in members for b in members]
+        for a in members[:4] + [blank]:
+            for o in others:
+                rows.append((a, o, outcome(lambda: a == o), outcome(lambda: a != o),
+                             outcome(lambda: o == a), outcome(lambda: a < o)))
+        fresh = paddle.zeros([1], dtype="float16").dtype
+        rows.append((fresh == paddle.float16, fresh != paddle.float16, fresh == paddle.float32))
+        return [tuple(map(repr, r)) for r in rows]
+
+    truth = table()
+    torchproxy.enable(scope={"test_dtype_hash_scoped"})
+    try:
+        assert dispatch._C.enum_eq_installed()
+        assert table() == truth
+    finally:
+        torchproxy.disable()
+    assert not dispatch._C.enum_eq_installed()
+    assert table() == truth
+
+
+@needs_c
+def test_c_equality_needs_the_c_hash_first():
+    C = dispatch._C
+    if torchproxy.is_enabled():
+        torchproxy.disable()
+    assert not C.enum_eq_installed()
+    assert C.enum_eq_install(DTYPE_TYPE, dtypes._enum_members()) is False  # hash not ours
+    assert C.enum_eq_install(int, [1, 2]) is False
+    assert not C.enum_eq_installed()
+    assert C.enum_eq_uninstall() is False

@@ -477,6 +477,39 @@ def f(x):
     F7.apply(x, torch.tensor([1, 2])).sum().backward()
     return x.grad
 """,
+"no_input_requires_grad": """
+import torch
+seen = []
+class F10(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, scale, opts):
+        seen.append((ctx.needs_input_grad, len(opts)))
+        ctx.save_for_backward(x)
+        return x, x * scale, 5, (x,)[0]
+    @staticmethod
+    def backward(ctx, a, b, c, d):
+        return a, None, None
+def f(x):
+    a, b, n, d = F10.apply(x, 3.0, (1, 2))
+    return (a, b, n, d, a is x, d is x, a is d, a.requires_grad, b.requires_grad,
+            [s for s in seen])
+""",
+"grad_cast_to_input_dtype": """
+import torch
+class F11(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(w)
+        return x * w
+    @staticmethod
+    def backward(ctx, dy):
+        (w,) = ctx.saved_tensors
+        return (dy * w).float(), None
+def f(x):
+    x = x.double().requires_grad_()
+    F11.apply(x, torch.ones_like(x) * 2).sum().backward()
+    return x.grad, x.grad.dtype
+""",
 }
 
 

@@ -310,6 +310,19 @@ def _is_tensor(x) -> bool:
     return isinstance(x, paddle.Tensor)
 
 
+_Tensor = paddle.Tensor
+_CONTAINERS = (list, tuple, dict)  # what Function.apply hides from Paddle (_Opaque)
+
+
+def _fresh(out, args, positions):
+    """out, or a copy of it when it is one of the tensor inputs (args[positions])."""
+    if isinstance(out, _Tensor):
+        for i in positions:
+            if args[i] is out:
+                return paddle.assign(out)
+    return out
+
+
 class _FunctionMeta(type):
     def __init__(cls, name, bases, ns):
         super().__init__(name, bases, ns)
@@ -331,12 +344,24 @@ def _companion_pylayer(torch_cls):
     has_setup_context = getattr(torch_cls, "setup_context", None) is not Function.setup_context
 
     def forward(pctx, *args):
-        args = tuple(a.value if type(a) is _Opaque else a for a in args)
-        needs = tuple(_is_tensor(a) and not a.stop_gradient for a in args)
-        ctx = FunctionCtx(pctx, needs)
+        # every launch of a kernel wrapped in a Function runs this: one pass over the
+        # arguments, no per-argument helper calls (issue 26, sixth round)
+        needs, positions, opaque = [], [], False
+        for i, a in enumerate(args):
+            if isinstance(a, _Tensor):
+                needs.append(not a.stop_gradient)
+                positions.append(i)
+            else:
+                opaque = opaque or type(a) is _Opaque
+                needs.append(False)
+        if opaque:
+            args = tuple(a.value if type(a) is _Opaque else a for a in args)
+        ctx = FunctionCtx(pctx, tuple(needs))
         pctx._torch_ctx = ctx
-        pctx._tensor_positions = tuple(i for i, a in enumerate(args) if _is_tensor(a))
-        pctx._input_dtypes = tuple(a.dtype for a in args if _is_tensor(a))
+        pctx._tensor_positions = positions = tuple(positions)
+        # read by backward only, which Paddle runs only when an input needs a gradient
+        pctx._input_dtypes = (tuple(args[i].dtype for i in positions) if True in needs
+                              else None)
         if has_setup_context:
             out = torch_cls.forward(*args)
             torch_cls.setup_context(ctx, args, out)
@@ -346,17 +371,13 @@ def _companion_pylayer(torch_cls):
         # leaves, also when the output merely shares the input's memory); torch returns an
         # alias.  A copy is the closest Paddle accepts: same values and gradients, but a
         # later in-place write to the output does not reach the input.
-        inputs = {id(a) for a in args if _is_tensor(a)}
-
-        def fresh(o):
-            return paddle.assign(o) if _is_tensor(o) and id(o) in inputs else o
         if isinstance(out, tuple):
             # torch's backward gets one gradient per output, None for non-tensor ones;
             # Paddle's gets them for tensor outputs only: remember where those were
             pctx._out_layout = (len(out), tuple(i for i, o in enumerate(out) if _is_tensor(o)))
-            return tuple(fresh(o) for o in out)
+            return tuple(_fresh(o, args, positions) for o in out)
         pctx._out_layout = None
-        return fresh(out)
+        return _fresh(out, args, positions)
 
     def backward(pctx, *grads):
         try:
@@ -392,8 +413,10 @@ def _companion_pylayer(torch_cls):
         picked = tuple(result[i] if needs[i] else None for i in pctx._tensor_positions)
         # torch casts a gradient to its input's dtype (validate_outputs: a float32 gradient
         # for a bfloat16 input, as under autocast); Paddle 2.6 reads it as the input's dtype
-        picked = tuple(g.astype(dt) if _is_tensor(g) and g.dtype != dt else g
-                       for g, dt in zip(picked, pctx._input_dtypes))
+        dtypes = pctx._input_dtypes
+        if dtypes is not None:  # None: no input needed a gradient at forward time
+            picked = tuple(g.astype(dt) if _is_tensor(g) and g.dtype != dt else g
+                           for g, dt in zip(picked, dtypes))
         return picked[0] if len(picked) == 1 else picked
 
     return type(f"{torch_cls.__name__}_PyLayer", (PyLayer,),
@@ -431,8 +454,11 @@ class Function(metaclass=_FunctionMeta):
         pylayer = cls.__dict__.get("_pylayer") or getattr(cls, "_pylayer", None)
         if pylayer is None:
             raise RuntimeError(f"{cls.__name__} defines no forward/backward")
-        return pylayer.apply(*(_Opaque(a) if isinstance(a, (list, tuple, dict)) else a
-                               for a in args))
+        for a in args:  # rebuilt only when a container is there to hide
+            if isinstance(a, _CONTAINERS):
+                args = tuple(_Opaque(a) if isinstance(a, _CONTAINERS) else a for a in args)
+                break
+        return pylayer.apply(*args)
 
 
 type_("torch.autograd.Function", Function,

@@ -54,6 +54,13 @@ class Size(tuple):
 
 type_("torch.Size", Size)
 
+# issue 26 (sixth round): x.shape[i] for an int i answered in C (_dispatch.c size_item: tuple
+# indexing, no Python frame); the function above stays the definition and answers the rest
+from .dispatch import _C as _cdispatch  # noqa: E402
+
+if _cdispatch is not None and hasattr(_cdispatch, "size_item_method"):
+    Size.__getitem__ = _cdispatch.size_item_method(Size, Size.__dict__["__getitem__"])
+
 
 # Paddle's own shape getter, bound once: inside these implementations ``self.shape`` would go
 # through the scope dispatcher again (a frame read per call) only to land here.

@@ -16,7 +16,8 @@ With Paddle's objects there is no conversion at all and ``x.dtype`` is Paddle's 
 Paddle's (``'paddle.float16'``, ``<DataType.FLOAT16: 15>``) for everyone else: test suites parse
 ``^torch\.(\w+)$`` out of ``str(x.dtype)``, and Paddle's own code formats its dtypes (see
 ``_scoped_text``).  Cost: ``==`` is pybind's enum comparison (about 0.5 us on 3.3, 0.9 us on 2.6;
-torch's is 0.1 us).
+torch's is 0.1 us), except with the C dispatcher built: enable() then reads ``==`` / ``!=``
+between two dtypes in C, as it does their hash (issue 26, sixth round; _install_fast_hash).
 """
 from __future__ import annotations
 
@@ -275,8 +276,14 @@ def _install_fast_hash() -> None:
     C = _c_enum_hash()
     if C is not None:
         try:
-            if C.enum_hash_install(DTYPE_TYPE, _enum_members()):
+            members = _enum_members()
+            if C.enum_hash_install(DTYPE_TYPE, members):
                 _HASH_SAVED.append(_C_HASH)
+                # == / != between two dtypes read in C too (sixth round: kernel wrappers'
+                # `a.dtype == b.dtype` checks; x.dtype is a fresh object, so no identity
+                # shortcut applies); checked on every member pair first, undone with the hash
+                if hasattr(C, "enum_eq_install"):
+                    C.enum_eq_install(DTYPE_TYPE, members)
                 return
         except Exception:  # noqa: BLE001 - the Python fallback below still applies
             pass

@@ -434,8 +434,10 @@ if DATA_PTR_NONE_FOR_EMPTY:
     # on 2.6 only, where it differs: on 3.x Paddle's own data_ptr() is torch's.
     @tensor_method("data_ptr")
     def data_ptr(self) -> int:
+        # torch: 0 for every tensor without elements, a 0-size view of a real buffer included
+        # (Paddle 2.6 gives such a view its base's address)
         p = _paddle_data_ptr(self)
-        return 0 if p is None else p
+        return 0 if p is None or 0 in self.shape else p
 
     _paddle_data_ptr = _original("data_ptr")
 
