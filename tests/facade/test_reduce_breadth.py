@@ -196,6 +196,28 @@ def test_hash_tensor(expr):
 
 
 
+@pytest.mark.parametrize("x", [
+    np.random.default_rng(0).permutation(8000) > 0,            # OpInfo's sample: one False
+    np.random.default_rng(1).integers(0, 2, 5000).astype(bool),
+    np.random.default_rng(2).integers(0, 2, (7, 40)).astype(bool),
+    np.random.default_rng(3).integers(0, 2, (3, 12, 5)).astype(bool),
+])
+def test_sort_bool_order_among_equal_values(x):
+    """bool: torch's CPU sort is not radix (stable) even for large 1-D inputs; std::sort's
+    order among the many equal values, in both directions, stable=True too."""
+    check("""
+import torch
+def f(x):
+    out = []
+    for d in range(x.dim()):
+        for desc in (False, True):
+            s = torch.sort(x, dim=d, descending=desc)
+            out += [s.values, s.indices, torch.argsort(x, dim=d, descending=desc),
+                    x.sort(stable=True, dim=d, descending=desc).indices, x.argsort(d, desc)]
+    return out
+""", x)
+
+
 def test_sort_past_the_host_order_limit_is_the_stable_order():
     """Past _UNSTABLE_ORDER_LIMIT elements (and for device tensors) torch's unstable order among
     equal values is not reproduced on the host (it cost 0.2 s for 256x256 ints): the result is

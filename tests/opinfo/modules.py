@@ -92,6 +92,10 @@ def backward(m, a, k, seeds):
 
 def flat(x):
     return _flat(x, [])
+
+def kinds(m):
+    return type(m).__name__, sorted((n, torch.nn.parameter.is_lazy(p))
+                                    for n, p in m.named_parameters())
 '''
 
 _mods: dict = {}
@@ -201,6 +205,13 @@ def _expect_raise(texc, stage, fn, *args):
                    f"{type(got).__name__}")
 
 
+def _same_kinds(tk, fk, stage):
+    """Lazy modules: the class name and which parameters are still uninitialised."""
+    if tk != fk:
+        raise Mismatch("state_dict differs", f"{stage}: (class, [(parameter, is_lazy)]) torch "
+                       f"{tk}, facade {fk}")
+
+
 def check_input(info, mi, training, backward: bool, tol=None, margin=None):
     """One ModuleInput; raises Mismatch / Unconvertible."""
     tmod, fmod = _snippets()
@@ -219,6 +230,21 @@ def check_input(info, mi, training, backward: bool, tol=None, margin=None):
         if m.category == "not provided":
             raise m from None
         raise Mismatch(m.category, f"constructor: {m.detail}") from None
+    if info.is_lazy:
+        # torch.nn.Lazy*: no parameter shapes before the first call (torch's own TestModule
+        # runs them without special casing; here the weights must be shared first): the
+        # uninitialised parameters must match, then one call materialises them on both sides,
+        # the class must become cls_to_become, and the comparison goes on with the weights
+        # they got.  The backward stage below loads torch's weights into fresh, uninitialised
+        # modules (the lazy load path).
+        _same_kinds(tmod.kinds(tm), _facade_call("kinds", fmod.kinds, fm), "before the first call")
+        try:
+            _oracle(0, tmod.forward, tm, core.clone_torch(tuple(fa)), core.clone_torch(dict(fk)))
+        except Exception as texc:  # noqa: BLE001
+            _expect_raise(texc, "first call", fmod.forward, fm, pfa, pfk)
+            return
+        _facade_call("first call", fmod.forward, fm, pfa, pfk)
+        _same_kinds(tmod.kinds(tm), _facade_call("kinds", fmod.kinds, fm), "after the first call")
     tsd = tmod.state(tm)
     fsd = _facade_call("state_dict", fmod.state, fm)
     tk = sorted((k, tuple(v.shape)) for k, v in tsd.items())

@@ -211,7 +211,9 @@ class Module(paddle.nn.Layer):
         import collections
         out = collections.OrderedDict() if destination is None else destination
         for k, v in super().state_dict().items():
-            out[prefix + k] = v if keep_vars else v.detach()
+            # an uninitialised (lazy) parameter stays itself, as torch's LazyModuleMixin saves it
+            lazy = getattr(type(v), "_lazy_uninitialized", False)
+            out[prefix + k] = v if keep_vars or lazy else v.detach()
         return out
 
     def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
@@ -220,6 +222,11 @@ class Module(paddle.nn.Layer):
         ``_IncompatibleKeys(missing_keys, unexpected_keys)``."""
         if not isinstance(state_dict, dict):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        # lazy modules (nn_modules_lazy) take their parameters' shapes from the checkpoint
+        # first, as torch's _lazy_load_hook (a load_state_dict pre-hook) does
+        for name, m in self.named_modules():
+            if hasattr(type(m), "_lazy_load_hook"):
+                m._lazy_load_hook(state_dict, f"{name}." if name else "")
         own = super().state_dict()
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
@@ -236,6 +243,9 @@ class Module(paddle.nn.Layer):
                 continue
             t = own[k]
             v = v if isinstance(v, paddle.Tensor) else paddle.to_tensor(v)
+            if getattr(type(v), "_lazy_uninitialized", False) or \
+                    getattr(type(t), "_lazy_uninitialized", False):
+                continue  # an uninitialised entry (torch's is_lazy): nothing to copy or check
             if list(v.shape) != list(t.shape):
                 errors.append(f"size mismatch for {k}: copying a param with shape "
                               f"{list(v.shape)} from checkpoint, the shape in current model is "

@@ -196,6 +196,17 @@ def _check_margin_input(x):
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_margin_input(input)
+    # torch's multilabel_margin_loss_shape_check: one target row per input row
+    if input.ndim <= 1:
+        ok = target.ndim <= 1 and target.size == (input.shape[0] if input.ndim else 1)
+    else:
+        ok = target.ndim == 2 and list(target.shape) == list(input.shape)
+    if not ok:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                           f"{list(input.shape)}")
+    dim = input.shape[-1] if input.ndim else 1
+    if target.size and (int(target.min()) < -1 or int(target.max()) >= dim):  # all, past -1 too
+        raise RuntimeError("argument #2 'target' is out of range")
     squeeze = input.ndim <= 1
     x = input.reshape([1, -1]) if squeeze else input
     y = target.reshape([1, -1]) if squeeze else target
@@ -221,11 +232,24 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     reduction = legacy_reduction(size_average, reduce, reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.ndim != 1:  # (torch.nn.functional's own check)
+        raise ValueError("weight must be one-dimensional")
     _check_margin_input(input)
+    nframe = input.shape[0] if input.ndim == 2 else 1
+    if not (target.ndim <= 1 and target.size == nframe):
+        raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal to the "
+                           "number of input samples (batch size). Expected target size "
+                           f"[{nframe}], but got {list(target.shape)}. Input has shape "
+                           f"{list(input.shape)}.")
     squeeze = input.ndim <= 1
     x = input.reshape([1, -1]) if squeeze else input
     y = target.reshape([-1])
     c = x.shape[1]
+    if weight is not None and weight.size != c:
+        raise RuntimeError(f"inconsistent weight size, expected {c} but got "
+                           f"{list(weight.shape)}")
+    if int(y.min()) < 0 or int(y.max()) >= c:
+        raise RuntimeError("target out of range")
     xy = paddle.take_along_axis(x, y.unsqueeze(1), axis=1)  # [N, 1]
     z = PF.relu(margin - xy + x)
     if p == 2:
@@ -234,7 +258,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         z = z * paddle.gather(weight, y).unsqueeze(1)
     not_y = paddle.arange(c).unsqueeze(0) != y.unsqueeze(1)
     loss = (z * not_y.astype(z.dtype)).sum(axis=1) / c
-    if squeeze:
+    if squeeze and target.ndim == 0:  # torch: unreduced, one loss per target element
         loss = loss.reshape([])
     return _reduce(loss, reduction)
 

@@ -140,6 +140,11 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
             raise RuntimeError(f"stride must be greater than zero, but got {st}")
     _check_half_pad(ks, ps, lambda p, k: "pad should be at most half of effective kernel size, "
                     f"but got pad={p}, kernel_size={k} and dilation=1")
+    if any(d <= 0 for d in ds):  # (Paddle's window code would index with them)
+        if nd == 1:
+            raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {ds[0]}")
+        raise RuntimeError("dilation should be greater than zero, but got " + " ".join(
+            f"dilation{a}: {d}" for a, d in zip("THW"[3 - nd:], ds)))
     w, idx, outs, _ = _windows(x, ks, ss, ps, ds, ceil_mode, float("-inf"))
     am = paddle.argmax(w, axis=0, keepdim=True)  # first max (ties: the first offset, as torch)
     out = paddle.take_along_axis(w, am, axis=0).squeeze(0)

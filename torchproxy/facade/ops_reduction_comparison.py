@@ -26,15 +26,32 @@ from .ops_pointwise import _f, _is_complex, _is_float, _legacy, _shape_result  #
 AminmaxResult = _return_type("aminmax", ("min", "max"))
 
 
+AminmaxOutResult = _return_type("aminmax_out", ("min", "max"))  # torch's type with out=
+
+# the C++ type names torch's aminmax out= message uses
+_C_TYPE = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+           "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
+           "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+           "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
 @op("torch.aminmax", method=True)
-def aminmax(input, *, dim=None, keepdim=False):
+def aminmax(input, *, dim=None, keepdim=False, out=None):
+    if out is not None:  # torch: each out must have the input's dtype exactly (no cast)
+        for o in out:
+            if o.dtype != input.dtype:
+                n = _name(input.dtype)
+                raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE.get(n, n)}, but "
+                                   f"got {_C_TYPE.get(_name(o.dtype), _name(o.dtype))} instead")
     if input.size == 0 and dim is None:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                            "operation has no identity.")
     x = input.astype("int32") if _name(input.dtype) == "bool" else input
     mn = _red.amin(x, () if dim is None else dim, keepdim)
     mx = _red.amax(x, () if dim is None else dim, keepdim)
-    return AminmaxResult(mn.astype(input.dtype), mx.astype(input.dtype))
+    mn, mx = mn.astype(input.dtype), mx.astype(input.dtype)
+    return _shape_result(AminmaxOutResult, mn, mx, out) if out is not None else \
+        AminmaxResult(mn, mx)
 
 
 def _stat_mean(torch_name, stat):

@@ -74,6 +74,7 @@ AREAS = (
     "torchproxy.facade.nn_modules_activation",  # ReLU6, ELU, Hardtanh, PReLU, Softmax2d...
     "torchproxy.facade.nn_modules_loss",  # *Loss modules, PairwiseDistance, CosineSimilarity
     "torchproxy.facade.nn_modules_conv",  # Conv*d, ConvTranspose*d, Bilinear
+    "torchproxy.facade.nn_modules_lazy",  # UninitializedParameter, LazyModuleMixin, Lazy*
     "torchproxy.facade.nn_modules_pooling",  # MaxPool*d, AvgPool*d, LPPool*d, adaptive/fractional
     "torchproxy.facade.nn_modules_norm",  # BatchNorm*d, InstanceNorm*d, GroupNorm, RMSNorm...
     "torchproxy.facade.nn_modules_dropout",  # Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout

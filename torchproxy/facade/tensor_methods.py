@@ -35,6 +35,7 @@ NAMES = (
     "torch.Tensor.copy_", "torch.Tensor.cpu", "torch.Tensor.cuda", "torch.Tensor.data_ptr",
     "torch.Tensor.double", "torch.Tensor.fill_", "torch.Tensor.flatten", "torch.Tensor.float",
     "torch.Tensor.half", "torch.Tensor.imag", "torch.Tensor.int", "torch.Tensor.is_floating_point",
+    "torch.Tensor.item",
     "torch.Tensor.long", "torch.Tensor.ndimension", "torch.Tensor.nelement",
     "torch.Tensor.new_full", "torch.Tensor.new_ones", "torch.Tensor.new_tensor",
     "torch.Tensor.new_zeros", "torch.Tensor.permute", "torch.Tensor.real", "torch.Tensor.repeat",
@@ -411,6 +412,15 @@ def fill_(self, value):
 @tensor_method("type_as")
 def type_as(self, other):
     return _cast(self, other.dtype)
+
+
+@tensor_method("item")
+def item(self):
+    """torch refuses a tensor of other than one element with RuntimeError (Paddle: ValueError)."""
+    n = _numel(self.shape)
+    if n != 1:
+        raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
+    return self.item()  # Paddle's (facade code is out of scope)
 
 
 @tensor_method("nelement")
