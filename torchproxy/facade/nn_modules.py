@@ -13,10 +13,11 @@ written with the functional forms (facade/nn.py, facade/nn_functional*.py).
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.ModuleDict", "torch.nn.ParameterDict", "torch.nn.ParameterList",
-    "torch.nn.Sequential",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: ModuleDict ParameterDict ParameterList Sequential
+""")
 
 import collections
 
