@@ -320,14 +320,16 @@ def manifest(text: str) -> tuple[str, ...]:
     ``torch.Tensor.abs``, ``torch.Tensor.abs_``.  Line breaks do not matter; ``#`` starts a comment
     to the end of its line.  The manifest is data written once: a name listed twice, or a name
     before any namespace, is an error."""
+    if "#" in text:
+        text = "\n".join(line.partition("#")[0] for line in text.splitlines())
     names, prefix = [], None
-    for word in " ".join(line.partition("#")[0] for line in text.splitlines()).split():
-        if word.endswith(":"):
-            prefix = word[:-1]
+    for word in text.split():
+        if word[-1] == ":":
+            prefix = word[:-1] + "."
         elif prefix is None:
             raise AreaError(f"manifest: {word!r} comes before any 'namespace:' word")
         else:
-            names.append(f"{prefix}.{word}")
+            names.append(prefix + word)
     if len(set(names)) != len(names):
         seen: set[str] = set()
         twice = sorted({n for n in names if n in seen or seen.add(n)})
