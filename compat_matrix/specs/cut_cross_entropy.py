@@ -7,18 +7,10 @@ forward/backward, reductions, ignore_index and soft-capping.  Forward cases are 
 against numpy references as well as real torch; the backward needs fp16/bf16 embeddings
 (an assertion of the library), so those cases use fp16.
 """
-from compat_matrix.spec import Case, Library, randint, randn, value
+from compat_matrix.spec import Case, randint, randn, value
+from compat_matrix.shared.triton_rows import triton_library
 
-LIBRARY = Library(
-    name="cut_cross_entropy",
-    scope=("cut_cross_entropy", "triton"),
-    requires=("cut_cross_entropy", "triton"),
-    imports=("cut_cross_entropy",),
-    pip=("cut-cross-entropy==25.1.1",),
-    scan=("cut_cross_entropy",),
-    devices=("cpu", "gpu"),
-    setup=(("torchproxy", "gpu", "torchproxy.integrations.triton:bind"),),
-)
+LIBRARY = triton_library("cut_cross_entropy", pip=("cut-cross-entropy==25.1.1",))
 
 
 def lce(e, c, y, reduction):

@@ -9,19 +9,16 @@ and parallel forms of the main attention families (small shapes: the interpreter
 program of the grid in Python), and the fused modules (norms, gates, activations, losses),
 forward and backward.  Compared with real torch's outputs (the oracle); no numpy references.
 """
-from compat_matrix.spec import Case, Library, rand, randint, randn
+from compat_matrix.spec import Case, rand, randint, randn
+from compat_matrix.shared.triton_rows import triton_library
 
-LIBRARY = Library(
-    name="fla",
+LIBRARY = triton_library(
+    "fla",
     # einops is not in scope: it has its own Paddle backend (einops._backends.PaddleBackend,
     # picked by tensor type), written with Paddle's Tensor methods (x.transpose(perm))
-    scope=("fla", "triton"),
     requires=("fla", "einops", "triton"),
     imports=("fla.ops", "fla.modules"),
     pip=("fla-core==0.6.0", "einops==0.8.2"),
-    scan=("fla",),
-    devices=("cpu", "gpu"),
-    setup=(("torchproxy", "gpu", "torchproxy.integrations.triton:bind"),),
     notes="fla-core installs only the kernels (flash-linear-attention adds the models, "
           "which need transformers)",
 )

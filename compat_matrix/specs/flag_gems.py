@@ -5,19 +5,11 @@ detects the accelerator vendor and refuses to import without one ("No device wer
 so on a CPU-only machine every case stops at the import stage: that is its reason in the matrix.
 Its non-torch dependencies are listed in ``pip`` with it (installed ``--no-deps``).
 """
-from compat_matrix.spec import Case, Library, randn
+from compat_matrix.spec import Case, randn
+from compat_matrix.shared.triton_rows import triton_library
 
-LIBRARY = Library(
-    name="flag_gems",
-    scope=("flag_gems", "triton"),
-    requires=("flag_gems", "triton"),
-    imports=("flag_gems",),
-    pip=("flag-gems==5.0.2", "PyYAML", "sqlalchemy", "packaging"),
-    scan=("flag_gems",),
-    devices=("cpu", "gpu"),
-    # on a GPU, torchproxy users bind Triton's runtime (driver, stream) to Paddle once
-    setup=(("torchproxy", "gpu", "torchproxy.integrations.triton:bind"),),
-)
+LIBRARY = triton_library("flag_gems",
+                         pip=("flag-gems==5.0.2", "PyYAML", "sqlalchemy", "packaging"))
 
 
 def add(x, y):

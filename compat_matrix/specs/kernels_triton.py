@@ -3,19 +3,12 @@
 Called through their public wrappers; numpy references from kernels/triton/reference.py check
 the oracle itself.  On CPU they run in the Triton interpreter.
 """
-from compat_matrix.spec import Case, Library, randn, value
+from compat_matrix.spec import Case, randn, value
+from compat_matrix.shared.triton_rows import triton_library
 
-LIBRARY = Library(
-    name="kernels_triton",
-    scope=("kernels.triton", "triton"),
-    requires=("triton", "kernels"),
-    imports=("kernels.triton",),
-    scan=("kernels.triton",),
-    install=("pip install -r ci/requirements-main.txt  # triton; kernels/ ships with torchproxy",),
-    devices=("cpu", "gpu"),
-    # on a GPU, torchproxy users bind Triton's runtime (driver, stream) to Paddle once
-    setup=(("torchproxy", "gpu", "torchproxy.integrations.triton:bind"),),
-)
+LIBRARY = triton_library(
+    "kernels_triton", "kernels.triton", requires=("triton", "kernels"),
+    install=("pip install -r ci/requirements-main.txt  # triton; kernels/ ships with torchproxy",))
 
 
 def _ref(name, post=None):

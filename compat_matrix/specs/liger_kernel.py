@@ -7,19 +7,11 @@ in the Triton interpreter; several of them do not run there even on real torch (
 ``eps`` where the compiler would give a tl scalar): those cases show the oracle's failure, and
 the proxy cells say ``oracle_failed`` at best.
 """
-from compat_matrix.spec import Case, Library, rand, randint, randn, value
+from compat_matrix.spec import Case, rand, randint, randn, value
+from compat_matrix.shared.triton_rows import triton_library
 
-LIBRARY = Library(
-    name="liger_kernel",
-    scope=("liger_kernel", "triton"),
-    requires=("liger_kernel", "triton"),
-    imports=("liger_kernel.transformers.functional",),
-    pip=("liger-kernel==0.8.5",),
-    scan=("liger_kernel",),
-    devices=("cpu", "gpu"),
-    # on a GPU, torchproxy users bind Triton's runtime (driver, stream) to Paddle once
-    setup=(("torchproxy", "gpu", "torchproxy.integrations.triton:bind"),),
-)
+LIBRARY = triton_library("liger_kernel", imports=("liger_kernel.transformers.functional",),
+                         pip=("liger-kernel==0.8.5",))
 
 
 def _F():

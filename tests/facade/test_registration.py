@@ -1,4 +1,4 @@
-"""One registration per name (registry.op), the areas' literal NAMES, and the names added end to
+"""One registration per name (registry.op), the areas' NAMES manifests, and the names added end to
 end with one declaration each (torch.addcmul / addcdiv / lerp with their Tensor method and
 in-place forms), differential against real torch."""
 import ast
@@ -129,24 +129,29 @@ def test_op_decorator_on_a_scratch_function(monkeypatch):
     assert "torch.Tensor.scratch_other" not in registry.TENSOR_TABLE
 
 
-# -- literal NAMES per area ------------------------------------------------------------------------
+# -- the NAMES manifest per area -------------------------------------------------------------------
 def _literal_names(area):
+    """The area's ``NAMES = manifest("...")`` read from its source: the string is a literal,
+    parsed by registry.manifest alone (no area code runs)."""
     path = os.path.join(ROOT, *area.split(".")) + ".py"
     tree = ast.parse(open(path, encoding="utf-8").read())
     for node in tree.body:
         if isinstance(node, ast.Assign) and [t.id for t in node.targets
                                              if isinstance(t, ast.Name)] == ["NAMES"]:
-            return ast.literal_eval(node.value)
+            call = node.value
+            if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                    and call.func.id == "manifest" and len(call.args) == 1 and not call.keywords):
+                return registry.manifest(ast.literal_eval(call.args[0]))
     return None
 
 
-def test_every_area_has_a_literal_names_tuple_matching_the_table():
+def test_every_area_has_a_literal_names_manifest_matching_the_table():
     """NAMES is readable without running code, and together the areas name every entry."""
     registry.load_table()
     declared = set()
     for area in registry.AREAS:
         names = _literal_names(area)
-        assert isinstance(names, tuple), f"{area}: no literal NAMES tuple"
+        assert isinstance(names, tuple), f"{area}: no literal NAMES = manifest(...)"
         assert len(names) == len(set(names)), f"{area}: duplicate names"
         declared |= set(names)
         conditional = set(getattr(sys.modules[area], "CONDITIONAL", ()))
@@ -176,8 +181,27 @@ def test_names_mismatch_is_an_error_naming_the_names(monkeypatch):
     area2 = "torchproxy.facade._scratch_area2"
     _fake_area(monkeypatch, area2, "from torchproxy.facade.registry import value\n"
                "value('torch.scratch_c', 1)\n")
-    with pytest.raises(registry.AreaError, match=r"(?s)no literal NAMES.*torch.scratch_c"):
+    with pytest.raises(registry.AreaError, match=r"(?s)no literal NAMES.*\n    torch: scratch_c\n"):
         registry.check_area(area2)
+
+
+def test_manifest_parses_namespaces_and_refuses_repeats():
+    """The manifest string is the names it lists, once each; format_names writes one back."""
+    names = registry.manifest("""
+        torch: abs return_types  # a comment is not a name
+        torch.Tensor: abs
+            abs_
+        torch.return_types: max
+    """)
+    assert names == ("torch.abs", "torch.return_types", "torch.Tensor.abs", "torch.Tensor.abs_",
+                     "torch.return_types.max")
+    block = registry.format_names(names)
+    assert registry.manifest(block.split('"""')[1]) == tuple(sorted(names, key=lambda n: (
+        n.rpartition(".")[0], n.rpartition(".")[2])))
+    with pytest.raises(registry.AreaError, match=r"listed twice: \['torch.Tensor.abs'\]"):
+        registry.manifest("torch.Tensor: abs neg torch.Tensor: abs")
+    with pytest.raises(registry.AreaError, match="'abs' comes before any 'namespace:'"):
+        registry.manifest("abs torch: neg")
 
 
 def test_missing_area_and_stray_registrant_are_errors(monkeypatch):

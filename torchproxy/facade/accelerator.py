@@ -8,13 +8,13 @@ AttributeError), which is how Hugging Face transformers and accelerate probe the
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.Stream", "torch.accelerator", "torch.accelerator.current_accelerator",
-    "torch.accelerator.current_device_idx", "torch.accelerator.current_device_index",
-    "torch.accelerator.device_count", "torch.accelerator.is_available",
-    "torch.accelerator.set_device_idx", "torch.accelerator.set_device_index",
-    "torch.accelerator.synchronize",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: Stream accelerator
+    torch.accelerator: current_accelerator current_device_idx current_device_index device_count
+        is_available set_device_idx set_device_index synchronize
+""")
 
 import paddle
 

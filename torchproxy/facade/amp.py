@@ -17,9 +17,13 @@ import paddle
 
 from .registry import module, torch_function, type_
 
-NAMES = (
-    "torch.amp.GradScaler", "torch.cuda.amp.GradScaler", "torch.onnx",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: onnx
+    torch.amp: GradScaler
+    torch.cuda.amp: GradScaler
+""")
 
 
 def _cuda_available() -> bool:

@@ -14,19 +14,21 @@ saves re-casting a weight within one region and changes no value.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.amp", "torch.amp.autocast", "torch.amp.custom_bwd", "torch.amp.custom_fwd",
-    "torch.amp.autocast_mode.autocast_decorator", "torch.amp.is_autocast_available",
-    "torch.autocast_decrement_nesting",
-    "torch.autocast_increment_nesting", "torch.clear_autocast_cache", "torch.cpu.amp",
-    "torch.cpu.amp.autocast", "torch.cuda.amp", "torch.cuda.amp.autocast",
-    "torch.cuda.amp.custom_bwd", "torch.cuda.amp.custom_fwd", "torch.get_autocast_cpu_dtype",
-    "torch.get_autocast_dtype", "torch.get_autocast_gpu_dtype", "torch.is_autocast_cache_enabled",
-    "torch.is_autocast_cpu_enabled", "torch.is_autocast_enabled",
-    "torch.set_autocast_cache_enabled", "torch.set_autocast_cpu_dtype",
-    "torch.set_autocast_cpu_enabled", "torch.set_autocast_dtype", "torch.set_autocast_enabled",
-    "torch.set_autocast_gpu_dtype",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: amp autocast_decrement_nesting autocast_increment_nesting clear_autocast_cache
+        get_autocast_cpu_dtype get_autocast_dtype get_autocast_gpu_dtype is_autocast_cache_enabled
+        is_autocast_cpu_enabled is_autocast_enabled set_autocast_cache_enabled
+        set_autocast_cpu_dtype set_autocast_cpu_enabled set_autocast_dtype set_autocast_enabled
+        set_autocast_gpu_dtype
+    torch.amp: autocast custom_bwd custom_fwd is_autocast_available
+    torch.amp.autocast_mode: autocast_decorator
+    torch.cpu: amp
+    torch.cpu.amp: autocast
+    torch.cuda: amp
+    torch.cuda.amp: autocast custom_bwd custom_fwd
+""")
 
 import collections.abc
 import functools

@@ -10,20 +10,18 @@
 """
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.Tensor.backward", "torch.Tensor.grad", "torch.Tensor.grad_fn",
-    "torch.Tensor.requires_grad",
-    "torch.Tensor.requires_grad_", "torch.autograd", "torch.autograd.Function",
-    "torch.autograd.Variable", "torch.autograd.backward", "torch.autograd.enable_grad",
-    "torch.autograd.function", "torch.autograd.function.Function",
-    "torch.autograd.function.FunctionCtx", "torch.autograd.function.once_differentiable",
-    "torch.autograd.grad", "torch.autograd.inference_mode", "torch.autograd.no_grad",
-    "torch.autograd.set_grad_enabled", "torch.enable_grad", "torch.inference_mode",
-    "torch.is_grad_enabled", "torch.is_inference_mode_enabled", "torch.no_grad",
-    "torch.set_grad_enabled",
-)
+NAMES = manifest("""
+    torch: autograd enable_grad inference_mode is_grad_enabled is_inference_mode_enabled no_grad
+        set_grad_enabled
+    torch.Tensor: backward grad grad_fn requires_grad requires_grad_
+    torch.autograd: Function Variable backward enable_grad function grad inference_mode no_grad
+        set_grad_enabled
+    torch.autograd.function: Function FunctionCtx once_differentiable
+""")
 
 import functools
 import inspect

@@ -11,13 +11,17 @@ runtime.py.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch._dynamo._trace_wrapped_higher_order_op",
-    "torch._dynamo._trace_wrapped_higher_order_op.TransformGetItemToIndex",
-    "torch._dynamo.config", "torch._dynamo.is_exporting", "torch._dynamo.mark_static_address",
-    "torch.compiler.is_exporting", "torch.cond", "torch.fx", "torch.fx.Proxy",
-    "torch.utils._python_dispatch", "torch.utils._python_dispatch.is_traceable_wrapper_subclass",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: cond fx
+    torch._dynamo: _trace_wrapped_higher_order_op config is_exporting mark_static_address
+    torch._dynamo._trace_wrapped_higher_order_op: TransformGetItemToIndex
+    torch.compiler: is_exporting
+    torch.fx: Proxy
+    torch.utils: _python_dispatch
+    torch.utils._python_dispatch: is_traceable_wrapper_subclass
+""")
 
 import types
 

@@ -3,13 +3,15 @@ Tensor methods whose torch meaning every wrapper relies on (``numel``, ``size``,
 ``stride``, ``dim``).  Wider areas live in their own modules (see ``registry.AREAS``)."""
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.Size", "torch.Tensor", "torch.Tensor.dim", "torch.Tensor.numel", "torch.Tensor.shape",
-    "torch.Tensor.size", "torch.__version__", "torch.e", "torch.inf", "torch.nan", "torch.newaxis",
-    "torch.nn", "torch.nn.functional", "torch.pi",
-)
+NAMES = manifest("""
+    torch: Size Tensor __version__ e inf nan newaxis nn pi
+    torch.Tensor: dim numel shape size
+    torch.nn: functional
+""")
 
 from .registry import alias, module, tensor_method, type_, value
 

@@ -663,18 +663,16 @@ def is_ninja_available() -> bool:
     return shutil.which("ninja") is not None
 
 
-NAMES = (
-    "torch.utils.cpp_extension", "torch.Tensor.__dlpack__", "torch.Tensor.__dlpack_device__",
-    "torch.utils.cpp_extension.CUDA_HOME", "torch.utils.cpp_extension.ROCM_HOME",
-    "torch.utils.cpp_extension.get_cxx_compiler", "torch.utils.cpp_extension.check_compiler_is_gcc",
-    "torch._C._GLIBCXX_USE_CXX11_ABI", "torch.utils.cpp_extension.include_paths",
-    "torch.utils.cpp_extension.library_paths", "torch.utils.cpp_extension.CppExtension",
-    "torch.utils.cpp_extension.CUDAExtension", "torch.utils.cpp_extension.BuildExtension",
-    "torch.utils.cpp_extension.load", "torch.utils.cpp_extension.load_inline",
-    "torch.utils.cpp_extension.get_default_build_root", "torch.utils.cpp_extension.TORCH_LIB_PATH",
-    "torch.utils.cpp_extension.verify_ninja_availability",
-    "torch.utils.cpp_extension.is_ninja_available",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.Tensor: __dlpack__ __dlpack_device__
+    torch._C: _GLIBCXX_USE_CXX11_ABI
+    torch.utils: cpp_extension
+    torch.utils.cpp_extension: BuildExtension CUDAExtension CUDA_HOME CppExtension ROCM_HOME
+        TORCH_LIB_PATH check_compiler_is_gcc get_cxx_compiler get_default_build_root include_paths
+        is_ninja_available library_paths load load_inline verify_ninja_availability
+""")
 
 
 # -- building an unmodified torch-extension package (setup.py imports torch) ------------------

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from .registry import module, torch_function, type_
 
-NAMES = (
-    "torch.cpu", "torch.cpu.Event", "torch.cpu.Stream", "torch.cpu.StreamContext",
-    "torch.cpu.current_device", "torch.cpu.current_stream", "torch.cpu.device_count",
-    "torch.cpu.is_available", "torch.cpu.is_initialized", "torch.cpu.set_device",
-    "torch.cpu.stream", "torch.cpu.synchronize",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: cpu
+    torch.cpu: Event Stream StreamContext current_device current_stream device_count is_available
+        is_initialized set_device stream synchronize
+""")
 
 module("torch.cpu")
 

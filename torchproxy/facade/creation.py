@@ -7,19 +7,17 @@ has already done.
 """
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.BFloat16Tensor", "torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",
-    "torch.DoubleTensor", "torch.FloatTensor", "torch.HalfTensor", "torch.empty_permuted",
-    "torch.zero_", "torch.IntTensor", "torch.LongTensor", "torch.ShortTensor", "torch.arange",
-    "torch.as_tensor", "torch.contiguous_format", "torch.empty", "torch.empty_like",
-    "torch.empty_strided", "torch.eye", "torch.from_numpy", "torch.full", "torch.full_like",
-    "torch.layout", "torch.linspace", "torch.memory_format", "torch.ones", "torch.ones_like",
-    "torch.preserve_format", "torch.strided", "torch.tensor", "torch.zeros", "torch.zeros_like",
-    "torch.sparse_coo", "torch.sparse_csr", "torch.sparse_csc", "torch.sparse_bsr",
-    "torch.sparse_bsc", "torch._mkldnn", "torch.jagged",
-)
+NAMES = manifest("""
+    torch: BFloat16Tensor BoolTensor ByteTensor CharTensor DoubleTensor FloatTensor HalfTensor
+        IntTensor LongTensor ShortTensor _mkldnn arange as_tensor contiguous_format empty
+        empty_like empty_permuted empty_strided eye from_numpy full full_like jagged layout
+        linspace memory_format ones ones_like preserve_format sparse_bsc sparse_bsr sparse_coo
+        sparse_csc sparse_csr strided tensor zero_ zeros zeros_like
+""")
 
 import math
 

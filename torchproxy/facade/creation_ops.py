@@ -4,10 +4,12 @@ and torch.asarray, which reads storages and views dtypes (storage.py and tensor_
 above creation.py, below this module)."""
 from __future__ import annotations
 
-NAMES = (
-    "torch.Tensor.new_empty_strided", "torch.asarray", "torch.channels_last",
-    "torch.channels_last_3d", "torch.logspace", "torch.scalar_tensor",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: asarray channels_last channels_last_3d logspace scalar_tensor
+    torch.Tensor: new_empty_strided
+""")
 
 import numpy as np
 import paddle

@@ -17,25 +17,21 @@ the same.  Every Paddle call below exists with the same signature on Paddle 2.6.
 """
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.cuda", "torch.cuda.CUDAGraph", "torch.cuda.Event", "torch.cuda.ExternalStream",
-    "torch.cuda.OutOfMemoryError", "torch.cuda.Stream", "torch.cuda.StreamContext",
-    "torch.cuda._CudaDeviceProperties", "torch.cuda._DeviceGuard", "torch.cuda._lazy_init",
-    "torch.cuda.current_device", "torch.cuda.current_stream", "torch.cuda.default_stream",
-    "torch.cuda.device", "torch.cuda.device_count", "torch.cuda.device_of",
-    "torch.cuda.empty_cache", "torch.cuda.get_arch_list", "torch.cuda.get_device_capability",
-    "torch.cuda.get_device_name", "torch.cuda.get_device_properties", "torch.cuda.graph",
-    "torch.cuda.init", "torch.cuda.is_available", "torch.cuda.is_bf16_supported",
-    "torch.cuda.is_current_stream_capturing", "torch.cuda.is_initialized",
-    "torch.cuda.manual_seed", "torch.cuda.manual_seed_all", "torch.cuda.max_memory_allocated",
-    "torch.cuda.max_memory_reserved", "torch.cuda.memory_allocated", "torch.cuda.memory_reserved",
-    "torch.cuda.nvtx", "torch.cuda.nvtx.range", "torch.cuda.nvtx.range_pop",
-    "torch.cuda.nvtx.range_push", "torch.cuda.reset_max_memory_allocated",
-    "torch.cuda.reset_peak_memory_stats", "torch.cuda.set_device", "torch.cuda.set_stream",
-    "torch.cuda.stream", "torch.cuda.synchronize",
-)
+NAMES = manifest("""
+    torch: cuda
+    torch.cuda: CUDAGraph Event ExternalStream OutOfMemoryError Stream StreamContext
+        _CudaDeviceProperties _DeviceGuard _lazy_init current_device current_stream default_stream
+        device device_count device_of empty_cache get_arch_list get_device_capability
+        get_device_name get_device_properties graph init is_available is_bf16_supported
+        is_current_stream_capturing is_initialized manual_seed manual_seed_all max_memory_allocated
+        max_memory_reserved memory_allocated memory_reserved nvtx reset_max_memory_allocated
+        reset_peak_memory_stats set_device set_stream stream synchronize
+    torch.cuda.nvtx: range range_pop range_push
+""")
 
 import paddle
 

@@ -38,27 +38,20 @@ import paddle
 from ..errors import NotProvidedError
 from .registry import module, torch_function, type_
 
-NAMES = (
-    "torch.utils.data", "torch.utils.data.Dataset", "torch.utils.data.IterableDataset",
-    "torch.utils.data.TensorDataset", "torch.utils.data.ConcatDataset",
-    "torch.utils.data.ChainDataset", "torch.utils.data.Subset", "torch.utils.data.random_split",
-    "torch.utils.data.DataLoader", "torch.utils.data.Sampler",
-    "torch.utils.data.SequentialSampler", "torch.utils.data.RandomSampler",
-    "torch.utils.data.SubsetRandomSampler", "torch.utils.data.WeightedRandomSampler",
-    "torch.utils.data.BatchSampler", "torch.utils.data.default_collate",
-    "torch.utils.data.default_convert", "torch.utils.data.get_worker_info",
-    "torch.utils.data.dataset", "torch.utils.data.dataset.Dataset",
-    "torch.utils.data.dataset.IterableDataset", "torch.utils.data.dataset.TensorDataset",
-    "torch.utils.data.dataset.ConcatDataset", "torch.utils.data.dataset.ChainDataset",
-    "torch.utils.data.dataset.Subset", "torch.utils.data.dataset.random_split",
-    "torch.utils.data.sampler", "torch.utils.data.sampler.Sampler",
-    "torch.utils.data.sampler.SequentialSampler", "torch.utils.data.sampler.RandomSampler",
-    "torch.utils.data.sampler.SubsetRandomSampler",
-    "torch.utils.data.sampler.WeightedRandomSampler", "torch.utils.data.sampler.BatchSampler",
-    "torch.utils.data.dataloader", "torch.utils.data.dataloader.DataLoader",
-    "torch.utils.data.dataloader.default_collate", "torch.utils.data.dataloader.default_convert",
-    "torch.utils.data.dataloader.get_worker_info",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.utils: data
+    torch.utils.data: BatchSampler ChainDataset ConcatDataset DataLoader Dataset IterableDataset
+        RandomSampler Sampler SequentialSampler Subset SubsetRandomSampler TensorDataset
+        WeightedRandomSampler dataloader dataset default_collate default_convert get_worker_info
+        random_split sampler
+    torch.utils.data.dataloader: DataLoader default_collate default_convert get_worker_info
+    torch.utils.data.dataset: ChainDataset ConcatDataset Dataset IterableDataset Subset
+        TensorDataset random_split
+    torch.utils.data.sampler: BatchSampler RandomSampler Sampler SequentialSampler
+        SubsetRandomSampler WeightedRandomSampler
+""")
 
 module("torch.utils.data")
 module("torch.utils.data.dataset")

@@ -9,12 +9,14 @@ the *current* device when a place is needed, as in torch; the object itself keep
 """
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.Tensor.device", "torch.Tensor.is_cuda", "torch.Tensor.is_meta", "torch.device",
-    "torch.get_default_device",
-)
+NAMES = manifest("""
+    torch: device get_default_device
+    torch.Tensor: device is_cuda is_meta
+""")
 
 import paddle
 

@@ -28,28 +28,18 @@ moves through a Paddle process group.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.distributed", "torch.distributed.Backend", "torch.distributed.GroupMember",
-    "torch.distributed.ReduceOp", "torch.distributed.Work", "torch.distributed.all_gather",
-    "torch.distributed.all_gather_into_tensor", "torch.distributed.all_gather_object",
-    "torch.distributed.all_reduce", "torch.distributed.all_to_all",
-    "torch.distributed.all_to_all_single", "torch.distributed.barrier",
-    "torch.distributed.broadcast", "torch.distributed.broadcast_object_list",
-    "torch.distributed.destroy_process_group", "torch.distributed.gather",
-    "torch.distributed.gather_object",
-    "torch.distributed.get_backend", "torch.distributed.get_global_rank",
-    "torch.distributed.get_group_rank", "torch.distributed.get_process_group_ranks",
-    "torch.distributed.get_rank", "torch.distributed.get_world_size", "torch.distributed.group",
-    "torch.distributed.init_process_group", "torch.distributed.irecv",
-    "torch.distributed.is_available", "torch.distributed.is_gloo_available",
-    "torch.distributed.is_initialized", "torch.distributed.is_mpi_available",
-    "torch.distributed.is_nccl_available", "torch.distributed.is_torchelastic_launched",
-    "torch.distributed.isend", "torch.distributed.new_group", "torch.distributed.recv",
-    "torch.distributed.reduce", "torch.distributed.reduce_scatter",
-    "torch.distributed.reduce_scatter_tensor", "torch.distributed.scatter",
-    "torch.distributed.scatter_object_list",
-    "torch.distributed.send",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: distributed
+    torch.distributed: Backend GroupMember ReduceOp Work all_gather all_gather_into_tensor
+        all_gather_object all_reduce all_to_all all_to_all_single barrier broadcast
+        broadcast_object_list destroy_process_group gather gather_object get_backend get_global_rank
+        get_group_rank get_process_group_ranks get_rank get_world_size group init_process_group
+        irecv is_available is_gloo_available is_initialized is_mpi_available is_nccl_available
+        is_torchelastic_launched isend new_group recv reduce reduce_scatter reduce_scatter_tensor
+        scatter scatter_object_list send
+""")
 
 import enum
 import os

@@ -11,22 +11,22 @@ NotProvidedError (``from ... import name``: ImportError) naming the torch path.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.distributed.algorithms", "torch.distributed.algorithms.ddp_comm_hooks",
-    "torch.distributed.algorithms.ddp_comm_hooks.default_hooks",
-    "torch.distributed.algorithms.join", "torch.distributed.autograd",
-    "torch.distributed.checkpoint", "torch.distributed.checkpoint.state_dict",
-    "torch.distributed.constants", "torch.distributed.constants.default_pg_nccl_timeout",
-    "torch.distributed.constants.default_pg_timeout", "torch.distributed.distributed_c10d",
-    "torch.distributed.elastic", "torch.distributed.elastic.multiprocessing",
-    "torch.distributed.elastic.multiprocessing.errors",
-    "torch.distributed.elastic.multiprocessing.errors.record", "torch.distributed.fsdp.wrap",
-    "torch.distributed.get_default_backend_for_device", "torch.distributed.is_backend_available",
-    "torch.distributed.is_ucc_available", "torch.distributed.is_xccl_available",
-    "torch.distributed.launch", "torch.distributed.launcher", "torch.distributed.launcher.api",
-    "torch.distributed.nn", "torch.distributed.optim", "torch.distributed.pipelining",
-    "torch.distributed.rpc", "torch.distributed.run",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.distributed: algorithms autograd checkpoint constants distributed_c10d elastic
+        get_default_backend_for_device is_backend_available is_ucc_available is_xccl_available
+        launch launcher nn optim pipelining rpc run
+    torch.distributed.algorithms: ddp_comm_hooks join
+    torch.distributed.algorithms.ddp_comm_hooks: default_hooks
+    torch.distributed.checkpoint: state_dict
+    torch.distributed.constants: default_pg_nccl_timeout default_pg_timeout
+    torch.distributed.elastic: multiprocessing
+    torch.distributed.elastic.multiprocessing: errors
+    torch.distributed.elastic.multiprocessing.errors: record
+    torch.distributed.fsdp: wrap
+    torch.distributed.launcher: api
+""")
 
 import functools
 import json

@@ -15,13 +15,14 @@
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.multiprocessing.ProcessContext", "torch.multiprocessing.ProcessExitedException",
-    "torch.multiprocessing.ProcessRaisedException", "torch.multiprocessing.spawn",
-    "torch.nn.parallel", "torch.nn.parallel.DistributedDataParallel",
-    "torch.utils.data.DistributedSampler",
-    "torch.utils.data.distributed",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.multiprocessing: ProcessContext ProcessExitedException ProcessRaisedException spawn
+    torch.nn: parallel
+    torch.nn.parallel: DistributedDataParallel
+    torch.utils.data: DistributedSampler distributed
+""")
 
 import contextlib
 import math

@@ -24,18 +24,16 @@ from abc import ABC, abstractmethod
 from ..errors import NotProvidedError
 from .registry import module, torch_function, type_
 
-NAMES = (
-    "torch.distributed.DeviceMesh", "torch.distributed.ProcessGroup", "torch.distributed.fsdp",
-    "torch.distributed.fsdp.FullyShardedDataParallel", "torch.distributed.tensor.Partial",
-    "torch.distributed.tensor.Placement", "torch.distributed.tensor.Replicate",
-    "torch.distributed.tensor.Shard", "torch.distributed.tensor.distribute_module",
-    "torch.distributed.tensor.parallel", "torch.distributed.tensor.parallel.ParallelStyle",
-    "torch.distributed.tensor.placement_types",
-    "torch.distributed.tensor.placement_types.Partial",
-    "torch.distributed.tensor.placement_types.Placement",
-    "torch.distributed.tensor.placement_types.Replicate",
-    "torch.distributed.tensor.placement_types.Shard",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.distributed: DeviceMesh ProcessGroup fsdp
+    torch.distributed.fsdp: FullyShardedDataParallel
+    torch.distributed.tensor: Partial Placement Replicate Shard distribute_module parallel
+        placement_types
+    torch.distributed.tensor.parallel: ParallelStyle
+    torch.distributed.tensor.placement_types: Partial Placement Replicate Shard
+""")
 
 module("torch.distributed.tensor.parallel")
 module("torch.distributed.tensor.placement_types")

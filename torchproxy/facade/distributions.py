@@ -16,10 +16,13 @@ has no reparameterised gradient here: their ``rsample`` raises (gaps.toml).
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.distributions", "torch.distributions.Distribution", "torch.distributions.distribution",
-    "torch.distributions.distribution.Distribution",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: distributions
+    torch.distributions: Distribution distribution
+    torch.distributions.distribution: Distribution
+""")
 
 import math
 import numbers

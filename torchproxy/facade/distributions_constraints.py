@@ -3,15 +3,13 @@ arguments and samples against (``real``, ``positive``, ``simplex``, ``lower_chol
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.distributions.constraints", "torch.distributions.constraints.Constraint",
-    "torch.distributions.constraints.boolean", "torch.distributions.constraints.lower_cholesky",
-    "torch.distributions.constraints.nonnegative_integer",
-    "torch.distributions.constraints.positive",
-    "torch.distributions.constraints.positive_definite", "torch.distributions.constraints.real",
-    "torch.distributions.constraints.real_vector", "torch.distributions.constraints.simplex",
-    "torch.distributions.constraints.unit_interval",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.distributions: constraints
+    torch.distributions.constraints: Constraint boolean lower_cholesky nonnegative_integer positive
+        positive_definite real real_vector simplex unit_interval
+""")
 
 import paddle
 

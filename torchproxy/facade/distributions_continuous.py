@@ -4,13 +4,12 @@ StudentT).
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.distributions.Beta", "torch.distributions.Cauchy", "torch.distributions.Chi2",
-    "torch.distributions.Exponential", "torch.distributions.Gamma",
-    "torch.distributions.HalfNormal", "torch.distributions.Laplace",
-    "torch.distributions.LogNormal", "torch.distributions.Normal", "torch.distributions.StudentT",
-    "torch.distributions.Uniform",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.distributions: Beta Cauchy Chi2 Exponential Gamma HalfNormal Laplace LogNormal Normal
+        StudentT Uniform
+""")
 
 import math
 

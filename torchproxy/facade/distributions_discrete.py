@@ -4,12 +4,12 @@ parameterisations.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.distributions.Bernoulli", "torch.distributions.Binomial",
-    "torch.distributions.Categorical", "torch.distributions.Geometric",
-    "torch.distributions.Multinomial", "torch.distributions.OneHotCategorical",
-    "torch.distributions.Poisson",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.distributions: Bernoulli Binomial Categorical Geometric Multinomial OneHotCategorical
+        Poisson
+""")
 
 import math
 

@@ -3,11 +3,12 @@ rule) with torch's closed forms for the pairs the families provide.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.distributions.kl", "torch.distributions.kl.kl_divergence",
-    "torch.distributions.kl.register_kl", "torch.distributions.kl_divergence",
-    "torch.distributions.register_kl",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.distributions: kl kl_divergence register_kl
+    torch.distributions.kl: kl_divergence register_kl
+""")
 
 import paddle
 import paddle.nn.functional as PF

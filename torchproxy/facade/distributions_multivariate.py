@@ -3,10 +3,11 @@
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.distributions.Dirichlet", "torch.distributions.Independent",
-    "torch.distributions.MultivariateNormal",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.distributions: Dirichlet Independent MultivariateNormal
+""")
 
 import math
 

@@ -23,19 +23,17 @@ from __future__ import annotations
 
 import sys
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.bfloat16", "torch.bool", "torch.cdouble", "torch.cfloat", "torch.complex128",
-    "torch.complex64", "torch.double", "torch.dtype", "torch.finfo", "torch.float",
-    "torch.float16", "torch.float32", "torch.float64", "torch.float8_e4m3fn", "torch.float8_e5m2",
-    "torch.float8_e8m0fnu", "torch.float8_e4m3fnuz", "torch.float8_e5m2fnuz",
-    "torch.float4_e2m1fn_x2", "torch.get_default_dtype", "torch.half", "torch.iinfo", "torch.int",
-    "torch.int16", "torch.int32", "torch.int64", "torch.int8", "torch.is_complex",
-    "torch.is_floating_point", "torch.is_tensor", "torch.long", "torch.promote_types",
-    "torch.set_default_dtype", "torch.short", "torch.uint16", "torch.uint32", "torch.uint64",
-    "torch.uint8",
-)
+NAMES = manifest("""
+    torch: bfloat16 bool cdouble cfloat complex128 complex64 double dtype finfo float float16
+        float32 float4_e2m1fn_x2 float64 float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz
+        float8_e8m0fnu get_default_dtype half iinfo int int16 int32 int64 int8 is_complex
+        is_floating_point is_tensor long promote_types set_default_dtype short uint16 uint32 uint64
+        uint8
+""")
 
 import paddle
 

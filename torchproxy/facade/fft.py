@@ -21,15 +21,14 @@ from ._opbase import _LEGACY_NAMES, _name, with_out
 from .creation import _finish, _from_numpy_as, default_float, require_strided
 from .registry import module, op, torch_function
 
-NAMES = (
-    "torch.fft", "torch.fft.fft", "torch.fft.fft2", "torch.fft.fftfreq", "torch.fft.fftn",
-    "torch.fft.fftshift", "torch.fft.hfft", "torch.fft.hfft2", "torch.fft.hfftn",
-    "torch.fft.ifft", "torch.fft.ifft2", "torch.fft.ifftn", "torch.fft.ifftshift",
-    "torch.fft.ihfft", "torch.fft.ihfft2", "torch.fft.ihfftn", "torch.fft.irfft",
-    "torch.fft.irfft2", "torch.fft.irfftn", "torch.fft.rfft", "torch.fft.rfft2",
-    "torch.fft.rfftfreq", "torch.fft.rfftn", "torch.istft", "torch.stft", "torch.Tensor.istft",
-    "torch.Tensor.stft",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: fft istft stft
+    torch.Tensor: istft stft
+    torch.fft: fft fft2 fftfreq fftn fftshift hfft hfft2 hfftn ifft ifft2 ifftn ifftshift ihfft
+        ihfft2 ihfftn irfft irfft2 irfftn rfft rfft2 rfftfreq rfftn
+""")
 
 module("torch.fft")
 

@@ -16,7 +16,11 @@ torch's ValueErrors where they do not fit.
 """
 from __future__ import annotations
 
-NAMES = ("torch.vmap",)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: vmap
+""")
 
 import functools
 

@@ -6,11 +6,14 @@ read by the facade's ``torch.load``.  ``torch.hub.load``/``list``/``help`` (GitH
 repositories) are not provided."""
 from __future__ import annotations
 
-NAMES = (
-    "torch.hub", "torch.hub.download_url_to_file", "torch.hub.get_dir",
-    "torch.hub.load_state_dict_from_url", "torch.hub.set_dir",
-    "torch.utils.model_zoo", "torch.utils.model_zoo.load_url",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: hub
+    torch.hub: download_url_to_file get_dir load_state_dict_from_url set_dir
+    torch.utils: model_zoo
+    torch.utils.model_zoo: load_url
+""")
 
 import hashlib
 import os

@@ -18,14 +18,15 @@ its message, as in torch.
 """
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch._check", "torch.library", "torch.library.CustomOpDef", "torch.library.Library",
-    "torch.library.custom_op", "torch.library.impl", "torch.library.opcheck", "torch.library.register_autograd",
-    "torch.library.register_fake", "torch.library.register_kernel", "torch.library.triton_op",
-    "torch.library.wrap_triton", "torch.ops",
-)
+NAMES = manifest("""
+    torch: _check library ops
+    torch.library: CustomOpDef Library custom_op impl opcheck register_autograd register_fake
+        register_kernel triton_op wrap_triton
+""")
 
 import ctypes
 import inspect

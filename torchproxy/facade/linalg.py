@@ -25,22 +25,16 @@ from ._opbase import broadcast_sizes as _bshape  # batch shapes, as torch broadc
 from .ops import matmul as _mm
 from .registry import module, op, torch_function, type_
 
-NAMES = (
-    "torch.det", "torch.inverse", "torch.matrix_power", "torch.Tensor.det",
-    "torch.Tensor.inverse", "torch.Tensor.matrix_power",
-    "torch.linalg", "torch.linalg.LinAlgError", "torch.linalg.cholesky",
-    "torch.linalg.cholesky_ex", "torch.linalg.cond", "torch.linalg.cross", "torch.linalg.det",
-    "torch.linalg.diagonal", "torch.linalg.eig", "torch.linalg.eigh", "torch.linalg.eigvals",
-    "torch.linalg.eigvalsh", "torch.linalg.inv", "torch.linalg.inv_ex", "torch.linalg.matmul",
-    "torch.linalg.matrix_norm", "torch.linalg.matrix_power", "torch.linalg.matrix_rank",
-    "torch.linalg.multi_dot", "torch.linalg.norm", "torch.linalg.pinv", "torch.linalg.qr",
-    "torch.linalg.slogdet", "torch.linalg.solve", "torch.linalg.solve_ex",
-    "torch.linalg.solve_triangular", "torch.linalg.svd", "torch.linalg.svdvals",
-    "torch.linalg.tensorinv", "torch.linalg.tensorsolve", "torch.linalg.vander",
-    "torch.linalg.vecdot", "torch.linalg.vector_norm", "torch.linalg.lu", "torch.linalg.lu_factor",
-    "torch.linalg.lu_factor_ex", "torch.linalg.lu_solve", "torch.linalg.householder_product",
-    "torch.orgqr", "torch.Tensor.orgqr",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: det inverse linalg matrix_power orgqr
+    torch.Tensor: det inverse matrix_power orgqr
+    torch.linalg: LinAlgError cholesky cholesky_ex cond cross det diagonal eig eigh eigvals
+        eigvalsh householder_product inv inv_ex lu lu_factor lu_factor_ex lu_solve matmul
+        matrix_norm matrix_power matrix_rank multi_dot norm pinv qr slogdet solve solve_ex
+        solve_triangular svd svdvals tensorinv tensorsolve vander vecdot vector_norm
+""")
 
 module("torch.linalg")
 

@@ -26,19 +26,15 @@ from .linalg import (LinAlgError, _bcast, _bshape, _eye, _float, _mH, _out, _pso
                      svd as _lsvd)
 from .registry import op, tensor_method, torch_function
 
-NAMES = (
-    "torch.Tensor.H", "torch.Tensor.adjoint", "torch.Tensor.cholesky",
-    "torch.Tensor.cholesky_inverse", "torch.Tensor.cholesky_solve", "torch.Tensor.cross",
-    "torch.Tensor.geqrf", "torch.Tensor.logdet", "torch.Tensor.lu", "torch.Tensor.lu_solve",
-    "torch.Tensor.mH", "torch.Tensor.matrix_exp", "torch.Tensor.ormqr", "torch.Tensor.pinverse",
-    "torch.Tensor.qr", "torch.Tensor.slogdet", "torch.Tensor.svd", "torch.Tensor.triangular_solve", "torch.adjoint",
-    "torch.cholesky", "torch.cholesky_inverse", "torch.cholesky_solve", "torch.cross",
-    "torch.geqrf", "torch.linalg.ldl_factor", "torch.linalg.ldl_factor_ex",
-    "torch.linalg.ldl_solve", "torch.linalg.lstsq", "torch.linalg.matrix_exp", "torch.logdet",
-    "torch.lu", "torch.lu_solve", "torch.lu_unpack", "torch.matrix_exp", "torch.ormqr",
-    "torch.pca_lowrank", "torch.pinverse", "torch.qr", "torch.slogdet", "torch.svd", "torch.svd_lowrank",
-    "torch.triangular_solve",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: adjoint cholesky cholesky_inverse cholesky_solve cross geqrf logdet lu lu_solve
+        lu_unpack matrix_exp ormqr pca_lowrank pinverse qr slogdet svd svd_lowrank triangular_solve
+    torch.Tensor: H adjoint cholesky cholesky_inverse cholesky_solve cross geqrf logdet lu lu_solve
+        mH matrix_exp ormqr pinverse qr slogdet svd triangular_solve
+    torch.linalg: ldl_factor ldl_factor_ex ldl_solve lstsq matrix_exp
+""")
 
 SVDResult = _rt("svd", ("U", "S", "V"))
 QRResult = _rt("qr", ("Q", "R"))

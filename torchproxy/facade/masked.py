@@ -21,14 +21,13 @@ import paddle
 from ._opbase import _float_input, _name
 from .registry import module, resolve_paddle, TABLE, TENSOR_TABLE, torch_function
 
-NAMES = (
-    "torch.masked", "torch.masked.amax", "torch.masked.amin", "torch.masked.argmax",
-    "torch.masked.argmin", "torch.masked.cumprod", "torch.masked.cumsum",
-    "torch.masked.log_softmax", "torch.masked.logaddexp", "torch.masked.logsumexp",
-    "torch.masked.mean", "torch.masked.median", "torch.masked.norm", "torch.masked.normalize",
-    "torch.masked.prod", "torch.masked.softmax", "torch.masked.softmin", "torch.masked.std",
-    "torch.masked.sum", "torch.masked.var",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: masked
+    torch.masked: amax amin argmax argmin cumprod cumsum log_softmax logaddexp logsumexp mean
+        median norm normalize prod softmax softmin std sum var
+""")
 
 module("torch.masked")
 

@@ -2,14 +2,18 @@
 ``torch.utils.dlpack`` (zero-copy exchange through Paddle's DLPack support)."""
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.distributed.tensor",
-    "torch.distributed.tensor.DTensor", "torch.testing", "torch.testing.assert_close",
-    "torch.utils", "torch.utils.dlpack", "torch.utils.dlpack.from_dlpack",
-    "torch.utils.dlpack.to_dlpack",
-)
+NAMES = manifest("""
+    torch: testing utils
+    torch.distributed: tensor
+    torch.distributed.tensor: DTensor
+    torch.testing: assert_close
+    torch.utils: dlpack
+    torch.utils.dlpack: from_dlpack to_dlpack
+""")
 
 import math
 

@@ -9,28 +9,21 @@ parameter type (``EagerParamBase``), sharing ``t``'s memory as torch's does.
 """
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.nn.CrossEntropyLoss", "torch.nn.Dropout", "torch.nn.Embedding", "torch.nn.GELU",
-    "torch.nn.Identity", "torch.nn.KLDivLoss", "torch.nn.LayerNorm", "torch.nn.Linear",
-    "torch.nn.Module", "torch.nn.ModuleList", "torch.nn.Parameter", "torch.nn.ReLU",
-    "torch.nn.SiLU", "torch.nn.Softmax", "torch.nn.functional.conv1d",
-    "torch.nn.functional.conv2d", "torch.nn.functional.cosine_similarity",
-    "torch.nn.functional.cross_entropy", "torch.nn.functional.dropout",
-    "torch.nn.functional.embedding", "torch.nn.functional.gelu", "torch.nn.functional.kl_div",
-    "torch.nn.functional.layer_norm", "torch.nn.functional.linear",
-    "torch.nn.functional.log_softmax", "torch.nn.functional.logsigmoid",
-    "torch.nn.functional.mse_loss", "torch.nn.functional.nll_loss",
-    "torch.nn.functional.normalize", "torch.nn.functional.pad", "torch.nn.functional.rms_norm",
-    "torch.nn.functional.sigmoid", "torch.nn.functional.silu", "torch.nn.functional.softmax",
-    "torch.nn.functional.softplus", "torch.nn.functional.tanh", "torch.nn.modules",
-    "torch.nn.modules.module", "torch.nn.modules.module.Module",
-    "torch.nn.modules.module._IncompatibleKeys", "torch.nn.modules.utils",
-    "torch.nn.modules.utils._pair", "torch.nn.modules.utils._quadruple",
-    "torch.nn.modules.utils._single", "torch.nn.modules.utils._triple", "torch.nn.parameter",
-    "torch.nn.parameter.Parameter",
-)
+NAMES = manifest("""
+    torch.nn: CrossEntropyLoss Dropout Embedding GELU Identity KLDivLoss LayerNorm Linear Module
+        ModuleList Parameter ReLU SiLU Softmax modules parameter
+    torch.nn.functional: conv1d conv2d cosine_similarity cross_entropy dropout embedding gelu
+        kl_div layer_norm linear log_softmax logsigmoid mse_loss nll_loss normalize pad rms_norm
+        sigmoid silu softmax softplus tanh
+    torch.nn.modules: module utils
+    torch.nn.modules.module: Module _IncompatibleKeys
+    torch.nn.modules.utils: _pair _quadruple _single _triple
+    torch.nn.parameter: Parameter
+""")
 
 import paddle
 import paddle.nn.functional as PF

@@ -12,20 +12,13 @@ definition rather than delegated, so the result is torch's on every supported Pa
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.functional.bilinear", "torch.nn.functional.celu", "torch.nn.functional.celu_",
-    "torch.nn.functional.elu", "torch.nn.functional.elu_", "torch.nn.functional.glu",
-    "torch.nn.functional.gumbel_softmax", "torch.nn.functional.hardshrink",
-    "torch.nn.functional.hardsigmoid", "torch.nn.functional.hardswish",
-    "torch.nn.functional.hardtanh", "torch.nn.functional.hardtanh_",
-    "torch.nn.functional.leaky_relu", "torch.nn.functional.leaky_relu_",
-    "torch.nn.functional.mish", "torch.nn.functional.one_hot", "torch.nn.functional.prelu",
-    "torch.nn.functional.relu", "torch.nn.functional.relu6", "torch.nn.functional.relu_",
-    "torch.nn.functional.rrelu", "torch.nn.functional.rrelu_", "torch.nn.functional.selu",
-    "torch.nn.functional.selu_", "torch.nn.functional.softmin", "torch.nn.functional.softshrink",
-    "torch.nn.functional.softsign", "torch.nn.functional.tanhshrink",
-    "torch.nn.functional.threshold", "torch.nn.functional.threshold_",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn.functional: bilinear celu celu_ elu elu_ glu gumbel_softmax hardshrink hardsigmoid
+        hardswish hardtanh hardtanh_ leaky_relu leaky_relu_ mish one_hot prelu relu relu6 relu_
+        rrelu rrelu_ selu selu_ softmin softshrink softsign tanhshrink threshold threshold_
+""")
 
 import math
 

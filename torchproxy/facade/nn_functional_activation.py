@@ -8,10 +8,11 @@ from ..errors import NotProvidedError
 from . import nn_functional as _F
 from .registry import torch_function
 
-NAMES = (
-    "torch.celu", "torch.celu_", "torch.rrelu", "torch.rrelu_", "torch.selu", "torch.selu_",
-    "torch.threshold", "torch.threshold_",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: celu celu_ rrelu rrelu_ selu selu_ threshold threshold_
+""")
 
 
 @torch_function("torch.celu")

@@ -6,19 +6,17 @@ the import-time names of ``flex_attention``) and the SDPA backend switches of
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.backends.cuda.cudnn_sdp_enabled", "torch.backends.cuda.enable_cudnn_sdp",
-    "torch.backends.cuda.enable_flash_sdp", "torch.backends.cuda.enable_math_sdp",
-    "torch.backends.cuda.enable_mem_efficient_sdp", "torch.backends.cuda.flash_sdp_enabled",
-    "torch.backends.cuda.math_sdp_enabled", "torch.backends.cuda.mem_efficient_sdp_enabled",
-    "torch.nn.attention", "torch.nn.attention.SDPBackend", "torch.nn.attention.flex_attention",
-    "torch.nn.attention.flex_attention.BlockMask",
-    "torch.nn.attention.flex_attention._DEFAULT_SPARSE_BLOCK_SIZE",
-    "torch.nn.attention.flex_attention.create_block_mask",
-    "torch.nn.attention.flex_attention.flex_attention", "torch.nn.attention.sdpa_kernel",
-    "torch.nn.functional.multi_head_attention_forward",
-    "torch.nn.functional.scaled_dot_product_attention",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.backends.cuda: cudnn_sdp_enabled enable_cudnn_sdp enable_flash_sdp enable_math_sdp
+        enable_mem_efficient_sdp flash_sdp_enabled math_sdp_enabled mem_efficient_sdp_enabled
+    torch.nn: attention
+    torch.nn.attention: SDPBackend flex_attention sdpa_kernel
+    torch.nn.attention.flex_attention: BlockMask _DEFAULT_SPARSE_BLOCK_SIZE create_block_mask
+        flex_attention
+    torch.nn.functional: multi_head_attention_forward scaled_dot_product_attention
+""")
 
 import contextlib
 import enum

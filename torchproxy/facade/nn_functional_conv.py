@@ -3,13 +3,12 @@ the transposed convolutions, ``unfold``/``fold``, and the ``torch.conv*`` aliase
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.conv1d", "torch.conv2d", "torch.conv3d", "torch.conv_transpose1d",
-    "torch.conv_transpose2d", "torch.conv_transpose3d", "torch.nn.functional.conv3d",
-    "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d",
-    "torch.nn.functional.conv_transpose3d", "torch.nn.functional.fold",
-    "torch.nn.functional.unfold",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d
+    torch.nn.functional: conv3d conv_transpose1d conv_transpose2d conv_transpose3d fold unfold
+""")
 
 import paddle
 import paddle.nn.functional as PF

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from .registry import torch_function
 
-NAMES = ("torch.bilinear", "torch.cosine_similarity", "torch.pdist")
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: bilinear cosine_similarity pdist
+""")
 
 
 @torch_function("torch.pdist")

@@ -3,11 +3,11 @@ forms and the alpha dropouts, with torch's masks and scaling.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.functional.alpha_dropout", "torch.nn.functional.dropout1d",
-    "torch.nn.functional.dropout2d", "torch.nn.functional.dropout3d",
-    "torch.nn.functional.feature_alpha_dropout",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn.functional: alpha_dropout dropout1d dropout2d dropout3d feature_alpha_dropout
+""")
 
 import paddle
 

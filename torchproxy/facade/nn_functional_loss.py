@@ -4,20 +4,15 @@ torch's CTC loss (``_ctc`` for float32).
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.functional.binary_cross_entropy",
-    "torch.nn.functional.binary_cross_entropy_with_logits",
-    "torch.nn.functional.cosine_embedding_loss", "torch.nn.functional.ctc_loss",
-    "torch.nn.functional.gaussian_nll_loss", "torch.nn.functional.hinge_embedding_loss",
-    "torch.nn.functional.huber_loss", "torch.nn.functional.l1_loss",
-    "torch.nn.functional.linear_cross_entropy", "torch.nn.functional.margin_ranking_loss",
-    "torch.nn.functional.multi_margin_loss", "torch.nn.functional.multilabel_margin_loss",
-    "torch.nn.functional.multilabel_soft_margin_loss", "torch.nn.functional.pairwise_distance",
-    "torch.nn.functional.pdist", "torch.nn.functional.poisson_nll_loss",
-    "torch.nn.functional.smooth_l1_loss", "torch.nn.functional.soft_margin_loss",
-    "torch.nn.functional.triplet_margin_loss",
-    "torch.nn.functional.triplet_margin_with_distance_loss",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn.functional: binary_cross_entropy binary_cross_entropy_with_logits
+        cosine_embedding_loss ctc_loss gaussian_nll_loss hinge_embedding_loss huber_loss l1_loss
+        linear_cross_entropy margin_ranking_loss multi_margin_loss multilabel_margin_loss
+        multilabel_soft_margin_loss pairwise_distance pdist poisson_nll_loss smooth_l1_loss
+        soft_margin_loss triplet_margin_loss triplet_margin_with_distance_loss
+""")
 
 import itertools
 import math

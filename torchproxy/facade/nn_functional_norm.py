@@ -3,13 +3,13 @@ and their ``torch.*`` native forms, with torch's running-statistics updates.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch._native_batch_norm_legit", "torch.batch_norm", "torch.group_norm", "torch.layer_norm",
-    "torch.native_batch_norm", "torch.native_group_norm", "torch.native_layer_norm",
-    "torch.nn.functional.batch_norm", "torch.nn.functional.group_norm",
-    "torch.nn.functional.instance_norm", "torch.nn.functional.local_response_norm",
-    "torch.rms_norm",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: _native_batch_norm_legit batch_norm group_norm layer_norm native_batch_norm
+        native_group_norm native_layer_norm rms_norm
+    torch.nn.functional: batch_norm group_norm instance_norm local_response_norm
+""")
 
 import math
 

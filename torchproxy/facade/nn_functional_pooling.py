@@ -3,28 +3,19 @@ unpools, with torch's windows (``ceil_mode``, the average pool's divisor, paddin
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.functional.adaptive_avg_pool1d", "torch.nn.functional.adaptive_avg_pool2d",
-    "torch.nn.functional.adaptive_avg_pool3d", "torch.nn.functional.adaptive_max_pool1d",
-    "torch.nn.functional.adaptive_max_pool1d_with_indices",
-    "torch.nn.functional.adaptive_max_pool2d",
-    "torch.nn.functional.adaptive_max_pool2d_with_indices",
-    "torch.nn.functional.adaptive_max_pool3d",
-    "torch.nn.functional.adaptive_max_pool3d_with_indices", "torch.nn.functional.avg_pool1d",
-    "torch.nn.functional.avg_pool2d", "torch.nn.functional.avg_pool3d",
-    "torch.nn.functional.fractional_max_pool2d",
-    "torch.nn.functional.fractional_max_pool2d_with_indices",
-    "torch.nn.functional.fractional_max_pool3d",
-    "torch.nn.functional.fractional_max_pool3d_with_indices", "torch.nn.functional.lp_pool1d",
-    "torch.nn.functional.lp_pool2d", "torch.nn.functional.lp_pool3d",
-    "torch.nn.functional.max_pool1d", "torch.nn.functional.max_pool1d_with_indices",
-    "torch.nn.functional.max_pool2d", "torch.nn.functional.max_pool2d_with_indices",
-    "torch.nn.functional.max_pool3d", "torch.nn.functional.max_pool3d_with_indices",
-    "torch.nn.functional.max_unpool1d", "torch.nn.functional.max_unpool2d",
-    "torch.nn.functional.max_unpool3d",
-    "torch.adaptive_avg_pool1d", "torch.adaptive_max_pool1d", "torch.avg_pool1d",
-    "torch.max_pool1d", "torch.max_pool1d_with_indices", "torch.max_pool2d", "torch.max_pool3d",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: adaptive_avg_pool1d adaptive_max_pool1d avg_pool1d max_pool1d max_pool1d_with_indices
+        max_pool2d max_pool3d
+    torch.nn.functional: adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d
+        adaptive_max_pool1d adaptive_max_pool1d_with_indices adaptive_max_pool2d
+        adaptive_max_pool2d_with_indices adaptive_max_pool3d adaptive_max_pool3d_with_indices
+        avg_pool1d avg_pool2d avg_pool3d fractional_max_pool2d fractional_max_pool2d_with_indices
+        fractional_max_pool3d fractional_max_pool3d_with_indices lp_pool1d lp_pool2d lp_pool3d
+        max_pool1d max_pool1d_with_indices max_pool2d max_pool2d_with_indices max_pool3d
+        max_pool3d_with_indices max_unpool1d max_unpool2d max_unpool3d
+""")
 
 import itertools
 import math

@@ -3,14 +3,13 @@ CPU index and weight rules) and ``grid_sample`` / ``torch.grid_sampler*``.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.channel_shuffle", "torch.grid_sampler", "torch.grid_sampler_2d",
-    "torch.grid_sampler_3d", "torch.native_channel_shuffle", "torch.nn.functional.channel_shuffle",
-    "torch.nn.functional.grid_sample", "torch.nn.functional.interpolate",
-    "torch.nn.functional.pixel_shuffle", "torch.nn.functional.pixel_unshuffle",
-    "torch.nn.functional.upsample", "torch.nn.functional.upsample_bilinear",
-    "torch.nn.functional.upsample_nearest",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: channel_shuffle grid_sampler grid_sampler_2d grid_sampler_3d native_channel_shuffle
+    torch.nn.functional: channel_shuffle grid_sample interpolate pixel_shuffle pixel_unshuffle
+        upsample upsample_bilinear upsample_nearest
+""")
 
 import itertools
 import math

@@ -5,19 +5,15 @@ Paddle's (same distributions, not torch's streams; ``generator=`` draws from a f
 ``torch.Generator``)."""
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.init", "torch.nn.init._calculate_correct_fan",
-    "torch.nn.init._calculate_fan_in_and_fan_out", "torch.nn.init.calculate_gain",
-    "torch.nn.init.constant", "torch.nn.init.constant_", "torch.nn.init.dirac",
-    "torch.nn.init.dirac_", "torch.nn.init.eye", "torch.nn.init.eye_",
-    "torch.nn.init.kaiming_normal", "torch.nn.init.kaiming_normal_",
-    "torch.nn.init.kaiming_uniform", "torch.nn.init.kaiming_uniform_", "torch.nn.init.normal",
-    "torch.nn.init.normal_", "torch.nn.init.ones_", "torch.nn.init.orthogonal",
-    "torch.nn.init.orthogonal_", "torch.nn.init.sparse", "torch.nn.init.sparse_",
-    "torch.nn.init.trunc_normal_", "torch.nn.init.uniform", "torch.nn.init.uniform_",
-    "torch.nn.init.xavier_normal", "torch.nn.init.xavier_normal_", "torch.nn.init.xavier_uniform",
-    "torch.nn.init.xavier_uniform_", "torch.nn.init.zeros_",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: init
+    torch.nn.init: _calculate_correct_fan _calculate_fan_in_and_fan_out calculate_gain constant
+        constant_ dirac dirac_ eye eye_ kaiming_normal kaiming_normal_ kaiming_uniform
+        kaiming_uniform_ normal normal_ ones_ orthogonal orthogonal_ sparse sparse_ trunc_normal_
+        uniform uniform_ xavier_normal xavier_normal_ xavier_uniform xavier_uniform_ zeros_
+""")
 
 import math
 import numbers

@@ -13,10 +13,11 @@ written with the functional forms (facade/nn.py, facade/nn_functional*.py).
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.ModuleDict", "torch.nn.ParameterDict", "torch.nn.ParameterList",
-    "torch.nn.Sequential",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: ModuleDict ParameterDict ParameterList Sequential
+""")
 
 import collections
 
@@ -137,6 +138,13 @@ class _KeyedContainer:
     def _entries(self):
         return getattr(self, self._store)
 
+    def _put_all(self, entries):
+        """update()'s body: a mapping's items or an iterable of (key, value) pairs, each set
+        through the class's own __setitem__ (a module registered, a tensor made a Parameter)."""
+        items = entries.items() if hasattr(entries, "items") else entries
+        for k, v in items:
+            self[k] = v
+
     def __getitem__(self, key):
         return self._entries()[key]
 
@@ -181,9 +189,7 @@ class ModuleDict(_KeyedContainer, Module):
         self._sub_layers.clear()
 
     def update(self, modules):
-        items = modules.items() if hasattr(modules, "items") else modules
-        for k, m in items:
-            self[k] = m
+        self._put_all(modules)
 
 
 @_export
@@ -244,6 +250,4 @@ class ParameterDict(_KeyedContainer, Module):
         self.register_parameter(key, value)
 
     def update(self, parameters):
-        items = parameters.items() if hasattr(parameters, "items") else parameters
-        for k, v in items:
-            self[k] = v
+        self._put_all(parameters)

@@ -3,14 +3,13 @@ on the functional forms of facade/nn_functional.py.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.CELU", "torch.nn.ELU", "torch.nn.GLU", "torch.nn.Hardshrink", "torch.nn.Hardsigmoid",
-    "torch.nn.Hardswish", "torch.nn.Hardtanh", "torch.nn.LeakyReLU", "torch.nn.LogSigmoid",
-    "torch.nn.LogSoftmax", "torch.nn.Mish", "torch.nn.PReLU", "torch.nn.RReLU", "torch.nn.ReLU6",
-    "torch.nn.SELU", "torch.nn.Sigmoid", "torch.nn.Softmax2d", "torch.nn.Softmin",
-    "torch.nn.Softplus", "torch.nn.Softshrink", "torch.nn.Softsign", "torch.nn.Tanh",
-    "torch.nn.Tanhshrink", "torch.nn.Threshold",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: CELU ELU GLU Hardshrink Hardsigmoid Hardswish Hardtanh LeakyReLU LogSigmoid
+        LogSoftmax Mish PReLU RReLU ReLU6 SELU Sigmoid Softmax2d Softmin Softplus Softshrink
+        Softsign Tanh Tanhshrink Threshold
+""")
 
 import paddle
 import paddle.nn.functional as PF

@@ -3,11 +3,12 @@ parameter shapes, ``padding="same"``, ``padding_mode``, ``output_size``) and ``B
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.Bilinear", "torch.nn.Conv1d", "torch.nn.Conv2d", "torch.nn.Conv3d",
-    "torch.nn.ConvTranspose1d", "torch.nn.ConvTranspose2d", "torch.nn.ConvTranspose3d",
-    "torch.nn.modules.conv._ConvNd", "torch.nn.modules.conv._ConvTransposeNd",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: Bilinear Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d ConvTranspose3d
+    torch.nn.modules.conv: _ConvNd _ConvTransposeNd
+""")
 
 import math
 

@@ -3,10 +3,11 @@ dropouts.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.AlphaDropout", "torch.nn.Dropout1d", "torch.nn.Dropout2d", "torch.nn.Dropout3d",
-    "torch.nn.FeatureAlphaDropout",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: AlphaDropout Dropout1d Dropout2d Dropout3d FeatureAlphaDropout
+""")
 
 from .nn import _DropoutNd
 from .nn_functional_dropout import (alpha_dropout, dropout1d, dropout2d, dropout3d,

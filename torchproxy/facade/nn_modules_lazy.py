@@ -19,14 +19,16 @@ parameter in an op gives Paddle's error, not torch's ValueError.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.LazyConv1d", "torch.nn.LazyConv2d", "torch.nn.LazyConv3d",
-    "torch.nn.LazyConvTranspose1d", "torch.nn.LazyConvTranspose2d",
-    "torch.nn.LazyConvTranspose3d", "torch.nn.LazyLinear", "torch.nn.UninitializedParameter",
-    "torch.nn.modules.conv._LazyConvXdMixin", "torch.nn.modules.lazy",
-    "torch.nn.modules.lazy.LazyModuleMixin", "torch.nn.parameter.UninitializedParameter",
-    "torch.nn.parameter.is_lazy",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: LazyConv1d LazyConv2d LazyConv3d LazyConvTranspose1d LazyConvTranspose2d
+        LazyConvTranspose3d LazyLinear UninitializedParameter
+    torch.nn.modules.conv: _LazyConvXdMixin
+    torch.nn.modules: lazy
+    torch.nn.modules.lazy: LazyModuleMixin
+    torch.nn.parameter: UninitializedParameter is_lazy
+""")
 
 import itertools
 import math

@@ -3,17 +3,16 @@
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.BCELoss", "torch.nn.BCEWithLogitsLoss", "torch.nn.CTCLoss",
-    "torch.nn.CosineEmbeddingLoss", "torch.nn.CosineSimilarity", "torch.nn.GaussianNLLLoss",
-    "torch.nn.HingeEmbeddingLoss", "torch.nn.HuberLoss", "torch.nn.L1Loss",
-    "torch.nn.LinearCrossEntropyLoss", "torch.nn.MSELoss", "torch.nn.MarginRankingLoss",
-    "torch.nn.MultiLabelMarginLoss", "torch.nn.MultiLabelSoftMarginLoss",
-    "torch.nn.MultiMarginLoss", "torch.nn.NLLLoss", "torch.nn.NLLLoss2d", "torch.nn.PairwiseDistance",
-    "torch.nn.PoissonNLLLoss", "torch.nn.SmoothL1Loss", "torch.nn.SoftMarginLoss",
-    "torch.nn.TripletMarginLoss", "torch.nn.TripletMarginWithDistanceLoss",
-    "torch.nn.modules.loss._Loss", "torch.nn.modules.loss._WeightedLoss",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: BCELoss BCEWithLogitsLoss CTCLoss CosineEmbeddingLoss CosineSimilarity
+        GaussianNLLLoss HingeEmbeddingLoss HuberLoss L1Loss LinearCrossEntropyLoss MSELoss
+        MarginRankingLoss MultiLabelMarginLoss MultiLabelSoftMarginLoss MultiMarginLoss NLLLoss
+        NLLLoss2d PairwiseDistance PoissonNLLLoss SmoothL1Loss SoftMarginLoss TripletMarginLoss
+        TripletMarginWithDistanceLoss
+    torch.nn.modules.loss: _Loss _WeightedLoss
+""")
 
 import math
 

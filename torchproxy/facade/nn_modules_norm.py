@@ -3,12 +3,14 @@
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.BatchNorm1d", "torch.nn.BatchNorm2d", "torch.nn.BatchNorm3d", "torch.nn.GroupNorm",
-    "torch.nn.InstanceNorm1d", "torch.nn.InstanceNorm2d", "torch.nn.InstanceNorm3d",
-    "torch.nn.LocalResponseNorm", "torch.nn.RMSNorm", "torch.nn.modules.batchnorm._BatchNorm",
-    "torch.nn.modules.batchnorm._NormBase", "torch.nn.modules.instancenorm._InstanceNorm",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: BatchNorm1d BatchNorm2d BatchNorm3d GroupNorm InstanceNorm1d InstanceNorm2d
+        InstanceNorm3d LocalResponseNorm RMSNorm
+    torch.nn.modules.batchnorm: _BatchNorm _NormBase
+    torch.nn.modules.instancenorm: _InstanceNorm
+""")
 
 import paddle
 

@@ -2,14 +2,14 @@
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.AdaptiveAvgPool1d", "torch.nn.AdaptiveAvgPool2d", "torch.nn.AdaptiveAvgPool3d",
-    "torch.nn.AdaptiveMaxPool1d", "torch.nn.AdaptiveMaxPool2d", "torch.nn.AdaptiveMaxPool3d",
-    "torch.nn.AvgPool1d", "torch.nn.AvgPool2d", "torch.nn.AvgPool3d",
-    "torch.nn.FractionalMaxPool2d", "torch.nn.FractionalMaxPool3d", "torch.nn.LPPool1d",
-    "torch.nn.LPPool2d", "torch.nn.LPPool3d", "torch.nn.MaxPool1d", "torch.nn.MaxPool2d",
-    "torch.nn.MaxPool3d", "torch.nn.MaxUnpool1d", "torch.nn.MaxUnpool2d", "torch.nn.MaxUnpool3d",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool1d
+        AdaptiveMaxPool2d AdaptiveMaxPool3d AvgPool1d AvgPool2d AvgPool3d FractionalMaxPool2d
+        FractionalMaxPool3d LPPool1d LPPool2d LPPool3d MaxPool1d MaxPool2d MaxPool3d MaxUnpool1d
+        MaxUnpool2d MaxUnpool3d
+""")
 
 from .nn import Module
 from .nn_functional import _ntuple

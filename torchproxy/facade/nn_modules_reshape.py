@@ -4,16 +4,14 @@
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.CircularPad1d", "torch.nn.CircularPad2d", "torch.nn.CircularPad3d",
-    "torch.nn.ConstantPad1d", "torch.nn.ConstantPad2d", "torch.nn.ConstantPad3d",
-    "torch.nn.Flatten", "torch.nn.Fold", "torch.nn.PixelShuffle", "torch.nn.PixelUnshuffle",
-    "torch.nn.ReflectionPad1d", "torch.nn.ReflectionPad2d", "torch.nn.ReflectionPad3d",
-    "torch.nn.ReplicationPad1d", "torch.nn.ReplicationPad2d", "torch.nn.ReplicationPad3d",
-    "torch.nn.Unflatten", "torch.nn.Unfold", "torch.nn.Upsample", "torch.nn.UpsamplingBilinear2d",
-    "torch.nn.UpsamplingNearest2d", "torch.nn.ZeroPad1d", "torch.nn.ZeroPad2d",
-    "torch.nn.ZeroPad3d",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: CircularPad1d CircularPad2d CircularPad3d ConstantPad1d ConstantPad2d ConstantPad3d
+        Flatten Fold PixelShuffle PixelUnshuffle ReflectionPad1d ReflectionPad2d ReflectionPad3d
+        ReplicationPad1d ReplicationPad2d ReplicationPad3d Unflatten Unfold Upsample
+        UpsamplingBilinear2d UpsamplingNearest2d ZeroPad1d ZeroPad2d ZeroPad3d
+""")
 
 import paddle
 

@@ -3,10 +3,11 @@ and gate order, ``proj_size``, packed sequences) and the ``*Cell`` modules.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.GRU", "torch.nn.GRUCell", "torch.nn.LSTM", "torch.nn.LSTMCell", "torch.nn.RNN",
-    "torch.nn.RNNBase", "torch.nn.RNNCell",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: GRU GRUCell LSTM LSTMCell RNN RNNBase RNNCell
+""")
 
 import math
 

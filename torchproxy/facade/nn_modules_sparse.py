@@ -3,9 +3,12 @@ facade/nn.py).
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.EmbeddingBag", "torch.nn.functional.embedding_bag",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: EmbeddingBag
+    torch.nn.functional: embedding_bag
+""")
 
 import paddle
 

@@ -3,11 +3,12 @@ stacks, ``Transformer``), with torch's parameter names.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.MultiheadAttention", "torch.nn.Transformer", "torch.nn.TransformerDecoder",
-    "torch.nn.TransformerDecoderLayer", "torch.nn.TransformerEncoder",
-    "torch.nn.TransformerEncoderLayer",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: MultiheadAttention Transformer TransformerDecoder TransformerDecoderLayer
+        TransformerEncoder TransformerEncoderLayer
+""")
 
 import copy
 

@@ -2,20 +2,19 @@
 (PackedSequence and its pack/pad helpers, accepted by the facade's RNN/LSTM/GRU)."""
 from __future__ import annotations
 
-NAMES = (
-    "torch.nn.utils", "torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_value_",
-    "torch.nn.utils.parameters_to_vector", "torch.nn.utils.rnn",
-    "torch.nn.utils.rnn.PackedSequence", "torch.nn.utils.rnn.pack_padded_sequence",
-    "torch.nn.utils.rnn.pack_sequence", "torch.nn.utils.rnn.pad_packed_sequence",
-    "torch.nn.utils.rnn.pad_sequence", "torch.nn.utils.vector_to_parameters",
-    "torch.nn.utils.get_total_norm", "torch.nn.utils.clip_grads_with_norm_",
-    "torch.nn.utils.weight_norm", "torch.nn.utils.remove_weight_norm",
-    "torch.nn.utils.spectral_norm", "torch.nn.utils.remove_spectral_norm",
-    "torch.nn.utils.parametrize", "torch.nn.utils.parametrize.register_parametrization",
-    "torch.nn.utils.parametrize.remove_parametrizations",
-    "torch.nn.utils.parametrize.is_parametrized", "torch.nn.utils.parametrize.cached",
-    "torch.nn.utils.parametrizations", "torch.nn.utils.parametrizations.weight_norm",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.nn: utils
+    torch.nn.utils: clip_grad_norm_ clip_grad_value_ clip_grads_with_norm_ get_total_norm
+        parameters_to_vector parametrizations parametrize remove_spectral_norm remove_weight_norm
+        rnn spectral_norm vector_to_parameters weight_norm
+    torch.nn.utils.parametrizations: weight_norm
+    torch.nn.utils.parametrize: cached is_parametrized register_parametrization
+        remove_parametrizations
+    torch.nn.utils.rnn: PackedSequence pack_padded_sequence pack_sequence pad_packed_sequence
+        pad_sequence
+""")
 
 import collections
 import contextlib

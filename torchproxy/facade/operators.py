@@ -8,26 +8,19 @@ Operands that are neither tensors nor Python numbers go to Paddle's own operator
 """
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.Tensor.__add__", "torch.Tensor.__mul__", "torch.Tensor.__radd__",
-    "torch.Tensor.__rmul__", "torch.Tensor.__rsub__", "torch.Tensor.__rtruediv__",
-    "torch.Tensor.__sub__", "torch.Tensor.__truediv__",
-    "torch.Tensor.__and__", "torch.Tensor.__or__", "torch.Tensor.__xor__",
-    "torch.Tensor.__rand__", "torch.Tensor.__ror__", "torch.Tensor.__rxor__",
-    "torch.Tensor.__lshift__", "torch.Tensor.__rshift__", "torch.Tensor.__rlshift__",
-    "torch.Tensor.__rrshift__", "torch.Tensor.__rmod__", "torch.Tensor.__pow__",
-    "torch.Tensor.__rpow__", "torch.Tensor.__rdiv__", "torch.Tensor.__abs__",
-    "torch.Tensor.__mod__", "torch.Tensor.__eq__", "torch.Tensor.__ne__", "torch.Tensor.__lt__",
-    "torch.Tensor.__le__", "torch.Tensor.__gt__", "torch.Tensor.__ge__",
-    "torch.Tensor.__matmul__", "torch.Tensor.__rmatmul__",
+NAMES = manifest("""
+    torch.Tensor: __abs__ __add__ __and__ __eq__ __ge__ __gt__ __le__ __lshift__ __lt__ __matmul__
+        __mod__ __mul__ __ne__ __or__ __pow__ __radd__ __rand__ __rdiv__ __rlshift__ __rmatmul__
+        __rmod__ __rmul__ __ror__ __rpow__ __rrshift__ __rshift__ __rsub__ __rtruediv__ __rxor__
+        __sub__ __truediv__ __xor__
     # in-place operators (x += y mutates x in scope; dispatch.INPLACE_OPERATORS)
-    "torch.Tensor.__iadd__", "torch.Tensor.__isub__", "torch.Tensor.__imul__",
-    "torch.Tensor.__itruediv__", "torch.Tensor.__imod__", "torch.Tensor.__ipow__",
-    "torch.Tensor.__iand__", "torch.Tensor.__ior__", "torch.Tensor.__ixor__",
-    "torch.Tensor.__ilshift__", "torch.Tensor.__irshift__", "torch.Tensor.__ifloordiv__",
-)
+    torch.Tensor: __iadd__ __iand__ __ifloordiv__ __ilshift__ __imod__ __imul__ __ior__ __ipow__
+        __irshift__ __isub__ __itruediv__ __ixor__
+""")
 
 import numbers
 

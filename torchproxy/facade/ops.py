@@ -13,48 +13,26 @@ What torch does differently and we follow:
 """
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.addcmul", "torch.Tensor.addcmul", "torch.Tensor.addcmul_", "torch.addcdiv",
-    "torch.Tensor.addcdiv", "torch.Tensor.addcdiv_", "torch.lerp", "torch.Tensor.lerp",
-    "torch.Tensor.lerp_",
-    "torch.Tensor.add", "torch.Tensor.add_", "torch.Tensor.allclose", "torch.Tensor.clamp",
-    "torch.Tensor.clamp_", "torch.Tensor.clip", "torch.Tensor.div", "torch.Tensor.div_",
-    "torch.Tensor.eq", "torch.Tensor.equal", "torch.Tensor.ge", "torch.Tensor.gt",
-    "torch.Tensor.le", "torch.Tensor.logical_and", "torch.Tensor.logical_or", "torch.Tensor.lt",
-    "torch.Tensor.maximum", "torch.Tensor.minimum", "torch.Tensor.mul", "torch.Tensor.mul_",
-    "torch.Tensor.ne", "torch.Tensor.nonzero", "torch.Tensor.pow", "torch.Tensor.pow_", "torch.Tensor.remainder",
-    "torch.Tensor.sub", "torch.Tensor.sub_", "torch._assert_async", "torch.abs", "torch.absolute",
-    "torch.acos", "torch.add", "torch.addmm", "torch.allclose", "torch.asin", "torch.atan",
-    "torch.atan2", "torch.bitwise_and", "torch.bitwise_not", "torch.bitwise_or",
-    "torch.bitwise_xor", "torch.bmm", "torch.ceil", "torch.clamp", "torch.clamp_max",
-    "torch.clamp_min", "torch.clip", "torch.complex", "torch.cos", "torch.cosh", "torch.div",
-    "torch.divide", "torch.einsum", "torch.eq", "torch.equal", "torch.erf", "torch.exp",
-    "torch.exp2", "torch.expm1", "torch.floor", "torch.fmod", "torch.ge", "torch.gt",
-    "torch.isclose", "torch.isfinite", "torch.isinf", "torch.isnan", "torch.le", "torch.log",
-    "torch.log10", "torch.log1p", "torch.log2", "torch.logical_and", "torch.logical_not",
-    "torch.logical_or", "torch.logical_xor", "torch.lt", "torch.matmul", "torch.maximum",
-    "torch.minimum", "torch.mm", "torch.mul", "torch.multiply", "torch.ne", "torch.neg",
-    "torch.negative", "torch.nonzero", "torch.outer", "torch.pow", "torch.reciprocal",
-    "torch.relu", "torch.remainder", "torch.result_type", "torch.round", "torch.rsqrt",
-    "torch.sigmoid", "torch.sign", "torch.sin", "torch.sinh", "torch.sqrt", "torch.square",
-    "torch.sub", "torch.subtract", "torch.tan", "torch.tanh", "torch.true_divide", "torch.trunc",
-    "torch.where",
-    "torch.Tensor.logical_and_", "torch.Tensor.logical_or_", "torch.Tensor.multiply",
-    "torch.Tensor.multiply_", "torch.Tensor.subtract", "torch.Tensor.subtract_",
-    "torch.Tensor.divide", "torch.Tensor.divide_", "torch.Tensor.clip_", "torch.Tensor.addmm",
-    "torch.Tensor.addmm_", "torch.Tensor.bmm", "torch.Tensor.outer",
-    "torch.Tensor.clamp_min", "torch.Tensor.clamp_min_", "torch.Tensor.clamp_max",
-    "torch.Tensor.clamp_max_", "torch.polar", "torch.conj_physical", "torch.Tensor.conj_physical",
-    "torch.Tensor.conj_physical_", "torch.Tensor.cfloat", "torch.Tensor.cdouble",
-    "torch.bitwise_left_shift", "torch.Tensor.bitwise_left_shift",
-    "torch.Tensor.bitwise_left_shift_", "torch.bitwise_right_shift",
-    "torch.Tensor.bitwise_right_shift", "torch.Tensor.bitwise_right_shift_",
-    "torch.Tensor.isnan", "torch.Tensor.isinf", "torch.Tensor.isfinite", "torch.Tensor.isclose",
-    "torch.Tensor.bitwise_and", "torch.Tensor.bitwise_or", "torch.Tensor.bitwise_xor",
-    "torch.Tensor.matmul", "torch.Tensor.mm",
-)
+NAMES = manifest("""
+    torch: _assert_async abs absolute acos add addcdiv addcmul addmm allclose asin atan atan2
+        bitwise_and bitwise_left_shift bitwise_not bitwise_or bitwise_right_shift bitwise_xor bmm
+        ceil clamp clamp_max clamp_min clip complex conj_physical cos cosh div divide einsum eq
+        equal erf exp exp2 expm1 floor fmod ge gt isclose isfinite isinf isnan le lerp log log10
+        log1p log2 logical_and logical_not logical_or logical_xor lt matmul maximum minimum mm mul
+        multiply ne neg negative nonzero outer polar pow reciprocal relu remainder result_type
+        round rsqrt sigmoid sign sin sinh sqrt square sub subtract tan tanh true_divide trunc where
+    torch.Tensor: add add_ addcdiv addcdiv_ addcmul addcmul_ addmm addmm_ allclose bitwise_and
+        bitwise_left_shift bitwise_left_shift_ bitwise_or bitwise_right_shift bitwise_right_shift_
+        bitwise_xor bmm cdouble cfloat clamp clamp_ clamp_max clamp_max_ clamp_min clamp_min_ clip
+        clip_ conj_physical conj_physical_ div div_ divide divide_ eq equal ge gt isclose isfinite
+        isinf isnan le lerp lerp_ logical_and logical_and_ logical_or logical_or_ lt matmul maximum
+        minimum mm mul mul_ multiply multiply_ ne nonzero outer pow pow_ remainder sub sub_
+        subtract subtract_
+""")
 
 import builtins
 

@@ -3,14 +3,13 @@ inner, ger, mv, addmv, addr, baddbmm, addbmm... with torch's checks, beta/alpha 
 (from torch's OpInfo database)."""
 from __future__ import annotations
 
-NAMES = (
-    "torch.Tensor.addbmm", "torch.Tensor.addbmm_", "torch.Tensor.addmv", "torch.Tensor.addmv_",
-    "torch.Tensor.addr", "torch.Tensor.addr_", "torch.Tensor.baddbmm", "torch.Tensor.baddbmm_",
-    "torch.Tensor.dot", "torch.Tensor.ger", "torch.Tensor.inner", "torch.Tensor.kron",
-    "torch.Tensor.mv", "torch.Tensor.t", "torch.Tensor.t_", "torch.Tensor.trace",
-    "torch.Tensor.vdot", "torch.addbmm", "torch.addmv", "torch.addr", "torch.baddbmm", "torch.dot",
-    "torch.ger", "torch.inner", "torch.kron", "torch.mv", "torch.t", "torch.trace", "torch.vdot",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: addbmm addmv addr baddbmm dot ger inner kron mv t trace vdot
+    torch.Tensor: addbmm addbmm_ addmv addmv_ addr addr_ baddbmm baddbmm_ dot ger inner kron mv t
+        t_ trace vdot
+""")
 
 import builtins
 

@@ -4,24 +4,19 @@ follows torch's semantics; the differential tests are tests/facade/test_clients_
 clients themselves tests/clients/."""
 from __future__ import annotations
 
-NAMES = (
-    "torch.Tensor.__setitem__", "torch.Tensor.isneginf", "torch.Tensor.isposinf",
-    "torch.Tensor.__contains__", "torch.Tensor._make_subclass", "torch.Tensor.layout", "torch._softmax_backward_data",
-    "torch.are_deterministic_algorithms_enabled", "torch.get_deterministic_debug_mode",
-    "torch.is_deterministic_algorithms_warn_only_enabled", "torch.isneginf", "torch.isposinf",
-    "torch.multiprocessing", "torch.multiprocessing.Array", "torch.multiprocessing.Barrier",
-    "torch.multiprocessing.Condition", "torch.multiprocessing.Event",
-    "torch.multiprocessing.JoinableQueue", "torch.multiprocessing.Lock",
-    "torch.multiprocessing.Manager", "torch.multiprocessing.Pipe", "torch.multiprocessing.Pool",
-    "torch.multiprocessing.Process", "torch.multiprocessing.Queue", "torch.multiprocessing.RLock",
-    "torch.multiprocessing.Semaphore", "torch.multiprocessing.SimpleQueue",
-    "torch.multiprocessing.Value", "torch.multiprocessing.active_children",
-    "torch.multiprocessing.cpu_count", "torch.multiprocessing.current_process",
-    "torch.multiprocessing.get_all_start_methods", "torch.multiprocessing.get_context",
-    "torch.multiprocessing.get_start_method", "torch.multiprocessing.set_start_method",
-    "torch.set_deterministic_debug_mode", "torch.use_deterministic_algorithms",
-    "torch.utils.checkpoint", "torch.utils.checkpoint.checkpoint", "torch.Tensor.__getitem__",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: _softmax_backward_data are_deterministic_algorithms_enabled get_deterministic_debug_mode
+        is_deterministic_algorithms_warn_only_enabled isneginf isposinf multiprocessing
+        set_deterministic_debug_mode use_deterministic_algorithms
+    torch.Tensor: __contains__ __getitem__ __setitem__ _make_subclass isneginf isposinf layout
+    torch.multiprocessing: Array Barrier Condition Event JoinableQueue Lock Manager Pipe Pool
+        Process Queue RLock Semaphore SimpleQueue Value active_children cpu_count current_process
+        get_all_start_methods get_context get_start_method set_start_method
+    torch.utils: checkpoint
+    torch.utils.checkpoint: checkpoint
+""")
 CONDITIONAL = ("torch.Tensor.__getitem__",)  # Paddle 2.6 only (paddle_shims)
 
 import paddle

@@ -16,22 +16,19 @@ _BINARY = ("add", "sub", "mul", "div", "maximum", "minimum", "pow", "clamp_min",
 _TERNARY = ("addcmul", "addcdiv", "lerp")
 _UNARY = ("sqrt", "rsqrt", "neg", "abs", "exp", "log", "reciprocal", "sign", "sigmoid", "tanh")
 
-NAMES = (
-    "torch._foreach_abs", "torch._foreach_abs_", "torch._foreach_add", "torch._foreach_add_",
-    "torch._foreach_addcdiv", "torch._foreach_addcdiv_", "torch._foreach_addcmul",
-    "torch._foreach_addcmul_", "torch._foreach_clamp_max", "torch._foreach_clamp_max_",
-    "torch._foreach_clamp_min", "torch._foreach_clamp_min_", "torch._foreach_copy_",
-    "torch._foreach_div", "torch._foreach_div_", "torch._foreach_exp", "torch._foreach_exp_",
-    "torch._foreach_lerp", "torch._foreach_lerp_", "torch._foreach_log", "torch._foreach_log_",
-    "torch._foreach_maximum", "torch._foreach_maximum_", "torch._foreach_minimum",
-    "torch._foreach_minimum_", "torch._foreach_mul", "torch._foreach_mul_",
-    "torch._foreach_neg", "torch._foreach_neg_", "torch._foreach_norm", "torch._foreach_pow",
-    "torch._foreach_pow_", "torch._foreach_reciprocal", "torch._foreach_reciprocal_",
-    "torch._foreach_rsqrt", "torch._foreach_rsqrt_", "torch._foreach_sigmoid",
-    "torch._foreach_sigmoid_", "torch._foreach_sign", "torch._foreach_sign_",
-    "torch._foreach_sqrt", "torch._foreach_sqrt_", "torch._foreach_sub", "torch._foreach_sub_",
-    "torch._foreach_tanh", "torch._foreach_tanh_", "torch._foreach_zero_",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: _foreach_abs _foreach_abs_ _foreach_add _foreach_add_ _foreach_addcdiv _foreach_addcdiv_
+        _foreach_addcmul _foreach_addcmul_ _foreach_clamp_max _foreach_clamp_max_
+        _foreach_clamp_min _foreach_clamp_min_ _foreach_copy_ _foreach_div _foreach_div_
+        _foreach_exp _foreach_exp_ _foreach_lerp _foreach_lerp_ _foreach_log _foreach_log_
+        _foreach_maximum _foreach_maximum_ _foreach_minimum _foreach_minimum_ _foreach_mul
+        _foreach_mul_ _foreach_neg _foreach_neg_ _foreach_norm _foreach_pow _foreach_pow_
+        _foreach_reciprocal _foreach_reciprocal_ _foreach_rsqrt _foreach_rsqrt_ _foreach_sigmoid
+        _foreach_sigmoid_ _foreach_sign _foreach_sign_ _foreach_sqrt _foreach_sqrt_ _foreach_sub
+        _foreach_sub_ _foreach_tanh _foreach_tanh_ _foreach_zero_
+""")
 
 
 def _fn(name):

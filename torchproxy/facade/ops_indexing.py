@@ -11,21 +11,18 @@ the storage's start; see storage.py).  The in-place forms that change a tensor's
 """
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.Tensor.as_strided",
-    "torch.Tensor.as_strided_", "torch.Tensor.as_strided_scatter",
-    "torch.Tensor.mT", "torch.Tensor.masked_scatter", "torch.Tensor.masked_scatter_",
-    "torch.Tensor.nonzero_static", "torch.Tensor.put", "torch.Tensor.put_",
-    "torch.Tensor.resize_", "torch.Tensor.resize_as_", "torch.Tensor.squeeze_",
-    "torch.Tensor.swapaxes", "torch.Tensor.swapaxes_", "torch.Tensor.swapdims_",
-    "torch.Tensor.tile", "torch.Tensor.transpose_", "torch.Tensor.unfold", "torch.Tensor.view_as", "torch._unsafe_masked_index",
-    "torch._unsafe_masked_index_put_accumulate", "torch.as_strided",
-    "torch.as_strided_", "torch.as_strided_copy", "torch.as_strided_scatter", "torch.index_put",
-    "torch.masked_scatter", "torch.nonzero_static", "torch.put", "torch.resize_as_", "torch.tile",
-    "torch.unfold_copy", "torch.view_copy",
-)
+NAMES = manifest("""
+    torch: _unsafe_masked_index _unsafe_masked_index_put_accumulate as_strided as_strided_
+        as_strided_copy as_strided_scatter index_put masked_scatter nonzero_static put resize_as_
+        tile unfold_copy view_copy
+    torch.Tensor: as_strided as_strided_ as_strided_scatter mT masked_scatter masked_scatter_
+        nonzero_static put put_ resize_ resize_as_ squeeze_ swapaxes swapaxes_ swapdims_ tile
+        transpose_ unfold view_as
+""")
 
 import paddle
 

@@ -18,8 +18,11 @@ import paddle
 from ._opbase import _name, wrap_dim
 from .registry import TABLE, torch_function
 
-NAMES = ("torch._chunk_cat", "torch._segment_reduce", "torch.constant_pad_nd", "torch.gradient",
-         "torch.unravel_index")
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: _chunk_cat _segment_reduce constant_pad_nd gradient unravel_index
+""")
 
 _INTS = ("uint8", "int8", "int16", "int32", "int64")
 

@@ -3,14 +3,14 @@ cartesian_prod, combinations, block_diag, tril/triu_indices, distances and stati
 dist, renorm, cov, corrcoef, trapezoid), tensordot, diag/diag_embed/diagflat."""
 from __future__ import annotations
 
-NAMES = (
-    "torch.Tensor.corrcoef", "torch.Tensor.cov", "torch.Tensor.diag", "torch.Tensor.diag_embed",
-    "torch.Tensor.diagflat", "torch.Tensor.dist", "torch.Tensor.renorm", "torch.Tensor.renorm_",
-    "torch.block_diag", "torch.cartesian_prod", "torch.cdist", "torch.combinations",
-    "torch.corrcoef", "torch.cov", "torch.cumulative_trapezoid", "torch.diag", "torch.diag_embed",
-    "torch.diagflat", "torch.dist", "torch.meshgrid", "torch.renorm", "torch.tensordot",
-    "torch.trapezoid", "torch.trapz", "torch.tril_indices", "torch.triu_indices",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: block_diag cartesian_prod cdist combinations corrcoef cov cumulative_trapezoid diag
+        diag_embed diagflat dist meshgrid renorm tensordot trapezoid trapz tril_indices
+        triu_indices
+    torch.Tensor: corrcoef cov diag diag_embed diagflat dist renorm renorm_
+""")
 
 from . import creation as _cr
 from .ops import result_type_n

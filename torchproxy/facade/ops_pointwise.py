@@ -10,65 +10,30 @@ Everything is written against Paddle's public API on 2.6.2 and 3.3.1 alike (wher
 function, it is composed from what both have)."""
 from __future__ import annotations
 
-NAMES = (
-    "torch.Tensor.absolute", "torch.Tensor.absolute_", "torch.Tensor.acos", "torch.Tensor.acos_",
-    "torch.Tensor.acosh", "torch.Tensor.acosh_", "torch.Tensor.angle", "torch.Tensor.arccos",
-    "torch.Tensor.arccos_", "torch.Tensor.arccosh", "torch.Tensor.arccosh_", "torch.Tensor.arcsin",
-    "torch.Tensor.arcsin_", "torch.Tensor.arcsinh", "torch.Tensor.arcsinh_", "torch.Tensor.arctan",
-    "torch.Tensor.arctan2", "torch.Tensor.arctan2_", "torch.Tensor.arctan_",
-    "torch.Tensor.arctanh", "torch.Tensor.arctanh_", "torch.Tensor.asin", "torch.Tensor.asin_",
-    "torch.Tensor.asinh", "torch.Tensor.asinh_", "torch.Tensor.atan", "torch.Tensor.atan2",
-    "torch.Tensor.atan2_", "torch.Tensor.atan_", "torch.Tensor.atanh", "torch.Tensor.atanh_",
-    "torch.Tensor.ceil", "torch.Tensor.ceil_", "torch.Tensor.conj", "torch.Tensor.copysign",
-    "torch.Tensor.copysign_", "torch.Tensor.cos", "torch.Tensor.cos_", "torch.Tensor.cosh",
-    "torch.Tensor.cosh_", "torch.Tensor.deg2rad", "torch.Tensor.deg2rad_", "torch.Tensor.digamma",
-    "torch.Tensor.digamma_", "torch.Tensor.eq_", "torch.Tensor.erf", "torch.Tensor.erf_",
-    "torch.Tensor.erfc", "torch.Tensor.erfc_", "torch.Tensor.erfinv", "torch.Tensor.erfinv_",
-    "torch.Tensor.exp", "torch.Tensor.exp2", "torch.Tensor.exp2_", "torch.Tensor.exp_",
-    "torch.Tensor.expm1", "torch.Tensor.expm1_", "torch.Tensor.fix", "torch.Tensor.fix_",
-    "torch.Tensor.float_power", "torch.Tensor.float_power_", "torch.Tensor.floor",
-    "torch.Tensor.floor_", "torch.Tensor.floor_divide", "torch.Tensor.floor_divide_",
-    "torch.Tensor.fmax", "torch.Tensor.fmin", "torch.Tensor.fmod", "torch.Tensor.fmod_",
-    "torch.Tensor.frac", "torch.Tensor.frac_", "torch.Tensor.frexp", "torch.Tensor.gcd",
-    "torch.Tensor.gcd_", "torch.Tensor.ge_", "torch.Tensor.greater", "torch.Tensor.greater_",
-    "torch.Tensor.greater_equal", "torch.Tensor.greater_equal_", "torch.Tensor.gt_",
-    "torch.Tensor.heaviside", "torch.Tensor.heaviside_", "torch.Tensor.hypot",
-    "torch.Tensor.hypot_", "torch.Tensor.i0", "torch.Tensor.i0_", "torch.Tensor.isreal",
-    "torch.Tensor.lcm", "torch.Tensor.lcm_", "torch.Tensor.ldexp", "torch.Tensor.ldexp_",
-    "torch.Tensor.le_", "torch.Tensor.less", "torch.Tensor.less_", "torch.Tensor.less_equal",
-    "torch.Tensor.less_equal_", "torch.Tensor.lgamma", "torch.Tensor.lgamma_", "torch.Tensor.log",
-    "torch.Tensor.log10", "torch.Tensor.log10_", "torch.Tensor.log1p", "torch.Tensor.log1p_",
-    "torch.Tensor.log2", "torch.Tensor.log2_", "torch.Tensor.log_", "torch.Tensor.logaddexp",
-    "torch.Tensor.logaddexp2", "torch.Tensor.logical_not", "torch.Tensor.logical_not_",
-    "torch.Tensor.logical_xor", "torch.Tensor.logical_xor_", "torch.Tensor.logit",
-    "torch.Tensor.logit_", "torch.Tensor.lt_", "torch.Tensor.moveaxis", "torch.Tensor.movedim",
-    "torch.Tensor.mvlgamma", "torch.Tensor.mvlgamma_", "torch.Tensor.nan_to_num",
-    "torch.Tensor.nan_to_num_", "torch.Tensor.ne_", "torch.Tensor.neg", "torch.Tensor.neg_",
-    "torch.Tensor.negative", "torch.Tensor.negative_", "torch.Tensor.nextafter",
-    "torch.Tensor.nextafter_", "torch.Tensor.not_equal", "torch.Tensor.not_equal_",
-    "torch.Tensor.polygamma", "torch.Tensor.polygamma_", "torch.Tensor.positive",
-    "torch.Tensor.rad2deg", "torch.Tensor.rad2deg_", "torch.Tensor.reciprocal",
-    "torch.Tensor.reciprocal_", "torch.Tensor.relu", "torch.Tensor.relu_",
-    "torch.Tensor.remainder_", "torch.Tensor.resolve_conj", "torch.Tensor.resolve_neg",
-    "torch.Tensor.round", "torch.Tensor.round_", "torch.Tensor.rsqrt", "torch.Tensor.rsqrt_",
-    "torch.Tensor.sgn", "torch.Tensor.sgn_", "torch.Tensor.sigmoid", "torch.Tensor.sigmoid_",
-    "torch.Tensor.sign", "torch.Tensor.sign_", "torch.Tensor.signbit", "torch.Tensor.sin",
-    "torch.Tensor.sin_", "torch.Tensor.sinc", "torch.Tensor.sinc_", "torch.Tensor.sinh",
-    "torch.Tensor.sinh_", "torch.Tensor.sqrt", "torch.Tensor.sqrt_", "torch.Tensor.square",
-    "torch.Tensor.square_", "torch.Tensor.tan", "torch.Tensor.tan_", "torch.Tensor.tanh",
-    "torch.Tensor.tanh_", "torch.Tensor.true_divide", "torch.Tensor.true_divide_",
-    "torch.Tensor.trunc", "torch.Tensor.trunc_", "torch.Tensor.xlogy", "torch.Tensor.xlogy_",
-    "torch.acosh", "torch.angle", "torch.arccos", "torch.arccosh", "torch.arcsin", "torch.arcsinh",
-    "torch.arctan", "torch.arctan2", "torch.arctanh", "torch.asinh", "torch.atanh", "torch.conj",
-    "torch.copysign", "torch.deg2rad", "torch.digamma", "torch.erfc", "torch.erfinv", "torch.fix",
-    "torch.float_power", "torch.floor_divide", "torch.fmax", "torch.fmin", "torch.frac",
-    "torch.frexp", "torch.gcd", "torch.greater", "torch.greater_equal", "torch.heaviside",
-    "torch.hypot", "torch.i0", "torch.imag", "torch.isreal", "torch.lcm", "torch.ldexp",
-    "torch.less", "torch.less_equal", "torch.lgamma", "torch.logaddexp", "torch.logaddexp2",
-    "torch.logit", "torch.mvlgamma", "torch.nan_to_num", "torch.nextafter", "torch.not_equal",
-    "torch.polygamma", "torch.positive", "torch.rad2deg", "torch.real", "torch.resolve_conj",
-    "torch.resolve_neg", "torch.rsub", "torch.sgn", "torch.signbit", "torch.sinc", "torch.xlogy",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: acosh angle arccos arccosh arcsin arcsinh arctan arctan2 arctanh asinh atanh conj
+        copysign deg2rad digamma erfc erfinv fix float_power floor_divide fmax fmin frac frexp gcd
+        greater greater_equal heaviside hypot i0 imag isreal lcm ldexp less less_equal lgamma
+        logaddexp logaddexp2 logit mvlgamma nan_to_num nextafter not_equal polygamma positive
+        rad2deg real resolve_conj resolve_neg rsub sgn signbit sinc xlogy
+    torch.Tensor: absolute absolute_ acos acos_ acosh acosh_ angle arccos arccos_ arccosh arccosh_
+        arcsin arcsin_ arcsinh arcsinh_ arctan arctan2 arctan2_ arctan_ arctanh arctanh_ asin asin_
+        asinh asinh_ atan atan2 atan2_ atan_ atanh atanh_ ceil ceil_ conj copysign copysign_ cos
+        cos_ cosh cosh_ deg2rad deg2rad_ digamma digamma_ eq_ erf erf_ erfc erfc_ erfinv erfinv_
+        exp exp2 exp2_ exp_ expm1 expm1_ fix fix_ float_power float_power_ floor floor_
+        floor_divide floor_divide_ fmax fmin fmod fmod_ frac frac_ frexp gcd gcd_ ge_ greater
+        greater_ greater_equal greater_equal_ gt_ heaviside heaviside_ hypot hypot_ i0 i0_ isreal
+        lcm lcm_ ldexp ldexp_ le_ less less_ less_equal less_equal_ lgamma lgamma_ log log10 log10_
+        log1p log1p_ log2 log2_ log_ logaddexp logaddexp2 logical_not logical_not_ logical_xor
+        logical_xor_ logit logit_ lt_ moveaxis movedim mvlgamma mvlgamma_ nan_to_num nan_to_num_
+        ne_ neg neg_ negative negative_ nextafter nextafter_ not_equal not_equal_ polygamma
+        polygamma_ positive rad2deg rad2deg_ reciprocal reciprocal_ relu relu_ remainder_
+        resolve_conj resolve_neg round round_ rsqrt rsqrt_ sgn sgn_ sigmoid sigmoid_ sign sign_
+        signbit sin sin_ sinc sinc_ sinh sinh_ sqrt sqrt_ square square_ tan tan_ tanh tanh_
+        true_divide true_divide_ trunc trunc_ xlogy xlogy_
+""")
 
 import builtins
 import math

@@ -3,31 +3,20 @@ histograms... (ops.py's docstring lists what torch does differently from Paddle 
 sort/argsort/topk and the order among equal values that median/mode use: ops_sorting.py)."""
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.Tensor.all", "torch.Tensor.amax", "torch.Tensor.amin", "torch.Tensor.any",
-    "torch.Tensor.argmax", "torch.Tensor.argmin", "torch.Tensor.count_nonzero",
-    "torch.Tensor.cumsum", "torch.Tensor.log_softmax", "torch.Tensor.logsumexp",
-    "torch.Tensor.max", "torch.Tensor.mean", "torch.Tensor.min", "torch.Tensor.norm",
-    "torch.Tensor.prod", "torch.Tensor.softmax", "torch.Tensor.std", "torch.Tensor.sum",
-    "torch.Tensor.var", "torch.Tensor.cumsum_", "torch.Tensor.cumprod", "torch.Tensor.cumprod_",
-    "torch.Tensor.cummax", "torch.Tensor.cummin", "torch.Tensor.median", "torch.Tensor.nanmedian",
-    "torch.Tensor.quantile", "torch.Tensor.nanquantile", "torch.Tensor.mode",
-    "torch.Tensor.unique", "torch.Tensor.unique_consecutive", "torch.Tensor.histogram",
-    "torch.nanmedian", "torch.nanquantile", "torch.mode", "torch.unique",
-    "torch.unique_consecutive", "torch.histogram", "torch.histogramdd",
-    "torch.return_types.nanmedian", "torch.return_types.histogram",
-    "torch.return_types.histogramdd", "torch.hash_tensor", "torch.Tensor.hash_tensor", "torch.all",
-    "torch.amax", "torch.amin", "torch.any", "torch.argmax", "torch.argmin", "torch.count_nonzero",
-    "torch.cummax", "torch.cummin", "torch.cumprod", "torch.cumsum", "torch.log_softmax",
-    "torch.logsumexp", "torch.max", "torch.mean", "torch.median", "torch.min", "torch.norm",
-    "torch.prod", "torch.quantile", "torch.return_types", "torch.return_types.cummax",
-    "torch.return_types.cummin", "torch.return_types.kthvalue", "torch.return_types.max",
-    "torch.return_types.median", "torch.return_types.min", "torch.return_types.mode",
-    "torch.return_types.sort", "torch.return_types.topk", "torch.softmax", "torch.std",
-    "torch.sum", "torch.var",
-)
+NAMES = manifest("""
+    torch: all amax amin any argmax argmin count_nonzero cummax cummin cumprod cumsum hash_tensor
+        histogram histogramdd log_softmax logsumexp max mean median min mode nanmedian nanquantile
+        norm prod quantile return_types softmax std sum unique unique_consecutive var
+    torch.Tensor: all amax amin any argmax argmin count_nonzero cummax cummin cumprod cumprod_
+        cumsum cumsum_ hash_tensor histogram log_softmax logsumexp max mean median min mode
+        nanmedian nanquantile norm prod quantile softmax std sum unique unique_consecutive var
+    torch.return_types: cummax cummin histogram histogramdd kthvalue max median min mode nanmedian
+        sort topk
+""")
 
 import builtins  # this module shadows builtins (sum, max, any...)
 import math

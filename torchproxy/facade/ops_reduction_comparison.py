@@ -3,14 +3,14 @@ OpInfo database: aminmax, nansum, nanmean, kthvalue, msort, logcumsumexp, and se
 counting (isin, bucketize, searchsorted, bincount, histc)."""
 from __future__ import annotations
 
-NAMES = (
-    "torch.Tensor.aminmax", "torch.Tensor.bincount", "torch.Tensor.histc", "torch.Tensor.kthvalue",
-    "torch.Tensor.logcumsumexp", "torch.Tensor.msort", "torch.Tensor.nanmean",
-    "torch.Tensor.nansum", "torch.Tensor.std_mean", "torch.Tensor.var_mean", "torch.aminmax",
-    "torch.bincount", "torch.bucketize", "torch.histc", "torch.isin", "torch.kthvalue",
-    "torch.logcumsumexp", "torch.msort", "torch.nanmean", "torch.nansum", "torch.searchsorted",
-    "torch.std_mean", "torch.var_mean",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: aminmax bincount bucketize histc isin kthvalue logcumsumexp msort nanmean nansum
+        searchsorted std_mean var_mean
+    torch.Tensor: aminmax bincount histc kthvalue logcumsumexp msort nanmean nansum std_mean
+        var_mean
+""")
 
 import builtins
 

@@ -2,24 +2,20 @@
 (ops.py's docstring lists what torch does differently from Paddle and we follow)."""
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.Tensor.broadcast_to", "torch.Tensor.chunk", "torch.Tensor.diagonal", "torch.Tensor.flip", "torch.Tensor.gather", "torch.Tensor.index_add",
-    "torch.Tensor.index_add_", "torch.Tensor.index_select", "torch.Tensor.masked_fill",
-    "torch.Tensor.masked_fill_", "torch.Tensor.narrow", "torch.Tensor.repeat_interleave", "torch.Tensor.roll",
-    "torch.Tensor.scatter", "torch.Tensor.scatter_", "torch.Tensor.scatter_add",
-    "torch.Tensor.scatter_add_", "torch.Tensor.unbind", "torch.atleast_2d",
-    "torch.broadcast_shapes", "torch.broadcast_tensors", "torch.broadcast_to", "torch.cat",
-    "torch.chunk", "torch.clone", "torch.concat", "torch.concatenate", "torch.diagonal",
-    "torch.fill", "torch.flatten", "torch.flip", "torch.gather", "torch.index_add",
-    "torch.index_select", "torch.masked_fill", "torch.moveaxis", "torch.movedim", "torch.narrow",
-    "torch.numel", "torch.permute", "torch.repeat_interleave", "torch.reshape", "torch.roll",
-    "torch.scatter", "torch.scatter_add", "torch.split", "torch.squeeze", "torch.stack",
-    "torch.swapaxes", "torch.transpose", "torch.tril", "torch.triu", "torch.unbind",
-    "torch.unsqueeze", "torch.view_as_complex", "torch.view_as_real", "torch.unsafe_chunk",
-    "torch.Tensor.unsafe_chunk",
-)
+NAMES = manifest("""
+    torch: atleast_2d broadcast_shapes broadcast_tensors broadcast_to cat chunk clone concat
+        concatenate diagonal fill flatten flip gather index_add index_select masked_fill moveaxis
+        movedim narrow numel permute repeat_interleave reshape roll scatter scatter_add split
+        squeeze stack swapaxes transpose tril triu unbind unsafe_chunk unsqueeze view_as_complex
+        view_as_real
+    torch.Tensor: broadcast_to chunk diagonal flip gather index_add index_add_ index_select
+        masked_fill masked_fill_ narrow repeat_interleave roll scatter scatter_ scatter_add
+        scatter_add_ unbind unsafe_chunk
+""")
 
 import paddle
 

@@ -5,28 +5,20 @@ tensor_split, rot90, select, swapdims, unflatten, argwhere, the scatter/index re
 split_with_sizes."""
 from __future__ import annotations
 
-NAMES = (
-    "torch.Tensor.argwhere", "torch.Tensor.diagonal_scatter", "torch.Tensor.diff",
-    "torch.Tensor.dsplit", "torch.Tensor.fliplr", "torch.Tensor.flipud", "torch.Tensor.hsplit",
-    "torch.Tensor.index_copy", "torch.Tensor.index_copy_", "torch.Tensor.index_fill",
-    "torch.Tensor.index_fill_", "torch.Tensor.index_reduce", "torch.Tensor.index_reduce_",
-    "torch.Tensor.masked_select", "torch.Tensor.narrow_copy", "torch.Tensor.ravel",
-    "torch.Tensor.rot90", "torch.Tensor.scatter_reduce", "torch.Tensor.scatter_reduce_",
-    "torch.Tensor.select", "torch.Tensor.select_scatter", "torch.Tensor.slice_scatter",
-    "torch.Tensor.split_with_sizes", "torch.Tensor.sum_to_size", "torch.Tensor.swapdims",
-    "torch.Tensor.take", "torch.Tensor.take_along_dim", "torch.Tensor.tensor_split",
-    "torch.Tensor.unflatten", "torch.Tensor.unsafe_split", "torch.Tensor.vsplit",
-    "torch.alias_copy", "torch.argwhere", "torch.atleast_1d", "torch.atleast_3d",
-    "torch.column_stack", "torch.diagonal_copy", "torch.diagonal_scatter", "torch.diff",
-    "torch.dsplit", "torch.dstack", "torch.expand_copy", "torch.fliplr", "torch.flipud",
-    "torch.hsplit", "torch.hstack", "torch.index_copy", "torch.index_fill", "torch.index_reduce",
-    "torch.masked_select", "torch.narrow_copy", "torch.permute_copy", "torch.ravel", "torch.rot90",
-    "torch.row_stack", "torch.scatter_reduce", "torch.select", "torch.select_scatter",
-    "torch.slice_scatter", "torch.split_with_sizes", "torch.split_with_sizes_copy",
-    "torch.squeeze_copy", "torch.swapdims", "torch.t_copy", "torch.take", "torch.take_along_dim",
-    "torch.tensor_split", "torch.transpose_copy", "torch.unbind_copy", "torch.unflatten",
-    "torch.unsafe_split", "torch.unsqueeze_copy", "torch.vsplit", "torch.vstack",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: alias_copy argwhere atleast_1d atleast_3d column_stack diagonal_copy diagonal_scatter
+        diff dsplit dstack expand_copy fliplr flipud hsplit hstack index_copy index_fill
+        index_reduce masked_select narrow_copy permute_copy ravel rot90 row_stack scatter_reduce
+        select select_scatter slice_scatter split_with_sizes split_with_sizes_copy squeeze_copy
+        swapdims t_copy take take_along_dim tensor_split transpose_copy unbind_copy unflatten
+        unsafe_split unsqueeze_copy vsplit vstack
+    torch.Tensor: argwhere diagonal_scatter diff dsplit fliplr flipud hsplit index_copy index_copy_
+        index_fill index_fill_ index_reduce index_reduce_ masked_select narrow_copy ravel rot90
+        scatter_reduce scatter_reduce_ select select_scatter slice_scatter split_with_sizes
+        sum_to_size swapdims take take_along_dim tensor_split unflatten unsafe_split vsplit
+""")
 
 import builtins
 

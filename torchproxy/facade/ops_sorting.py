@@ -4,12 +4,14 @@ torch's CPU selection/sort algorithms that decide the index reported among equal
 ops_reduce.py and ops_reduction_comparison.py."""
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.Tensor.argsort", "torch.Tensor.sort", "torch.Tensor.topk", "torch.argsort",
-    "torch.sort", "torch.topk",
-)
+NAMES = manifest("""
+    torch: argsort sort topk
+    torch.Tensor: argsort sort topk
+""")
 
 import paddle
 

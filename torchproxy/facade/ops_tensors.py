@@ -13,11 +13,12 @@ from ..errors import NotProvidedError
 from .creation import _finish
 from .registry import tensor_method, torch_function
 
-NAMES = (
-    "torch._assert", "torch.can_cast", "torch.from_dlpack", "torch.frombuffer",
-    "torch.is_nonzero", "torch.set_default_tensor_type", "torch.vander",
-    "torch.Tensor.is_nonzero",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: _assert can_cast from_dlpack frombuffer is_nonzero set_default_tensor_type vander
+    torch.Tensor: is_nonzero
+""")
 
 
 @torch_function("torch._assert")

@@ -13,10 +13,11 @@ from . import dtypes as _dt
 from .creation import _finish, _from_numpy_as, default_float, require_strided
 from .registry import torch_function
 
-NAMES = (
-    "torch.bartlett_window", "torch.blackman_window", "torch.hamming_window",
-    "torch.hann_window", "torch.kaiser_window",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: bartlett_window blackman_window hamming_window hann_window kaiser_window
+""")
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 

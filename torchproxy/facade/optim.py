@@ -26,19 +26,17 @@ import paddle
 
 from .registry import module, type_
 
-NAMES = (
-    "torch.optim", "torch.optim.Optimizer", "torch.optim.SGD", "torch.optim.Adam",
-    "torch.optim.AdamW", "torch.optim.RMSprop", "torch.optim.Adagrad", "torch.optim.Adadelta",
-    "torch.optim.Adamax", "torch.optim.NAdam", "torch.optim.RAdam",
-    "torch.optim.optimizer", "torch.optim.optimizer.Optimizer",
-    "torch.optim.lr_scheduler", "torch.optim.lr_scheduler.LRScheduler",
-    "torch.optim.lr_scheduler._LRScheduler", "torch.optim.lr_scheduler.StepLR",
-    "torch.optim.lr_scheduler.MultiStepLR", "torch.optim.lr_scheduler.ExponentialLR",
-    "torch.optim.lr_scheduler.CosineAnnealingLR", "torch.optim.lr_scheduler.LambdaLR",
-    "torch.optim.lr_scheduler.MultiplicativeLR", "torch.optim.lr_scheduler.LinearLR",
-    "torch.optim.lr_scheduler.ConstantLR", "torch.optim.lr_scheduler.OneCycleLR",
-    "torch.optim.lr_scheduler.SequentialLR", "torch.optim.lr_scheduler.ReduceLROnPlateau",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: optim
+    torch.optim: Adadelta Adagrad Adam AdamW Adamax NAdam Optimizer RAdam RMSprop SGD lr_scheduler
+        optimizer
+    torch.optim.lr_scheduler: ConstantLR CosineAnnealingLR ExponentialLR LRScheduler LambdaLR
+        LinearLR MultiStepLR MultiplicativeLR OneCycleLR ReduceLROnPlateau SequentialLR StepLR
+        _LRScheduler
+    torch.optim.optimizer: Optimizer
+""")
 
 module("torch.optim")
 module("torch.optim.optimizer")

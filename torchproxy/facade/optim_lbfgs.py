@@ -20,7 +20,11 @@ import paddle
 from .optim import Optimizer, _assign, _is_tensor
 from .registry import type_
 
-NAMES = ("torch.optim.LBFGS",)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.optim: LBFGS
+""")
 
 
 def _dot(a, b) -> float:

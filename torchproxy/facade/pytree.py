@@ -12,23 +12,16 @@ registering a type twice).  Tests: tests/facade_runtime/test_pytree.py, against 
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.utils._pytree", "torch.utils._pytree.Context", "torch.utils._pytree.GetAttrKey",
-    "torch.utils._pytree.LeafSpec", "torch.utils._pytree.MappingKey",
-    "torch.utils._pytree.PyTree", "torch.utils._pytree.SUPPORTED_NODES",
-    "torch.utils._pytree.SequenceKey", "torch.utils._pytree.TreeSpec",
-    "torch.utils._pytree._dict_flatten", "torch.utils._pytree._dict_flatten_with_keys",
-    "torch.utils._pytree._dict_unflatten", "torch.utils._pytree._register_pytree_node",
-    "torch.utils._pytree.is_namedtuple", "torch.utils._pytree.is_namedtuple_class",
-    "torch.utils._pytree.is_namedtuple_instance", "torch.utils._pytree.keystr",
-    "torch.utils._pytree.register_pytree_node", "torch.utils._pytree.tree_all",
-    "torch.utils._pytree.tree_any", "torch.utils._pytree.tree_flatten",
-    "torch.utils._pytree.tree_flatten_with_path", "torch.utils._pytree.tree_is_leaf",
-    "torch.utils._pytree.tree_iter", "torch.utils._pytree.tree_leaves",
-    "torch.utils._pytree.tree_map", "torch.utils._pytree.tree_map_",
-    "torch.utils._pytree.tree_map_only", "torch.utils._pytree.tree_structure",
-    "torch.utils._pytree.tree_unflatten",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.utils: _pytree
+    torch.utils._pytree: Context GetAttrKey LeafSpec MappingKey PyTree SUPPORTED_NODES SequenceKey
+        TreeSpec _dict_flatten _dict_flatten_with_keys _dict_unflatten _register_pytree_node
+        is_namedtuple is_namedtuple_class is_namedtuple_instance keystr register_pytree_node
+        tree_all tree_any tree_flatten tree_flatten_with_path tree_is_leaf tree_iter tree_leaves
+        tree_map tree_map_ tree_map_only tree_structure tree_unflatten
+""")
 
 import dataclasses
 import warnings

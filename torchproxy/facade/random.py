@@ -30,18 +30,16 @@ from .creation import (_INT64, _dtype_or_default, _finish, _like, _num, _to_dtyp
                        checked_alloc, parse_size, require_strided)
 from .registry import module, tensor_method, torch_function, type_, value
 
-NAMES = (
-    "torch.randperm", "torch.normal", "torch.bernoulli", "torch.multinomial", "torch.poisson",
-    "torch.get_rng_state", "torch.set_rng_state", "torch.initial_seed", "torch.default_generator",
-    "torch.random", "torch.random.manual_seed", "torch.random.seed", "torch.random.initial_seed",
-    "torch.random.get_rng_state", "torch.random.set_rng_state", "torch.random.fork_rng",
-    "torch.Tensor.uniform_", "torch.Tensor.normal_", "torch.Tensor.bernoulli",
-    "torch.Tensor.bernoulli_", "torch.Tensor.exponential_", "torch.Tensor.random_",
-    "torch.Tensor.log_normal_", "torch.Tensor.cauchy_", "torch.Tensor.geometric_",
-    "torch.Tensor.multinomial", "torch.Generator", "torch.manual_seed", "torch.rand",
-    "torch.rand_like", "torch.randint", "torch.randint_like", "torch.randn", "torch.randn_like",
-    "torch.seed",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: Generator bernoulli default_generator get_rng_state initial_seed manual_seed multinomial
+        normal poisson rand rand_like randint randint_like randn randn_like random randperm seed
+        set_rng_state
+    torch.Tensor: bernoulli bernoulli_ cauchy_ exponential_ geometric_ log_normal_ multinomial
+        normal_ random_ uniform_
+    torch.random: fork_rng get_rng_state initial_seed manual_seed seed set_rng_state
+""")
 
 module("torch.random")
 

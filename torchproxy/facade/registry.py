@@ -36,9 +36,10 @@ TABLE: dict[str, Entry] = {}
 # Paddle has the name with other semantics).  ``impl`` is a function or a ``property``.
 TENSOR_TABLE: dict[str, Entry] = {}
 
-# Area modules, imported in this order by load_table(); each registers its entries and keeps
-# a literal ``NAMES = (...)`` tuple of them (checked at load: check_area).  A module listed here
-# that does not exist is an error; so is a module outside this list that registers names.
+# Area modules, imported in this order by load_table(); each registers its entries and keeps a
+# manifest of them, ``NAMES = manifest("""torch.Tensor: abs abs_ ...""")`` (checked at load:
+# check_area).  A module listed here that does not exist is an error; so is a module outside
+# this list that registers names.
 AREAS = (
     "torchproxy.facade.core",       # torch.Tensor, torch.Size, numel/size/shape/dim
     "torchproxy.facade.tensor_str",  # how a tensor prints: repr/str/format, set_printoptions
@@ -314,29 +315,56 @@ class AreaError(ImportError):
     """An area module is missing, or its ``NAMES`` does not match what it registered."""
 
 
+def manifest(text: str) -> tuple[str, ...]:
+    """An area's ``NAMES`` from its manifest string: a word ending in ``:`` names a namespace,
+    every other word a name in the namespace before it, so ``torch.Tensor: abs abs_`` is
+    ``torch.Tensor.abs``, ``torch.Tensor.abs_``.  Line breaks do not matter; ``#`` starts a comment
+    to the end of its line.  The manifest is data written once: a name listed twice, or a name
+    before any namespace, is an error."""
+    if "#" in text:
+        text = "\n".join(line.partition("#")[0] for line in text.splitlines())
+    names, prefix = [], None
+    for word in text.split():
+        if word[-1] == ":":
+            prefix = word[:-1] + "."
+        elif prefix is None:
+            raise AreaError(f"manifest: {word!r} comes before any 'namespace:' word")
+        else:
+            names.append(prefix + word)
+    if len(set(names)) != len(names):
+        seen: set[str] = set()
+        twice = sorted({n for n in names if n in seen or seen.add(n)})
+        raise AreaError(f"manifest: names listed twice: {twice}")
+    return tuple(names)
+
+
 def format_names(names) -> str:
-    """The literal ``NAMES = (...)`` block for an area module (sorted, packed to 100 columns);
-    the error for an area without NAMES prints it."""
-    lines, cur = ["NAMES = ("], "   "
-    for n in sorted(names):
-        item = f" {n!r},".replace("'", '"')
-        if len(cur) + len(item) > 99:
-            lines.append(cur)
-            cur = "   "
-        cur += item
-    if cur.strip():
+    """The ``NAMES = manifest(...)`` block for an area module (namespaces and names sorted,
+    packed to 99 columns); the error for an area without NAMES prints it."""
+    groups: dict[str, list[str]] = {}
+    for n in names:
+        prefix, _, leaf = n.rpartition(".")
+        groups.setdefault(prefix, []).append(leaf)
+    lines = ['NAMES = manifest("""']
+    for prefix in sorted(groups):
+        cur = f"    {prefix}:"
+        for leaf in sorted(groups[prefix]):
+            if len(cur) + 1 + len(leaf) > 99:
+                lines.append(cur)
+                cur = "       "
+            cur += " " + leaf
         lines.append(cur)
-    lines.append(")")
+    lines.append('""")')
     return "\n".join(lines)
 
 
 def check_area(area: str) -> None:
-    """An area's literal ``NAMES`` must equal the names its import registered (``CONDITIONAL``
+    """An area's ``NAMES`` manifest must equal the names its import registered (``CONDITIONAL``
     lists those of NAMES registered on some Paddle versions only)."""
     mod = sys.modules[area]
     declared = getattr(mod, "NAMES", None)
     if not isinstance(declared, tuple):
-        raise AreaError(f"{area} has no literal NAMES = (...) tuple of the torch names it "
+        raise AreaError(f"{area} has no literal NAMES = manifest(...) of the torch names it "
                         f"registers; add:\n{format_names(REGISTERED_BY.get(area, ()))}")
     declared, got = set(declared), set(REGISTERED_BY.get(area, ()))
     conditional = set(getattr(mod, "CONDITIONAL", ()))

@@ -8,23 +8,24 @@ Liger-Kernel picks when torch >= 2.4).
 """
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch._C", "torch._C._CudaDeviceProperties", "torch._C._cuda_getCurrentRawStream",
-    "torch._C._cuda_getDevice", "torch._dynamo", "torch._dynamo.allow_in_graph",
-    "torch._dynamo.disable", "torch._dynamo.is_compiling", "torch.backends", "torch.backends.cuda",
-    "torch.backends.cuda.is_built", "torch.backends.cuda.matmul", "torch.backends.cudnn",
-    "torch.backends.mps", "torch.compile", "torch.compiler", "torch.compiler.allow_in_graph",
-    "torch.compiler.disable", "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling",
-    "torch.get_float32_matmul_precision", "torch.jit", "torch.jit.ignore",
-    "torch.jit.is_scripting", "torch.jit.is_tracing", "torch.jit.script", "torch.jit.unused",
-    "torch.mps", "torch.mps.is_available", "torch.set_float32_matmul_precision",
-    "torch.torch_version", "torch.torch_version.TorchVersion", "torch.torch_version.__version__",
-    "torch.version", "torch.version.__version__", "torch.version.cuda", "torch.version.debug",
-    "torch.version.hip", "torch.xpu", "torch.xpu.device_count", "torch.xpu.is_available",
-    "torch.xpu.is_bf16_supported", "torch.xpu.memory_allocated", "torch.xpu.memory_reserved",
-)
+NAMES = manifest("""
+    torch: _C _dynamo backends compile compiler get_float32_matmul_precision jit mps
+        set_float32_matmul_precision torch_version version xpu
+    torch._C: _CudaDeviceProperties _cuda_getCurrentRawStream _cuda_getDevice
+    torch._dynamo: allow_in_graph disable is_compiling
+    torch.backends: cuda cudnn mps
+    torch.backends.cuda: is_built matmul
+    torch.compiler: allow_in_graph disable is_compiling is_dynamo_compiling
+    torch.jit: ignore is_scripting is_tracing script unused
+    torch.mps: is_available
+    torch.torch_version: TorchVersion __version__
+    torch.version: __version__ cuda debug hip
+    torch.xpu: device_count is_available is_bf16_supported memory_allocated memory_reserved
+""")
 
 import contextlib
 import functools

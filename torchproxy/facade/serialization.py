@@ -48,13 +48,13 @@ from . import _sizes
 from . import dtypes as _dt
 from .registry import module, torch_function, type_
 
-NAMES = (
-    "torch.load",
-    "torch.serialization", "torch.serialization.load",
-    "torch.serialization.add_safe_globals", "torch.serialization.get_safe_globals",
-    "torch.serialization.clear_safe_globals", "torch.serialization.safe_globals",
-    "torch.serialization.default_restore_location",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: load serialization
+    torch.serialization: add_safe_globals clear_safe_globals default_restore_location
+        get_safe_globals load safe_globals
+""")
 
 module("torch.serialization")
 

@@ -5,7 +5,12 @@ the zip records with torch's 64-byte storage alignment.
 """
 from __future__ import annotations
 
-NAMES = ("torch.save", "torch.serialization.save")
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: save
+    torch.serialization: save
+""")
 
 import collections
 import io

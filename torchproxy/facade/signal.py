@@ -13,14 +13,14 @@ from . import dtypes as _dt
 from .creation import _finish, _from_numpy_as, default_float, strided
 from .registry import module, torch_function
 
-NAMES = (
-    "torch.signal", "torch.signal.windows", "torch.signal.windows.bartlett",
-    "torch.signal.windows.blackman", "torch.signal.windows.cosine",
-    "torch.signal.windows.exponential", "torch.signal.windows.gaussian",
-    "torch.signal.windows.general_cosine", "torch.signal.windows.general_hamming",
-    "torch.signal.windows.hamming", "torch.signal.windows.hann", "torch.signal.windows.kaiser",
-    "torch.signal.windows.nuttall",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: signal
+    torch.signal: windows
+    torch.signal.windows: bartlett blackman cosine exponential gaussian general_cosine
+        general_hamming hamming hann kaiser nuttall
+""")
 
 module("torch.signal")
 module("torch.signal.windows")

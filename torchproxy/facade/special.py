@@ -21,31 +21,21 @@ from ._opbase import (_float_input, _full, _name, _operands, opmath_function, de
                       with_out)
 from .registry import TABLE, module, op
 
-NAMES = (
-    "torch.special", "torch.special.chebyshev_polynomial_t",
-    "torch.special.chebyshev_polynomial_u", "torch.special.chebyshev_polynomial_v",
-    "torch.special.chebyshev_polynomial_w", "torch.special.shifted_chebyshev_polynomial_t",
-    "torch.special.shifted_chebyshev_polynomial_u", "torch.special.shifted_chebyshev_polynomial_v",
-    "torch.special.shifted_chebyshev_polynomial_w", "torch.special.digamma", "torch.special.entr",
-    "torch.special.erf", "torch.special.erfc", "torch.special.erfcx", "torch.special.erfinv",
-    "torch.special.exp2", "torch.special.expit", "torch.special.expm1", "torch.special.gammaln",
-    "torch.special.hermite_polynomial_h", "torch.special.hermite_polynomial_he",
-    "torch.special.i0", "torch.special.i0e", "torch.special.i1", "torch.special.i1e",
-    "torch.special.laguerre_polynomial_l", "torch.special.legendre_polynomial_p",
-    "torch.special.log1p", "torch.special.log_ndtr", "torch.special.log_softmax",
-    "torch.special.logit", "torch.special.logsumexp", "torch.special.modified_bessel_i0",
-    "torch.special.modified_bessel_i1", "torch.special.multigammaln", "torch.special.ndtr",
-    "torch.special.ndtri", "torch.special.polygamma", "torch.special.psi",
-    "torch.special.round", "torch.special.sinc", "torch.special.softmax",
-    "torch.special.xlog1py", "torch.special.xlogy",
-    "torch.special.airy_ai", "torch.special.bessel_j0", "torch.special.bessel_j1",
-    "torch.special.bessel_y0", "torch.special.bessel_y1", "torch.special.modified_bessel_k0",
-    "torch.special.modified_bessel_k1", "torch.special.scaled_modified_bessel_k0",
-    "torch.special.scaled_modified_bessel_k1", "torch.special.spherical_bessel_j0",
-    "torch.special.zeta", "torch.special.gammainc", "torch.special.gammaincc", "torch.igamma",
-    "torch.igammac", "torch.Tensor.igamma", "torch.Tensor.igamma_", "torch.Tensor.igammac",
-    "torch.Tensor.igammac_",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: igamma igammac special
+    torch.Tensor: igamma igamma_ igammac igammac_
+    torch.special: airy_ai bessel_j0 bessel_j1 bessel_y0 bessel_y1 chebyshev_polynomial_t
+        chebyshev_polynomial_u chebyshev_polynomial_v chebyshev_polynomial_w digamma entr erf erfc
+        erfcx erfinv exp2 expit expm1 gammainc gammaincc gammaln hermite_polynomial_h
+        hermite_polynomial_he i0 i0e i1 i1e laguerre_polynomial_l legendre_polynomial_p log1p
+        log_ndtr log_softmax logit logsumexp modified_bessel_i0 modified_bessel_i1
+        modified_bessel_k0 modified_bessel_k1 multigammaln ndtr ndtri polygamma psi round
+        scaled_modified_bessel_k0 scaled_modified_bessel_k1 shifted_chebyshev_polynomial_t
+        shifted_chebyshev_polynomial_u shifted_chebyshev_polynomial_v
+        shifted_chebyshev_polynomial_w sinc softmax spherical_bessel_j0 xlog1py xlogy zeta
+""")
 
 module("torch.special")
 

@@ -28,12 +28,14 @@ and 3.3.1):
 """
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.Tensor.new_empty", "torch.Tensor.set_", "torch.Tensor.storage_offset",
-    "torch.Tensor.untyped_storage", "torch.UntypedStorage",
-)
+NAMES = manifest("""
+    torch: UntypedStorage
+    torch.Tensor: new_empty set_ storage_offset untyped_storage
+""")
 
 from sys import _getframe
 

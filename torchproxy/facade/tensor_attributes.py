@@ -10,12 +10,12 @@ from __future__ import annotations
 from . import dtypes as _dt
 from .registry import tensor_method, torch_function
 
-NAMES = (
-    "torch.Tensor.is_conj", "torch.Tensor.is_cpu", "torch.Tensor.is_inference",
-    "torch.Tensor.is_neg", "torch.Tensor.is_same_size", "torch.Tensor.is_signed",
-    "torch.Tensor.itemsize", "torch.Tensor.nbytes", "torch.is_conj", "torch.is_inference",
-    "torch.is_neg", "torch.is_same_size", "torch.is_signed",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: is_conj is_inference is_neg is_same_size is_signed
+    torch.Tensor: is_conj is_cpu is_inference is_neg is_same_size is_signed itemsize nbytes
+""")
 
 _UNSIGNED = ("bool", "uint8", "uint16", "uint32", "uint64")
 

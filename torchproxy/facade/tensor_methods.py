@@ -27,22 +27,16 @@ tests/facade/test_memory_truth.py reads raw memory through ``data_ptr()``/``stri
 """
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.Tensor.T", "torch.Tensor._version", "torch.Tensor.abs", "torch.Tensor.bfloat16",
-    "torch.Tensor.bool", "torch.Tensor.byte", "torch.Tensor.char", "torch.Tensor.clone",
-    "torch.Tensor.copy_", "torch.Tensor.cpu", "torch.Tensor.cuda", "torch.Tensor.data_ptr",
-    "torch.Tensor.double", "torch.Tensor.fill_", "torch.Tensor.flatten", "torch.Tensor.float",
-    "torch.Tensor.half", "torch.Tensor.imag", "torch.Tensor.int", "torch.Tensor.is_floating_point",
-    "torch.Tensor.item",
-    "torch.Tensor.long", "torch.Tensor.ndimension", "torch.Tensor.nelement",
-    "torch.Tensor.new_full", "torch.Tensor.new_ones", "torch.Tensor.new_tensor",
-    "torch.Tensor.new_zeros", "torch.Tensor.permute", "torch.Tensor.real", "torch.Tensor.repeat",
-    "torch.Tensor.retain_grad", "torch.Tensor.retains_grad", "torch.Tensor.short", "torch.Tensor.split", "torch.Tensor.squeeze",
-    "torch.Tensor.to", "torch.Tensor.transpose", "torch.Tensor.tril", "torch.Tensor.triu",
-    "torch.Tensor.type", "torch.Tensor.type_as", "torch.Tensor.unsqueeze", "torch.Tensor.where",
-)
+NAMES = manifest("""
+    torch.Tensor: T _version abs bfloat16 bool byte char clone copy_ cpu cuda data_ptr double fill_
+        flatten float half imag int is_floating_point item long ndimension nelement new_full new_ones
+        new_tensor new_zeros permute real repeat retain_grad retains_grad short split squeeze to
+        transpose tril triu type type_as unsqueeze where
+""")
 # registered on some Paddle versions only: data_ptr on 2.6 (0-size tensors: None there)
 # clone, tril, triu, T on 2.6 (0-size tensors' gradient edges)
 CONDITIONAL = ("torch.Tensor.data_ptr", "torch.Tensor.clone",

@@ -11,10 +11,12 @@ reach without changing it for Paddle's callers too.
 """
 from __future__ import annotations
 
-NAMES = (
-    "torch.Tensor.__format__", "torch.Tensor.__repr__", "torch.Tensor.__str__",
-    "torch.set_printoptions",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch: set_printoptions
+    torch.Tensor: __format__ __repr__ __str__
+""")
 
 import math
 

@@ -5,11 +5,11 @@ the shape and indexing ops build on (``strided``, ``with_layout``, ``reshape_vie
 their views with it) and tensor_methods.py (the other Tensor methods)."""
 from __future__ import annotations
 
-NAMES = (
-    "torch.Tensor.contiguous", "torch.Tensor.expand", "torch.Tensor.expand_as",
-    "torch.Tensor.is_contiguous", "torch.Tensor.reshape", "torch.Tensor.reshape_as",
-    "torch.Tensor.stride", "torch.Tensor.view",
-)
+from .registry import manifest
+
+NAMES = manifest("""
+    torch.Tensor: contiguous expand expand_as is_contiguous reshape reshape_as stride view
+""")
 
 import weakref
 

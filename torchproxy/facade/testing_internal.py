@@ -4,14 +4,16 @@
 and ``optests.opcheck`` (torch.library.opcheck, facade/library.py)."""
 from __future__ import annotations
 
+from .registry import manifest
+
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
-NAMES = (
-    "torch.testing._internal", "torch.testing._internal.common_utils",
-    "torch.testing._internal.common_utils.TestCase",
-    "torch.testing._internal.common_utils.run_tests",
-    "torch.testing._internal.optests", "torch.testing._internal.optests.opcheck",
-)
+NAMES = manifest("""
+    torch.testing: _internal
+    torch.testing._internal: common_utils optests
+    torch.testing._internal.common_utils: TestCase run_tests
+    torch.testing._internal.optests: opcheck
+""")
 
 import unittest
 
