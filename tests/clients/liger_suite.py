@@ -19,6 +19,9 @@ A case counts only where real torch passes it.
     python tests/clients/liger_suite.py --no-interpreter-fix ...  # Triton's interpreter as is
     python tests/clients/liger_suite.py --record [FILES]   # file by file, both sides, each
                                                            # file's results kept (resumable)
+    python tests/clients/liger_suite.py --record --max-cases=8   # at most 8 cases a file,
+                                      # evenly spaced over its collection order (said per file)
+    python tests/clients/liger_suite.py --record --max-cases=8 --batch=5  # 5 files a process
     python tests/clients/liger_suite.py --write-md          # docs/results/liger-suite-cpu.md
 
 ``--record`` runs every file of the sdist's test/transformers (or the FILES named), one pytest
@@ -167,8 +170,11 @@ def run(ids, proxy: bool, extra=(), timeout=1800, fixes=True, messages=None):
                TORCHPROXY_INTERPRETER_FIXES="1" if fixes else "0",
                PYTHONPATH=os.pathsep.join([ROOT, HERE, os.environ.get("PYTHONPATH", "")]))
     env.pop("TORCHPROXY_EARLY_SCOPE", None)
+    # --continue-on-collection-errors: one file's collection error (test_tvd's torch.cpu on real
+    # torch) would otherwise stop every other file given in the same run
     args = [sys.executable, "-m", "pytest", *ids, "-q", "-rA", "-p", "no:cacheprovider",
             "-o", "addopts=", "-o", "log_cli=false", f"--timeout={TIMEOUT_PER_TEST}",
+            "--continue-on-collection-errors",
             "-p", "torchproxy_early", *extra]
     if proxy:
         scope = _scope(ids)
@@ -222,30 +228,103 @@ def _record_path(f):
     return os.path.join(record_dir(), os.path.basename(f) + ".json")
 
 
-def record(files, fixes=True, log=print):
-    """Run each file on both sides (skipping files recorded already) and keep its outcomes."""
+def collect(files, fixes=True):
+    """{file: [node ids]} as real torch's pytest collects them (one process for all files); a
+    file that fails to collect has none."""
+    root = sources()
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONDONTWRITEBYTECODE="1",
+               TORCHPROXY_INTERPRETER_FIXES="1" if fixes else "0",
+               PYTHONPATH=os.pathsep.join([ROOT, HERE, os.environ.get("PYTHONPATH", "")]))
+    env.pop("TORCHPROXY_EARLY_SCOPE", None)
+    r = subprocess.run([sys.executable, "-m", "pytest", *files, "--collect-only", "-q",
+                        "-p", "no:cacheprovider", "-o", "addopts=",
+                        "--continue-on-collection-errors", "-p", "torchproxy_early"],
+                       cwd=root, env=env, capture_output=True, text=True, timeout=FILE_TIMEOUT)
+    ids = {f: [] for f in files}
+    for line in r.stdout.splitlines():
+        f = line.split("::")[0]
+        if "::" in line and f in ids:
+            ids[f].append(line.strip())
+    return ids
+
+
+def select(ids, n):
+    """``n`` of ``ids``, evenly spaced over the collection order (so every parametrized test
+    function and both ends of its parameter grid get some), all of them if there are no more."""
+    if n is None or len(ids) <= n:
+        return list(ids)
+    return [ids[i * len(ids) // n] for i in range(n)]
+
+
+def _run_side(ids, side, fixes):
+    msgs = {}
+    res, out = run(ids, proxy=side == "proxy", timeout=FILE_TIMEOUT, fixes=fixes, messages=msgs)
+    tail = [ln for ln in out.strip().splitlines() if ln.strip()][-1:] or [""]
+    # the first exception line (a collection error has no one-line reason in -rA)
+    first = re.search(r"^E\s+(\w*(?:Error|Exception)\b.*)$", out, re.MULTILINE)
+    return res, msgs, tail[0][-300:], first.group(1)[:300] if first else ""
+
+
+def _save(f, entry):
+    path = _record_path(f)
+    with open(path + ".tmp", "w") as fh:
+        json.dump(entry, fh, indent=1, sort_keys=True)
+    os.replace(path + ".tmp", path)
+
+
+def record(files, fixes=True, log=print, max_cases=None, batch=1):
+    """Run each file on both sides (skipping files recorded already) and keep its outcomes.
+    ``max_cases``: run at most that many of a file's cases (``select``), recorded as a
+    selection (the machine's time does not run 2,278 interpreter cases twice).  ``batch``: run
+    the cases of that many files in one pytest process per side (each process pays ~20 s of
+    imports), each file still recorded on its own; a file that collects nothing (a collection
+    error) runs alone, so its summary and first error are its own, and a file a batch reports
+    nothing for (a crash) is run again alone."""
     os.makedirs(record_dir(), exist_ok=True)
+    todo = [f for f in files if not os.path.isfile(_record_path(f))]
     for f in files:
-        path = _record_path(f)
-        if os.path.isfile(path):
-            log(f"{f}: recorded already ({path})")
-            continue
-        entry = {"file": f, "fixes": fixes}
+        if f not in todo:
+            log(f"{f}: recorded already ({_record_path(f)})")
+    collected = collect(todo, fixes) if (max_cases or batch > 1) and todo else {}
+    plan = {}  # file -> (its ids, selection or None)
+    for f in todo:
+        ids = collected.get(f) or [f]
+        sel = None
+        if max_cases and len(ids) > max_cases:
+            sel = {"cases": max_cases, "collected": len(ids), "ids": select(ids, max_cases)}
+            ids = sel["ids"]
+        plan[f] = (ids if collected.get(f) else [f], sel)
+    alone = [f for f in todo if not collected.get(f)] if batch > 1 else list(todo)
+    grouped = [f for f in todo if f not in alone]
+    groups = [[f] for f in alone] + [grouped[i:i + batch] for i in range(0, len(grouped), batch)]
+    while groups:
+        group = groups.pop(0)
+        entries = {f: {"file": f, "fixes": fixes, **({"selection": plan[f][1]} if plan[f][1]
+                                                     else {})} for f in group}
         for side in ("real", "proxy"):
-            msgs = {}
-            res, out = run([f], proxy=side == "proxy", timeout=FILE_TIMEOUT, fixes=fixes,
-                           messages=msgs)
-            tail = [ln for ln in out.strip().splitlines() if ln.strip()][-1:] or [""]
-            entry[side] = res
-            entry[side + "_messages"] = msgs
-            entry[side + "_summary"] = tail[0][-300:]
-            # the first exception line (a collection error has no one-line reason in -rA)
-            first = re.search(r"^E\s+(\w*(?:Error|Exception)\b.*)$", out, re.MULTILINE)
-            entry[side + "_first_error"] = first.group(1)[:300] if first else ""
-            log(f"{f} [{side}]: {tail[0][-200:]}")
-        with open(path + ".tmp", "w") as fh:
-            json.dump(entry, fh, indent=1, sort_keys=True)
-        os.replace(path + ".tmp", path)
+            ids = [i for f in group for i in plan[f][0]]
+            res, msgs, summary, first = _run_side(ids, side, fixes)
+            for f in group:
+                mine = {k: v for k, v in res.items() if k.split("::")[0] == f}
+                entries[f][side] = mine
+                entries[f][side + "_messages"] = {k: v for k, v in msgs.items() if k in mine}
+                if len(group) == 1:
+                    entries[f][side + "_summary"], entries[f][side + "_first_error"] = (
+                        summary, first)
+                else:  # the process's last line is the batch's: this file's own counts
+                    counts = {}
+                    for v in mine.values():
+                        counts[v.lower()] = counts.get(v.lower(), 0) + 1
+                    entries[f][side + "_summary"] = ", ".join(
+                        f"{n} {k}" for k, n in sorted(counts.items())) + " (batched run)"
+                    entries[f][side + "_first_error"] = ""
+            log(f"{' '.join(os.path.basename(f) for f in group)} [{side}]: {summary[-200:]}")
+        for f in group:
+            if len(group) > 1 and not (entries[f]["real"] and entries[f]["proxy"]):
+                log(f"{f}: nothing reported in the batch, run again alone")
+                groups.append([f])
+                continue
+            _save(f, entries[f])
 
 
 def _reason(k, entry):
@@ -272,8 +351,11 @@ def write_md(path=RESULTS_MD):
         tot_ok += len(ok)
         tot_both += len(both)
         note = ""
+        if e.get("selection"):
+            note = (f"selection: {e['selection']['cases']} of {e['selection']['collected']} "
+                    "collected cases (`--max-cases`, evenly spaced). ")
         if not ok:  # pytest's last line ("11 skipped ...") and the first exception, if any
-            note = "real torch passes none: " + "; ".join(
+            note += "real torch passes none: " + "; ".join(
                 x for x in (e["real_summary"], e.get("real_first_error")) if x)[:250]
         rows.append(f"| `{os.path.basename(f)}` | {len(ran)} | {len(ok)} | {len(both)} | "
                     f"{note.replace('|', '/')} |")
@@ -285,7 +367,9 @@ def write_md(path=RESULTS_MD):
         "Generated by `python tests/clients/liger_suite.py --write-md` from the runs that "
         "`python tests/clients/liger_suite.py --record` recorded (file by file, each side in its "
         "own pytest process, Triton's interpreter, TRITON_INTERPRET=1, torchproxy's interpreter "
-        f"fixes on both sides, per-case timeout {TIMEOUT_PER_TEST} s). Do not edit by hand.",
+        f"fixes on both sides, per-case timeout {TIMEOUT_PER_TEST} s). A file recorded with "
+        "`--record --max-cases=N` ran N of its cases, evenly spaced over pytest's collection "
+        "order (its note says so). Do not edit by hand.",
         "",
         f"Paddle {_paddle_version()}, torch {importlib.metadata.version('torch')}, "
         f"triton {importlib.metadata.version('triton')}, "
@@ -323,9 +407,12 @@ def main(argv):
         return 0
     if "--record" in argv:
         files = [a for a in argv if not a.startswith("--")] or all_files()
-        record(files, fixes, log=lambda m: print(m, flush=True))
+        n = [int(a.split("=", 1)[1]) for a in argv if a.startswith("--max-cases=")]
+        k = [int(a.split("=", 1)[1]) for a in argv if a.startswith("--batch=")]
+        record(files, fixes, log=lambda m: print(m, flush=True), max_cases=n[-1] if n else None,
+               batch=k[-1] if k else 1)
         return 0
-    ids = [a for a in argv if a not in ("--no-interpreter-fix", "--full")] or (
+    ids = [a for a in argv if not a.startswith("--")] or (
         FULL if "--full" in argv else SELECTED)
     real, proxy, out = compare(ids, fixes)
     ok = sorted(k for k, v in real.items() if v == "PASSED")
