@@ -548,10 +548,27 @@ _SCHEMA_TAIL = (rb"\s*\(\s*(?:(?:" + _SCHEMA_ARG + rb")(?:\s*,\s*(?:" + _SCHEMA_
                 + rb"))*)?\s*\)\s*->\s*(?:" + _SCHEMA_RET + rb")")
 
 
+def _finditer_at_literal(pat, literal: bytes, data: bytes):
+    """``pat.finditer(data)`` for a pattern whose matches all begin with ``literal``: the
+    leading lookbehind keeps re from skipping ahead to the literal, so finditer tries every
+    byte of every loaded library (~8 s a call on an extension plus numpy/scipy's libraries);
+    bytes.find jumps between the literal's occurrences and ``pat.match`` there gives the same
+    matches (match(data, pos) sees the bytes before pos, so the lookbehind still applies)."""
+    pos = data.find(literal)
+    while pos != -1:
+        m = pat.match(data, pos)
+        if m:
+            yield m
+            pos = data.find(literal, m.end())
+        else:
+            pos = data.find(literal, pos + 1)
+
+
 def _cpp_schema(op: "CppOpDef") -> str:
     """The schema string ``m.def`` registered for a TORCH_LIBRARY operator, from its library."""
     name, overload = op._name, (op._overload_name if op._overload_name != "default" else "")
-    head = re.escape(name + (f".{overload}" if overload else "")).encode()
+    literal = (name + (f".{overload}" if overload else "")).encode()
+    head = re.escape(literal)
     # only a well-formed schema counts: at -O2 the compiler may also store a literal as
     # overlapping immediates, leaving mangled copies ("flooat") next to the clean one
     pat = re.compile(rb"(?<![A-Za-z_.])" + head + _SCHEMA_TAIL)
@@ -561,7 +578,8 @@ def _cpp_schema(op: "CppOpDef") -> str:
         if key not in _SCHEMA_CACHE:
             with open(path, "rb") as f:
                 _SCHEMA_CACHE[key] = f.read()
-        found.update(m.group(0).decode("utf-8", "replace") for m in pat.finditer(_SCHEMA_CACHE[key]))
+        found.update(m.group(0).decode("utf-8", "replace")
+                     for m in _finditer_at_literal(pat, literal, _SCHEMA_CACHE[key]))
     if len(found) != 1:
         why = "none" if not found else f"{len(found)} different ones ({sorted(found)})"
         raise NotProvidedError(
