@@ -37,4 +37,7 @@ if os.environ.get("FAIL_RANK") == str(rank):
 if os.environ.get("FAIL_RANK"):
     dist.barrier()  # waits for the failed rank: only the launcher ends it
 dist.destroy_process_group()
-print(json.dumps(out), flush=True)
+# one write(2) of the whole line: the ranks share the launcher's stdout, and with
+# PYTHONUNBUFFERED set print() writes the text and its newline apart, so two ranks' lines could
+# interleave (a line of two JSON objects); a pipe keeps a write under PIPE_BUF whole
+os.write(1, (json.dumps(out) + "\n").encode())
