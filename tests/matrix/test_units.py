@@ -164,6 +164,17 @@ def test_python_for_unknown_library_is_refused(tmp_path):
         runner.plan()
 
 
+def test_python_for_a_known_library_left_out_by_libs_is_unused(tmp_path):
+    # ./dev matrix passes --python-for kernels_tilelang=... on every run: `./dev matrix --libs
+    # kernels_triton` must plan the one library, not refuse the other's Python
+    import sys
+    from compat_matrix.runner import Options, Runner
+    runner = Runner(Options(out=str(tmp_path), libs=["kernels_triton"],
+                            python_for={"kernels_tilelang": sys.executable}))
+    runner.plan()
+    assert [s.library.name for s in runner.specs] == ["kernels_triton"]
+
+
 def test_progress_redraws_on_a_terminal_and_logs_lines_otherwise():
     import io
     from compat_matrix.progress import Progress
