@@ -248,11 +248,11 @@ class Runner:
 
     # -- planning --------------------------------------------------------------------------
     def plan(self):
-        specs = spec_mod.load_specs(self.opts.specs, self.opts.libs)
+        known = spec_mod.load_specs(self.opts.specs)
+        specs = spec_mod.select_specs(known, self.opts.libs)
         # a --python-for of a known library that --libs leaves out is unused, not an error
         # (./dev matrix always names the TileLang row's Python; `./dev matrix --libs fla` ran
         # into "unknown libraries ['kernels_tilelang']")
-        known = specs if not self.opts.libs else spec_mod.load_specs(self.opts.specs)
         unknown = set(self.opts.python_for) - {s.library.name for s in known}
         if unknown:
             raise ValueError(f"--python-for names unknown libraries {sorted(unknown)}")

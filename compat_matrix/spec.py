@@ -220,7 +220,12 @@ def spec_paths(dirs=None) -> list[str]:
 
 
 def load_specs(dirs=None, libs=None) -> list[SpecFile]:
-    specs = [load_spec(p) for p in spec_paths(dirs)]
+    return select_specs([load_spec(p) for p in spec_paths(dirs)], libs)
+
+
+def select_specs(specs: list[SpecFile], libs=None) -> list[SpecFile]:
+    """The specs of the libraries named in ``libs`` (all without it); a name no spec has is
+    refused, naming the known ones."""
     if libs:
         wanted = set(libs)
         unknown = wanted - {s.library.name for s in specs}
