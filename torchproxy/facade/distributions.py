@@ -87,6 +87,16 @@ def _broadcast_all(*values):
     return [t if list(t.shape) == list(shape) else paddle.broadcast_to(t, shape) for t in ts]
 
 
+def _init_params(dist, validate_args, **params):
+    """What the __init__ of torch's families with tensor parameters does: broadcast the
+    parameters together (broadcast_all), keep each as an attribute, and start the Distribution
+    with their shape as its batch shape (validation then reads the attributes)."""
+    values = _broadcast_all(*params.values())
+    for name, value in zip(params, values):
+        setattr(dist, name, value)
+    Distribution.__init__(dist, values[0].shape, validate_args=validate_args)
+
+
 def _xlogy(x, y):
     """torch.xlogy: 0 where x == 0 and y == 0; elsewhere x * log(y) (its gradient in x is
     log(y), at x == 0 too, as torch's)."""

@@ -16,9 +16,9 @@ import math
 import paddle
 
 from ..errors import NotProvidedError
-from .distributions import (_as_tensor, _broadcast_all, _declare, _finfo_eps, _LOG_SQRT_2PI,
-                            _NO_RSAMPLE, _rand, _randn, _reads, _standard_gamma, _xlogy,
-                            Distribution)
+from .distributions import (_as_tensor, _broadcast_all, _declare, _finfo_eps, _init_params,
+                            _LOG_SQRT_2PI, _NO_RSAMPLE, _rand, _randn, _reads, _standard_gamma,
+                            _xlogy, Distribution)
 from .distributions_constraints import _Interval, nonnegative, positive, real, unit_interval
 from .distributions_multivariate import Dirichlet
 
@@ -31,8 +31,7 @@ class _LocScale(Distribution):
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = _broadcast_all(loc, scale)
-        super().__init__(self.loc.shape, validate_args=validate_args)
+        _init_params(self, validate_args, loc=loc, scale=scale)
 
     mean = mode = _reads("loc")
 
@@ -124,8 +123,7 @@ class Exponential(Distribution):
     has_rsample = True
 
     def __init__(self, rate, validate_args=None):
-        (self.rate,) = _broadcast_all(rate)
-        super().__init__(self.rate.shape, validate_args=validate_args)
+        _init_params(self, validate_args, rate=rate)
 
     @property
     def mean(self):
@@ -201,8 +199,7 @@ class Gamma(Distribution):
     has_rsample = True
 
     def __init__(self, concentration, rate, validate_args=None):
-        self.concentration, self.rate = _broadcast_all(concentration, rate)
-        super().__init__(self.concentration.shape, validate_args=validate_args)
+        _init_params(self, validate_args, concentration=concentration, rate=rate)
 
     @property
     def mean(self):
@@ -405,8 +402,7 @@ class StudentT(Distribution):
     has_rsample = True
 
     def __init__(self, df, loc=0.0, scale=1.0, validate_args=None):
-        self.df, self.loc, self.scale = _broadcast_all(df, loc, scale)
-        super().__init__(self.df.shape, validate_args=validate_args)
+        _init_params(self, validate_args, df=df, loc=loc, scale=scale)
 
     @property
     def mean(self):

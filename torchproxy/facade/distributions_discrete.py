@@ -16,8 +16,8 @@ import math
 import paddle
 import paddle.nn.functional as PF
 
-from .distributions import (_broadcast_all, _declare, _finfo_eps, _rand, _reads, _size, _xlogy,
-                            Distribution)
+from .distributions import (_broadcast_all, _declare, _finfo_eps, _init_params, _rand, _reads,
+                            _size, _xlogy, Distribution)
 from .distributions_constraints import (_IntegerInterval, boolean, Constraint, nonnegative,
                                         nonnegative_integer, one_hot, real, real_vector, simplex,
                                         unit_interval)
@@ -200,8 +200,7 @@ class Poisson(Distribution):
     support = nonnegative_integer
 
     def __init__(self, rate, validate_args=None):
-        (self.rate,) = _broadcast_all(rate)
-        super().__init__(self.rate.shape, validate_args=validate_args)
+        _init_params(self, validate_args, rate=rate)
 
     mean = variance = _reads("rate")
 
