@@ -121,6 +121,10 @@ def _launch_on_paddle_stream(adapter_cls) -> None:
 
     def _convert_torch_func(self):
         func = original(self)
+        if _tvm_ffi.exchange_api_sets_stream():
+            # tvm-ffi reads Paddle tensors through torchproxy's DLPack C exchange table and
+            # sets Paddle's current stream for the call itself: no per-call wrapper
+            return func
 
         def launch(*args, **kwargs):
             index = first_gpu_index(args, PT)
