@@ -384,6 +384,11 @@ def part_tilelang():
             exe = kernel.adapter._get_executable()
             inner = getattr(kernel.torch_function, "__wrapped__", None)
             RESULTS["info"][f"{name}_launch_wrapped_by_torchproxy"] = inner is not None
+            # issue 26, seventh round: tvm-ffi reads Paddle tensors through torchproxy's DLPack
+            # C exchange table and sets the stream itself (no wrapper); absent in older trees
+            from torchproxy.integrations import tvm_ffi as _tp
+            RESULTS["info"]["exchange_api_sets_stream"] = bool(
+                getattr(_tp, "exchange_api_sets_stream", lambda: False)())
             vp = [tvm_ffi.from_dlpack(t) for t in (*xs_p, yp)]
             yt = torch.empty(oshape, dtype=getattr(torch, odt), device="cuda")
             vt = [tvm_ffi.from_dlpack(t) for t in (*xs_t, yt)]

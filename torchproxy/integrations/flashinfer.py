@@ -79,6 +79,10 @@ def install_stream_wrapping() -> bool:
 
 def on_user(module_name: str) -> None:
     """The import hook: ``module_name`` (a ``flashinfer.*`` module) was handed the facade."""
+    # the exchange table first: tvm-ffi keeps, per type, the way it read the first Paddle
+    # tensor it saw, so it must be in place before any reaches tvm-ffi
+    from .tvm_ffi import install_exchange_api
+    install_exchange_api()
     install_stream_wrapping()
 
 

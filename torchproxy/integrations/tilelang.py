@@ -148,6 +148,9 @@ def on_import() -> None:
     except ImportError:  # a TileLang without pluggable targets: nothing to wrap
         return
     _wrap_cuda_detection(target_mod)
+    # before any Paddle tensor reaches tvm-ffi (it keeps, per type, the way it read the first)
+    from .tvm_ffi import install_exchange_api
+    install_exchange_api()
     tvm_ffi_adapter = sys.modules.get("tilelang.jit.adapter.tvm_ffi")
     if tvm_ffi_adapter is not None:
         _launch_on_paddle_stream(tvm_ffi_adapter.TVMFFIKernelAdapter)
