@@ -1,9 +1,13 @@
-"""Build configuration beyond pyproject.toml: the optional C dispatcher.
+"""Build configuration beyond pyproject.toml: the optional C dispatcher and DLPack exchange table.
 
 ``torchproxy._cdispatch`` (torchproxy/_dispatch.c) makes Tensor-method dispatch cheap for Paddle
 code outside the scope.  It is optional: where it cannot be compiled (no C compiler, an
 unsupported interpreter) the install still succeeds and torchproxy uses its pure-Python
 dispatcher (torchproxy/facade/dispatch.py; ``TORCHPROXY_PURE_PYTHON=1`` selects that one too).
+
+``torchproxy._cdlpack`` (torchproxy/_dlpack_exchange.c): the DLPack C exchange API for Paddle 2.6
+tensors handed to tvm-ffi (issue 26); optional too: without it tvm-ffi reads them through the
+facade's ``__dlpack__`` and torchproxy's Python stream wrappers (torchproxy/integrations/tvm_ffi.py).
 """
 import hashlib
 import os
@@ -17,4 +21,6 @@ with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), SOURCE), "rb"
     SHA = hashlib.sha1(f.read()).hexdigest()
 
 setup(ext_modules=[Extension("torchproxy._cdispatch", [SOURCE], optional=True,
-                             define_macros=[("TPX_SOURCE_SHA", f'"{SHA}"')])])
+                             define_macros=[("TPX_SOURCE_SHA", f'"{SHA}"')]),
+                   Extension("torchproxy._cdlpack", ["torchproxy/_dlpack_exchange.c"],
+                             optional=True)])

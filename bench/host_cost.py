@@ -164,6 +164,11 @@ def main(argv=None):
         tvm_ffi = None
     if tvm_ffi is not None:
         from torchproxy.integrations import tvm_ffi as tp_tvm
+        # issue 26, seventh round: the DLPack C exchange table (absent in older trees).  Before
+        # any Paddle tensor reaches tvm-ffi: tvm-ffi keeps, per type, the way it read the first
+        exchange = getattr(tp_tvm, "exchange_api_sets_stream", lambda: False)()
+        out.append(f"\ntvm-ffi reads Paddle tensors through torchproxy's DLPack C exchange "
+                   f"table: {exchange}")
         to_dl = paddle.utils.dlpack.to_dlpack
         env = {"F": tvm_ffi.from_dlpack, "to_dl": to_dl, "new": tp_tvm.to_tvm_ffi}
         nop = tvm_ffi.get_global_func("testing.nop")  # takes any arguments, does nothing
@@ -174,7 +179,8 @@ def main(argv=None):
                 "Paddle: from_dlpack(x) (x.__dlpack__; the facade's on 2.6)":
                     ("F(x)", {**env, "x": xp}),
                 "Paddle: integrations.tvm_ffi.to_tvm_ffi(x) (new)": ("new(x)", {**env, "x": xp}),
-                "tvm-ffi no-op(x), Paddle x": ("nop(x)", {"nop": nop, "x": xp})}
+                "tvm-ffi no-op(x), Paddle x": ("nop(x)", {"nop": nop, "x": xp}),
+                "tvm-ffi no-op(x), torch x": ("nop(x)", {"nop": nop, "x": xt})}
         if hasattr(tp_tvm, "on_paddle_stream"):  # absent in trees before issue 26's fix
             rows["on_paddle_stream(no-op)(x), Paddle x (a CPU x: no stream set)"] = \
                 ("w(x)", {"w": tp_tvm.on_paddle_stream(nop), "x": xp})
@@ -515,6 +521,12 @@ def _gpu_stream_rows(tvm_ffi, tp_tvm, xp, xt, N):
     if hasattr(tp_tvm, "on_paddle_stream"):
         rows["FlashInfer module function (on_paddle_stream) around it"] = \
             ("w(x)", {"w": tp_tvm.on_paddle_stream(nop), "x": xp})
+    # the whole per-call path where no wrapper is needed: tvm-ffi sets the stream itself (torch's
+    # C exchange API; Paddle's through torchproxy's table where it is in use)
+    rows["tvm-ffi no-op(x), torch GPU x (stream from torch's exchange API)"] = \
+        ("nop(x)", {"nop": nop, "x": xt})
+    rows["tvm-ffi no-op(x), Paddle GPU x, no wrapper (stream only with the exchange table)"] = \
+        ("nop(x)", {"nop": nop, "x": xp})
     return table("GPU: stream lookup and the TileLang launch wrapper", measure(rows, N // 4),
                  "torch: _cuda_getCurrentRawStream(0)")
 

@@ -384,6 +384,11 @@ def part_tilelang():
             exe = kernel.adapter._get_executable()
             inner = getattr(kernel.torch_function, "__wrapped__", None)
             RESULTS["info"][f"{name}_launch_wrapped_by_torchproxy"] = inner is not None
+            # issue 26, seventh round: tvm-ffi reads Paddle tensors through torchproxy's DLPack
+            # C exchange table and sets the stream itself (no wrapper); absent in older trees
+            from torchproxy.integrations import tvm_ffi as _tp
+            RESULTS["info"]["exchange_api_sets_stream"] = bool(
+                getattr(_tp, "exchange_api_sets_stream", lambda: False)())
             vp = [tvm_ffi.from_dlpack(t) for t in (*xs_p, yp)]
             yt = torch.empty(oshape, dtype=getattr(torch, odt), device="cuda")
             vt = [tvm_ffi.from_dlpack(t) for t in (*xs_t, yt)]
@@ -490,6 +495,10 @@ def summary(d):
             with open(path) as f:
                 data[p] = json.load(f)
     lines = []
+    info = data.get("tilelang", {}).get("info", {})
+    if "torchproxy_file" in info:  # which tree the Paddle process ran
+        lines.append(f"torchproxy: {info['torchproxy_file']}; tvm-ffi reads Paddle tensors "
+                     f"through the exchange table: {info.get('exchange_api_sets_stream')}")
 
     def row(what, p, t, key="us"):
         if p is None or t is None:
@@ -550,8 +559,13 @@ def main():
         return 0
     part, out = sys.argv[1], sys.argv[2]
     _OUT[0] = out
-    sys.path.insert(0, os.getcwd())
+    # last, not first: gpu/run_host_cost.sh runs the BASELINE tree by putting it on PYTHONPATH
+    # from the AFTER tree's root; inserted first (rounds four to seven's first lease did), the
+    # working directory's torchproxy shadowed it and both "trees" ran the AFTER code
+    sys.path.append(os.getcwd())
     RESULTS["info"]["part"] = part
+    import torchproxy
+    RESULTS["info"]["torchproxy_file"] = torchproxy.__file__  # which tree this process runs
     t0 = time.time()
     try:
         {"flashinfer": part_flashinfer, "tilelang": part_tilelang,

@@ -26,7 +26,10 @@ Parts (each isolated: a failure is recorded and the next part runs):
             before the memset and read the random input.  The unwrapped module function is
             run the same way and reported (it is the defect: tvm-ffi's stream stays 0; when s
             is a blocking stream the legacy stream 0 waits for it, so only a non-blocking s
-            tells them apart: the flags are reported)
+            tells them apart: the flags are reported; where tvm-ffi reads Paddle tensors
+            through torchproxy's DLPack C exchange table (tvm_ffi.exchange_api_sets_stream)
+            the defect is gone: then a bare tvm-ffi probe must see s and the unwrapped
+            module function must read the 1.0s too)
   timing    per-call host time: flashinfer.norm.rmsnorm on Paddle tensors (the proxy path) vs
             the same compiled kernel called with real torch tensors (out-of-scope code keeps
             real torch), plus the bare kernel call on Paddle tensors
@@ -262,6 +265,20 @@ def p_stream():
     res["probe_saw"] = [hex(v) for v in seen]
     res["env_stream_after"] = hex(get(2, 0))
     probe_ok = seen == [handle] and res["paddle_current_in_guard"] == hex(handle)
+    # the same probe without torchproxy's wrapper: where tvm-ffi reads Paddle tensors through
+    # torchproxy's DLPack C exchange table (Paddle 2.6, issue 26 seventh round), tvm-ffi itself
+    # sets Paddle's current stream for the call (older trees: it stays 0, reported only)
+    exchange = bool(getattr(tp, "exchange_api_sets_stream", lambda: False)())
+    res["exchange_api_sets_stream"] = exchange
+    seen_bare = []
+    bare = tvm_ffi.convert(lambda *a: seen_bare.append(get(2, 0)) or 0)
+    with paddle.device.cuda.stream_guard(s):
+        bare(wp)
+    res["bare_probe_saw"] = [hex(v) for v in seen_bare]
+    res["env_stream_after_bare"] = hex(get(2, 0))
+    if exchange:
+        probe_ok = (probe_ok and seen_bare == [handle]
+                    and res["env_stream_after_bare"] == res["env_stream_after"])  # restored
 
     def busy_then_ones(xp):
         # on s: sleep 300 ms, then x = 1.0 (fp16 0x3C00) everywhere
@@ -292,9 +309,12 @@ def p_stream():
             y.numpy().astype(np.float32), rms_ref(x, w).astype(np.float32), atol=1e-2))
         runs[name] = info
     res["runs"] = runs
-    res["_ok"] = probe_ok and runs["flashinfer.norm.rmsnorm (wrapped)"]["ok"]
-    res["discriminating"] = (res["stream_non_blocking"]
-                             and not runs["module function unwrapped (defect)"]["ok"])
+    unwrapped_ok = runs["module function unwrapped (defect)"]["ok"]
+    # with the exchange table the module function alone runs on Paddle's stream too: the
+    # defect is gone, and the check requires it
+    res["_ok"] = (probe_ok and runs["flashinfer.norm.rmsnorm (wrapped)"]["ok"]
+                  and (unwrapped_ok or not exchange))
+    res["discriminating"] = res["stream_non_blocking"] and (exchange or not unwrapped_ok)
     log("   stream", json.dumps(res, default=str))
     return res
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The steps of an issue 26 host-cost lease (rounds four to six ran these, unchanged), run from
-# the AFTER tree's root (.hc_gpu) on the GPU machine: launch | hostcost | unscoped | tvmffi.
+# the AFTER tree's root (.hc_gpu) on the GPU machine: launch | hostcost | unscoped | tvmffi |
+# tvmffi-only.
 # Each round's gpu/lease_sessionN.sh says which `run` calls made up its lease and passes its
 # step here.
 set -uo pipefail
@@ -34,5 +35,6 @@ case "$step" in
   tvmffi)
     bash gpu/run_host_cost.sh tvmffi
     bash gpu/run_host_cost.sh probe ;;
+  tvmffi-only) bash gpu/run_host_cost.sh tvmffi ;;  # FlashInfer and TileLang, both trees
   *) echo "unknown step $step"; exit 2 ;;
 esac

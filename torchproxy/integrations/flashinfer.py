@@ -25,7 +25,9 @@ FlashInfer's JIT loads (``flashinfer.jit.core.JitSpec.load``, the one place it c
 call with a Paddle GPU tensor runs on Paddle's current stream.  The import hook calls
 :func:`on_user` for each ``flashinfer.*`` module handed the facade, which installs it as soon
 as ``flashinfer.jit.core`` is loaded (``import flashinfer`` loads it before its first kernel
-module).
+module).  Where tvm-ffi reads Paddle tensors through torchproxy's DLPack C exchange table
+(Paddle 2.6, ``tvm_ffi.exchange_api_sets_stream``), tvm-ffi sets that stream itself and the
+modules are returned unwrapped.
 """
 from __future__ import annotations
 
@@ -60,10 +62,13 @@ def install_stream_wrapping() -> bool:
         return False
     if getattr(original, "__torchproxy__", False):
         return True
-    from .tvm_ffi import PaddleStreamModule
+    from .tvm_ffi import PaddleStreamModule, exchange_api_sets_stream
 
     def load(self, so_path):
         mod = original(self, so_path)
+        if exchange_api_sets_stream():
+            # tvm-ffi sets Paddle's current stream itself (the C exchange table): no wrapper
+            return mod
         return mod if isinstance(mod, PaddleStreamModule) else PaddleStreamModule(mod)
     load.__wrapped__ = original
     load.__torchproxy__ = True
@@ -74,6 +79,10 @@ def install_stream_wrapping() -> bool:
 
 def on_user(module_name: str) -> None:
     """The import hook: ``module_name`` (a ``flashinfer.*`` module) was handed the facade."""
+    # the exchange table first: tvm-ffi keeps, per type, the way it read the first Paddle
+    # tensor it saw, so it must be in place before any reaches tvm-ffi
+    from .tvm_ffi import install_exchange_api
+    install_exchange_api()
     install_stream_wrapping()
 
 

@@ -121,6 +121,10 @@ def _launch_on_paddle_stream(adapter_cls) -> None:
 
     def _convert_torch_func(self):
         func = original(self)
+        if _tvm_ffi.exchange_api_sets_stream():
+            # tvm-ffi reads Paddle tensors through torchproxy's DLPack C exchange table and
+            # sets Paddle's current stream for the call itself: no per-call wrapper
+            return func
 
         def launch(*args, **kwargs):
             index = first_gpu_index(args, PT)
@@ -144,6 +148,9 @@ def on_import() -> None:
     except ImportError:  # a TileLang without pluggable targets: nothing to wrap
         return
     _wrap_cuda_detection(target_mod)
+    # before any Paddle tensor reaches tvm-ffi (it keeps, per type, the way it read the first)
+    from .tvm_ffi import install_exchange_api
+    install_exchange_api()
     tvm_ffi_adapter = sys.modules.get("tilelang.jit.adapter.tvm_ffi")
     if tvm_ffi_adapter is not None:
         _launch_on_paddle_stream(tvm_ffi_adapter.TVMFFIKernelAdapter)

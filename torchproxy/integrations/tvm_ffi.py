@@ -42,6 +42,51 @@ def _tvm_ffi():
     return tvm_ffi
 
 
+_EXCHANGE: list = [None]  # exchange_api_sets_stream()'s answer, once known
+
+
+def install_exchange_api() -> bool:
+    """Put torchproxy's DLPack C exchange table on ``paddle.Tensor`` where Paddle has none of
+    its own (2.6); idempotent.  True when the table on ``paddle.Tensor`` is torchproxy's.  It
+    stays for the process (tvm-ffi keeps the table's address per type once it saw one, and the
+    table's answers do not depend on the facade being enabled)."""
+    try:
+        from .. import _cdlpack
+    except ImportError:  # not built (optional extension): the Python paths below
+        return False
+    have = _PT.__dict__.get("__dlpack_c_exchange_api__")
+    if have is not None:
+        return getattr(_PT, "__torchproxy_dlpack_exchange__", False)
+    _cdlpack.set_stream_reader(_stream_handle)
+    _PT.__dlpack_c_exchange_api__ = _cdlpack.capsule()
+    _PT.__torchproxy_dlpack_exchange__ = True
+    return True
+
+
+def exchange_api_sets_stream() -> bool:
+    """True when tvm-ffi reads Paddle tensors through torchproxy's exchange table (installed
+    here if need be), so every tvm-ffi call with a Paddle GPU tensor runs on Paddle's current
+    stream without a wrapper.  Found once, by a probe: tvm-ffi's ``testing.nop`` called with a
+    one-element CPU Paddle tensor must go through the table (False without tvm-ffi, without
+    that function, or when tvm-ffi already chose another way for ``paddle.Tensor``)."""
+    got = _EXCHANGE[0]
+    if got is not None:
+        return got
+    got = False
+    if install_exchange_api():
+        from .. import _cdlpack
+        try:
+            nop = _tvm_ffi().get_global_func("testing.nop", allow_missing=True)
+        except ImportError:
+            nop = None
+        if nop is not None:
+            before = _cdlpack.exports()
+            nop(paddle.to_tensor([0.0], place=paddle.CPUPlace()))
+            got = _cdlpack.exports() == before + 1
+    _EXCHANGE[0] = got
+    return got
+
+
 def _is_paddle_tensor(x) -> bool:
     return isinstance(x, _PT)
 
@@ -54,8 +99,10 @@ def to_tvm_ffi(x):
     """A ``tvm_ffi.Tensor`` viewing the Paddle tensor's memory (no copy)."""
     if not _FROM_DLPACK:
         _FROM_DLPACK.append(_tvm_ffi().from_dlpack)
-    if not IS_PADDLE_2 or not isinstance(x, _PT):
-        return _FROM_DLPACK[0](x)  # Paddle >= 3 tensors speak __dlpack__ themselves
+    if not IS_PADDLE_2 or not isinstance(x, _PT) or _EXCHANGE[0]:
+        # Paddle >= 3 tensors speak __dlpack__ themselves; with the exchange table, tvm-ffi
+        # reads a Paddle 2.6 tensor through it
+        return _FROM_DLPACK[0](x)
     # Paddle 2.6: the capsule directly, not through __dlpack__ (the facade's, when enabled) or
     # paddle.utils.dlpack.to_dlpack, whose @dygraph_only x.value() costs more than the export
     return _FROM_DLPACK[0](_dlpack_capsule(x))
