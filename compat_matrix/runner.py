@@ -396,6 +396,7 @@ class Runner:
             meta["finished"] = time.time()
             meta["loadavg_end"] = _loadavg()
             meta["wall_s"] = round(meta["finished"] - started, 1)
+            meta["cpu_s"] = _cpu_split()
             prev = _read_json(os.path.join(self.out, "meta.json"))
             if self.opts.resume and prev:
                 meta["wall_s_previous_runs"] = round(prev.get("wall_s", 0)
@@ -718,6 +719,16 @@ def _kill_group(p: subprocess.Popen):
         os.killpg(p.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _cpu_split() -> dict:
+    """CPU seconds (user + system) of this run: the runner itself (its threads: planning,
+    judging, reports) and its children it waited for (probes, workers, scans); each cell's
+    own share is its record's ``cpu_s``."""
+    import resource
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"runner": round(me.ru_utime + me.ru_stime, 1),
+            "children": round(kids.ru_utime + kids.ru_stime, 1)}
 
 
 def _loadavg():
