@@ -62,7 +62,9 @@ def _child(sock, req, fds):
     """In the forked child: become the worker that serves the runner's tasks on ``fds``."""
     try:
         sock.close()
-        os.setsid()  # its own process group: the runner's kill takes its children too
+        # its own process group (the runner's kill takes its children too), in the server's
+        # session, which has no terminal; set by the server as well, before it replies
+        os.setpgid(0, 0)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.environ.clear()
         os.environ.update(req["env"])
@@ -120,6 +122,10 @@ def serve(fd: int, modules: str):
         pid = os.fork()
         if pid == 0:
             _child(sock, req, fds)
+        try:  # before the reply: a kill right after it must find the group
+            os.setpgid(pid, pid)
+        except OSError:  # the child did it first
+            pass
         for f in fds:  # the runner and the worker hold the pipe ends now
             os.close(f)
         _send(sock, {"id": req["id"], "pid": pid})

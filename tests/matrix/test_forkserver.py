@@ -10,17 +10,32 @@ import sys
 from matrix_testpaths import FIXTURE_SPECS, HERE, ROOT
 
 
+def _extra_threads(module):
+    """Threads importing ``module`` starts after numpy's (OpenBLAS's pool)."""
+    code = ("import os, numpy; n = len(os.listdir('/proc/self/task')); import {m}; "
+            "print(len(os.listdir('/proc/self/task')) - n)")
+    r = subprocess.run([sys.executable, "-W", "ignore", "-c", code.format(m=module)],
+                       capture_output=True, text=True, timeout=120)
+    return int(r.stdout.strip().splitlines()[-1])
+
+
 def test_fixture_run_forks_its_cpu_workers_from_the_servers(fixture_run):
     out, cells = fixture_run
     with open(os.path.join(out, "meta.json")) as f:
         meta = json.load(f)
-    used = meta["fork_server"]["used"]
-    assert sorted(k.rsplit(" ", 1)[1] for k in used) == ["(paddle)", "(torch)"], used
-    assert all(used.values()) and meta["fork_server"]["fresh_workers"] == {}
-    ran = [r for r in cells.values() if "worker" in r]
-    assert ran and {r["worker"] for r in ran} == {"forked"}, {r["worker"] for r in ran}
-    # each cell's CPU is accounted, and the run's total with it
-    assert all(r["cpu_s"] >= 0 for r in ran if "cpu_s" in r)
+    used = {k.rsplit(" ", 1)[1].strip("()"): v for k, v in meta["fork_server"]["used"].items()}
+    assert set(used) == {"paddle", "torch"}, used
+    # a server serves exactly when its imports start no thread (Paddle 2.6.2 starts one)
+    assert used == {"paddle": _extra_threads("paddle") == 0, "torch": _extra_threads("torch") == 0}
+    notes = meta["fork_server"]["fresh_workers"]
+    assert len(notes) == list(used.values()).count(False), notes
+    assert all("thread(s) started by importing" in v for v in notes.values()), notes
+    for (case, backend), rec in cells.items():
+        if "worker" in rec:  # it ran
+            server = "torch" if backend == "torch" else "paddle"
+            assert rec["worker"] == ("forked" if used[server] else "fresh"), (case, backend, rec)
+            if rec["reason"] not in ("crash", "timeout"):  # a killed worker wrote no result
+                assert rec["cpu_s"] >= 0, rec
     assert meta["cpu_s"]["children"] > 0
 
 
@@ -128,13 +143,12 @@ def test_a_server_whose_imports_start_a_thread_is_not_used(tmp_path):
 
 def test_paddle_and_torch_imports_start_no_thread():
     """What the servers rely on: after numpy (OpenBLAS's pool, fork-safe by its own atfork
-    handler), importing Paddle or torch starts no thread (no OpenMP/MKL pool yet)."""
-    code = ("import os, numpy; n = len(os.listdir('/proc/self/task')); import {m}; "
-            "print(len(os.listdir('/proc/self/task')) - n)")
-    for m in ("paddle", "torch"):
-        r = subprocess.run([sys.executable, "-W", "ignore", "-c", code.format(m=m)],
-                           capture_output=True, text=True, timeout=120)
-        assert r.stdout.strip().splitlines()[-1] == "0", (m, r.stdout, r.stderr[-500:])
+    handler), importing Paddle 3 or torch starts no thread (no OpenMP/MKL pool yet).  Paddle
+    2.6.2's import does start one: there the paddle server refuses (the test above)."""
+    import paddle
+    assert _extra_threads("torch") == 0
+    if int(paddle.__version__.split(".")[0]) >= 3:
+        assert _extra_threads("paddle") == 0
 
 
 def test_fresh_workers_give_the_same_cells(fixture_run, tmp_path):
