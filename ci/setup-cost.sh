@@ -82,7 +82,7 @@ starts = sum(r.get("cpu_s") or 0 for r in cells if r.get("case") == "import")
 scans = sum((m.get("scan_cpu_s") or {}).values())
 mmss = lambda s: "%dm%02ds" % (s // 60, s % 60)
 print(f"  of which before the runner (installs of the matrix rows, extension-cpp's two builds): "
-      f"CPU {mmss(max(total - runner, 0))}")
+      f"CPU {mmss(max(total - runner, 0))}")  # meta's cpu_s counts from the runner's start
 print(f"  of which the matrix runner: CPU {mmss(runner)}: cells {mmss(in_cells)} (their import "
       f"cells, worker start and library import, {mmss(starts)}), static scans {mmss(scans)}, "
       f"the rest (fork servers' imports, probes, reports) {mmss(max(runner - in_cells - scans, 0))}")

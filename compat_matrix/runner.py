@@ -251,6 +251,7 @@ class Runner:
         self.servers_lock = threading.Lock()
         self.fork_notes: dict[str, str] = {}   # why some workers started fresh (meta.json)
         self._starter_q = None
+        self._cpu_start = _cpu_now()
         self._scan_results: dict = {}
         self.scan_cpu: dict = {}   # "lib:target" -> CPU seconds of its scan (meta.json)
 
@@ -421,7 +422,7 @@ class Runner:
             meta["fork_server"] = {
                 "used": {f"{py} ({pre})": sv.ready for (py, pre), sv in self.servers.items()},
                 "fresh_workers": dict(self.fork_notes)}
-            meta["cpu_s"] = _cpu_split()
+            meta["cpu_s"] = _cpu_split(self._cpu_start)
             meta["scan_cpu_s"] = dict(self.scan_cpu)
             prev = _read_json(os.path.join(self.out, "meta.json"))
             if self.opts.resume and prev:
@@ -838,14 +839,20 @@ def _kill_group(p: subprocess.Popen):
         pass
 
 
-def _cpu_split() -> dict:
-    """CPU seconds (user + system) of this run: the runner itself (its threads: planning,
-    judging, reports) and its children it waited for (probes, workers, scans); each cell's
-    own share is its record's ``cpu_s``."""
+def _cpu_now() -> dict:
     import resource
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {"runner": round(me.ru_utime + me.ru_stime, 1),
-            "children": round(kids.ru_utime + kids.ru_stime, 1)}
+    return {"runner": me.ru_utime + me.ru_stime, "children": kids.ru_utime + kids.ru_stime}
+
+
+def _cpu_split(start: dict) -> dict:
+    """CPU seconds (user + system) of this run since ``start`` (the Runner's creation): the
+    runner itself (its threads: planning, judging, reports) and its children it waited for
+    (probes, fork servers, workers, scans); each cell's own share is its record's ``cpu_s``.
+    Counted from the start because a process keeps its counters across exec: ./dev matrix
+    execs the runner after its installs and builds, whose CPU would be counted here too."""
+    now = _cpu_now()
+    return {k: round(now[k] - start.get(k, 0.0), 1) for k in now}
 
 
 def _loadavg():
