@@ -49,6 +49,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "docs/results/matrix-cpu.md) from OUT's records")
     p.add_argument("--isolate", action="store_true",
                    help="one worker process per cell (slow; default: one per library x backend)")
+    p.add_argument("--no-fork-server", action="store_true",
+                   help="start every CPU worker as a fresh Python (default: forked from one "
+                        "process per Python that imported Paddle or torch once; "
+                        "compat_matrix/forkserver.py)")
     p.add_argument("--no-scan", action="store_true",
                    help="skip the static `torchproxy scan` of each library (reports list its missing names)")
 
@@ -119,7 +123,7 @@ def main(args) -> int:
                    timeout=args.timeout, resume=args.resume, python=args.python,
                    specs=args.specs, cases=args.cases, scan=not args.no_scan,
                    interpreter_fix=not args.no_interpreter_fix, python_for=python_for,
-                   shard=shard, isolate=args.isolate)
+                   shard=shard, isolate=args.isolate, fork_server=not args.no_fork_server)
     if args.libs:
         # unknown names are refused before the progress note: the refusal is the only line
         try:

@@ -28,7 +28,7 @@ import time
 
 import numpy as np
 
-from . import spec as spec_mod, values
+from . import forkserver, spec as spec_mod, values
 from .lifeline import ENV as LIFELINE_ENV
 from .probe import probe
 
@@ -54,6 +54,8 @@ class Options:
     python_for: dict = dataclasses.field(default_factory=dict)  # library -> its own Python
     shard: tuple | None = None         # (i, n), 1-based: run only the i-th of n parts
     isolate: bool = False              # one worker process per cell (slow; for debugging)
+    fork_server: bool = True           # CPU workers forked from a process that imported
+                                       # Paddle / torch once (forkserver.py)
 
 
 def cell_key(rec) -> tuple:
@@ -160,14 +162,18 @@ def shard_libraries(specs, n: int) -> list[list[str]]:
 class _WorkerProc:
     """One ``compat_matrix.worker --serve`` process: tasks in, "done" lines out."""
 
-    def __init__(self, runner, python, env):
+    def __init__(self, runner, python, env, server=None, path=None):
+        """``server``: a ForkServer to fork this worker from (``path``: its sys.path), else
+        a fresh ``python -m compat_matrix.worker``."""
         task_r, self.task_w = os.pipe()
         self.done_r, done_w = os.pipe()
-        self.p = subprocess.Popen(
-            [python, "-m", "compat_matrix.worker", "--serve", str(task_r), str(done_w)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env=env, cwd=REPO_ROOT, pass_fds=(task_r, done_w),
-            start_new_session=True)  # its own group: a kill takes its children too
+        self.p = server.spawn(env, REPO_ROOT, path, (task_r, done_w)) if server else None
+        if self.p is None:
+            self.p = subprocess.Popen(
+                [python, "-m", "compat_matrix.worker", "--serve", str(task_r), str(done_w)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                env=env, cwd=REPO_ROOT, pass_fds=(task_r, done_w),
+                start_new_session=True)  # its own group: a kill takes its children too
         os.close(task_r)
         os.close(done_w)
         self.buf = b""
@@ -241,6 +247,13 @@ class Runner:
         self.procs_lock = threading.Lock()
         self.judge_lock = threading.Lock()
         self.stopping = False
+        self.servers: dict[tuple, forkserver.ForkServer] = {}   # (python, preload) -> server
+        self.servers_lock = threading.Lock()
+        self.fork_notes: dict[str, str] = {}   # why some workers started fresh (meta.json)
+        self._starter_q = None
+        self._cpu_start = _cpu_now()
+        self._scan_results: dict = {}
+        self.scan_cpu: dict = {}   # "lib:target" -> CPU seconds of its scan (meta.json)
 
     def _say(self, msg):
         if self.progress and hasattr(self.progress, "note"):
@@ -353,8 +366,12 @@ class Runner:
             self.progress.start(self.total_cells(), already=[r for r in done.values()])
         queue = [(-u.cost, u.backend != spec_mod.ORACLE, i, "unit", u) for i, u in enumerate(self.units)]
         if self.opts.scan:  # a static scan takes about as long as a unit of a mid-sized library
-            queue += [(-SCAN_COST * len(s.library.scan), 1, 10_000 + i, "scan", s)
-                      for i, s in enumerate(self.specs) if s.library.scan]
+            by_python: dict[str, list] = {}  # one scan process per Python (scanjob.py)
+            for s in self.specs:
+                if s.library.scan:
+                    by_python.setdefault(self.python_of(s), []).append(s)
+            queue += [(-SCAN_COST * sum(len(s.library.scan) for s in group), 1, 10_000 + i,
+                       "scan", group) for i, group in enumerate(by_python.values())]
         heapq.heapify(queue)
         qlock = threading.Lock()
         errors = []
@@ -374,6 +391,10 @@ class Runner:
 
         threads = [threading.Thread(target=worker_thread, name=f"matrix-{i}", daemon=True)
                    for i in range(max(1, self.opts.jobs))]
+        import queue as queue_mod
+        self._starter_q = queue_mod.Queue()
+        starter = threading.Thread(target=self._starter, name="matrix-starter", daemon=True)
+        starter.start()
         try:
             for t in threads:
                 t.start()
@@ -396,6 +417,13 @@ class Runner:
             meta["finished"] = time.time()
             meta["loadavg_end"] = _loadavg()
             meta["wall_s"] = round(meta["finished"] - started, 1)
+            self._close_servers()
+            self._starter_q.put(None)
+            meta["fork_server"] = {
+                "used": {f"{py} ({pre})": sv.ready for (py, pre), sv in self.servers.items()},
+                "fresh_workers": dict(self.fork_notes)}
+            meta["cpu_s"] = _cpu_split(self._cpu_start)
+            meta["scan_cpu_s"] = dict(self.scan_cpu)
             prev = _read_json(os.path.join(self.out, "meta.json"))
             if self.opts.resume and prev:
                 meta["wall_s_previous_runs"] = round(prev.get("wall_s", 0)
@@ -407,46 +435,130 @@ class Runner:
         return meta
 
     def stop(self):
-        """Kill every worker still running (their process groups)."""
+        """Kill every worker still running (their process groups), and the fork servers."""
         self.stopping = True
         with self.procs_lock:
             procs = list(self.procs.values())
         for w in procs:
             _kill_group(w.p)
+        with self.servers_lock:
+            for sv in self.servers.values():
+                sv.kill()
 
-    def _scan(self, s):
-        """`torchproxy scan --json` of the library's packages -> OUT/scan/<lib>.json.
+    # -- fork servers ----------------------------------------------------------------------
+    def _fork_server_for(self, s, backend, device, env):
+        """The fork server this unit's worker comes from, or None (a fresh process): CPU
+        units only (a GPU worker initialises CUDA, which does not survive a fork, and the GPU
+        run is not the one whose CPU time counts), and only where the library's own
+        environment leaves alone what the preloaded modules read while importing."""
+        if not self.opts.fork_server or device != "cpu":
+            return None
+        lib = s.library
+        clash = [k for k, _ in lib.env if k.startswith(forkserver.IMPORT_TIME_ENV_PREFIXES)]
+        if clash:
+            self.fork_notes[lib.name] = (f"its environment sets {', '.join(clash)}, which the "
+                                         "preloaded modules may read when imported")
+            return None
+        python = self.python_of(s)
+        preload = "torch" if backend == spec_mod.ORACLE else "paddle"
+        key = (python, preload)
+        with self.servers_lock:
+            if self.stopping:
+                return None
+            sv = self.servers.get(key)
+            if sv is None or (sv.ready and not sv.alive):  # none yet, or it died: a new one
+                base = self._env([])
+                base.update({k: v for k, v in env.items()
+                             if k in (LIFELINE_ENV, "PYTHONFAULTHANDLER", "TRITON_INTERPRET",
+                                      "TORCHPROXY_INTERPRETER_FIX")})
+                base.pop("TORCHPROXY_SCOPE", None)
+                log = os.path.join(self.work, f"forkserver-{preload}-{len(self.servers)}.log")
+                sv = self.servers[key] = self._in_starter(
+                    lambda: forkserver.ForkServer(python, preload, base, REPO_ROOT, log))
+        if not sv.wait_ready():  # outside the lock: another server may be importing meanwhile
+            self.fork_notes[f"{python} ({preload})"] = f"fork server not used: {sv.why}"
+            return None
+        return sv
+
+    def _in_starter(self, fn):
+        """``fn()`` on the run's starter thread, which lives until the fork servers are closed:
+        a server dies with the thread that started it (PR_SET_PDEATHSIG follows the thread),
+        and the matrix-N threads end as soon as the queue runs dry, while the other thread's
+        workers are still running."""
+        box, done = {}, threading.Event()
+        self._starter_q.put((fn, box, done))
+        done.wait()
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
+
+    def _starter(self):
+        while True:
+            item = self._starter_q.get()
+            if item is None:
+                return
+            fn, box, done = item
+            try:
+                box["value"] = fn()
+            except BaseException as e:  # noqa: BLE001 - re-raised in the asking thread
+                box["error"] = e
+            done.set()
+
+    def _close_servers(self):
+        with self.servers_lock:
+            servers = list(self.servers.values())
+        for sv in servers:
+            if sv.ready is None:
+                sv.kill()  # started, never asked for (the run was stopped)
+            sv.close()
+
+    def _scan(self, specs):
+        """`torchproxy scan --json --no-cpp` of the libraries' packages -> OUT/scan/<lib>.json,
+        for the libraries of one Python in one process (compat_matrix/scanjob.py: Paddle and
+        the facade's table loaded once, not once per library).
 
         Static: every torch name the package's code uses, provided or missing, also the names
         a run never reaches because it stops at the first missing one."""
-        lib = s.library
-        installed = self.info_of(s)["installed"]
-        targets = [t for t in lib.scan if installed.get(t.split(".")[0], True)]
-        if not targets:
+        items, paths = [], {}
+        for s in specs:
+            lib = s.library
+            installed = self.info_of(s)["installed"]
+            path = os.path.join(self.out, "scan", f"{lib.name}.json")
+            if self.opts.resume and os.path.exists(path):
+                continue
+            paths[lib.name] = path
+            items += [{"lib": lib.name, "target": t, "paths": self._pythonpath(s),
+                       "exclude": list(lib.scan_exclude)}
+                      for t in lib.scan if installed.get(t.split(".")[0], True)]
+        if not items or self.stopping:
             return
-        path = os.path.join(self.out, "scan", f"{lib.name}.json")
-        if self.opts.resume and os.path.exists(path):
-            return
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        results = {}
-        for target in targets:
-            if self.stopping:
-                return
-            code = ("import runpy, sys; from compat_matrix.lifeline import die_with_parent; "
-                    "die_with_parent(); sys.argv = ['torchproxy'] + sys.argv[1:]; "
-                    "runpy.run_module('torchproxy', run_name='__main__')")
-            cmd = [self.python_of(s), "-c", code, "scan", target, "--json", "--no-cpp"]
-            env = self._env(self._pythonpath(s))
-            env[LIFELINE_ENV] = str(os.getpid())
-            try:
-                r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO_ROOT,
-                                   env=env)
-                results[target] = (json.loads(r.stdout) if r.returncode in (0, 1) and r.stdout.strip()
-                                   else {"error": f"exit {r.returncode}: {r.stderr[-800:]}"})
-            except (subprocess.TimeoutExpired, json.JSONDecodeError) as e:
-                results[target] = {"error": repr(e)[:800]}
-        with open(path, "w") as f:
-            json.dump(results, f)
+        os.makedirs(os.path.join(self.out, "scan"), exist_ok=True)
+        os.makedirs(self.work, exist_ok=True)
+        job = os.path.join(self.work, f"scan-{specs[0].library.name}.json")  # one job a Python
+        with open(job, "w") as f:
+            json.dump(items, f)
+        got = job + ".out"
+        env = self._env([])
+        env[LIFELINE_ENV] = str(os.getpid())
+        timeout = 300 + 60 * len(items)
+        try:
+            r = subprocess.run([self.python_of(specs[0]), "-m", "compat_matrix.scanjob", job, got],
+                               capture_output=True, text=True, timeout=timeout, cwd=REPO_ROOT,
+                               env=env)
+            data = _read_json(got) if r.returncode == 0 else None
+            failed = None if data is not None else f"exit {r.returncode}: {r.stderr[-800:]}"
+        except subprocess.TimeoutExpired as e:
+            data, failed = None, repr(e)[:800]
+        if data is not None:
+            self.scan_cpu.update(data.pop("_cpu_s", {}))
+        for it in items:  # a report per target, or why the scan process gave none
+            rep = (data or {}).get(it["lib"], {}).get(it["target"])
+            data_for = self._scan_results.setdefault(it["lib"], {})
+            data_for[it["target"]] = rep if rep is not None else {"error": failed or "no report"}
+        for lib, path in paths.items():
+            if lib in self._scan_results:
+                with open(path, "w") as f:
+                    json.dump(self._scan_results.pop(lib), f)
 
     def _emit(self, rec):
         self.log.append(rec)
@@ -495,7 +607,13 @@ class Runner:
                 task, tdir = self._task(s, case, backend, device)
                 timeout = (case.timeout if case and case.timeout else None) or self.opts.timeout
                 if proc is None:
-                    proc = _WorkerProc(self, self.python_of(s), self._worker_env(s, device))
+                    env = self._worker_env(s, device)
+                    server = self._fork_server_for(s, backend, device, env)
+                    path = None
+                    if server is not None:  # what a fresh `python -m` worker's sys.path is
+                        path = [REPO_ROOT] + self._pythonpath(s) + server.path[1:]
+                    proc = _WorkerProc(self, self.python_of(s), env, server, path)
+                how = "fresh" if isinstance(proc.p, subprocess.Popen) else "forked"
                 t0 = time.perf_counter()
                 outcome, rc = proc.run(os.path.join(tdir, "task.json"), timeout)
                 wall = round(time.perf_counter() - t0, 2)
@@ -508,6 +626,7 @@ class Runner:
                 rec = self._base(s, case, backend, device)
                 rec.update({k: v for k, v in res.items() if k != "type"})
                 rec["dir"] = os.path.relpath(tdir, self.out)
+                rec["worker"] = how
                 if case is None and rec["status"] == "runs":
                     rec["status"] = "imports"  # the import case: importing is all it does
                 rec["_ran"] = True
@@ -718,6 +837,22 @@ def _kill_group(p: subprocess.Popen):
         os.killpg(p.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _cpu_now() -> dict:
+    import resource
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"runner": me.ru_utime + me.ru_stime, "children": kids.ru_utime + kids.ru_stime}
+
+
+def _cpu_split(start: dict) -> dict:
+    """CPU seconds (user + system) of this run since ``start`` (the Runner's creation): the
+    runner itself (its threads: planning, judging, reports) and its children it waited for
+    (probes, fork servers, workers, scans); each cell's own share is its record's ``cpu_s``.
+    Counted from the start because a process keeps its counters across exec: ./dev matrix
+    execs the runner after its installs and builds, whose CPU would be counted here too."""
+    now = _cpu_now()
+    return {k: round(now[k] - start.get(k, 0.0), 1) for k in now}
 
 
 def _loadavg():

@@ -48,6 +48,7 @@ class Library:
     env: tuple[tuple[str, str], ...] = ()  # extra environment for its workers
     pythonpath: tuple[str, ...] = ()       # extra sys.path entries, relative to the spec file
     scan: tuple[str, ...] = ()             # packages `torchproxy scan` reads statically (reports)
+    scan_exclude: tuple[str, ...] = ()     # globs under them the scan skips (`--exclude`): vendored trees
     # ("backend", "device", "module:function"): called in that backend's worker after the
     # backend is enabled, before the library is imported -- what a user of that backend does
     # once, e.g. ("torchproxy", "gpu", "torchproxy.integrations.triton:bind").  "*" matches any.

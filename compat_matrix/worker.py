@@ -195,6 +195,20 @@ def run_task(task: dict) -> dict:
     return result
 
 
+def _cpu_s() -> float:
+    """CPU seconds (user + system) of this process so far, and of its children it waited for
+    (compilers, ffmpeg)."""
+    import resource
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+# CPU seconds already accounted to earlier tasks of this process: a task's cpu_s is what the
+# process used since, so the first task of a worker carries its start (Python, the backend,
+# the library's import) and the cpu_s of a run's cells add up to its workers' CPU
+_CPU_SEEN = [0.0]
+
+
 def _one(task_path: str):
     with open(task_path) as f:
         task = json.load(f)
@@ -203,6 +217,9 @@ def _one(task_path: str):
     except BaseException:  # a bug of ours (or a KeyboardInterrupt): still say what happened
         result = {"status": "fails", "reason": "error",
                   "detail": "worker error: " + traceback.format_exc()[-1500:]}
+    now = _cpu_s()
+    result["cpu_s"] = round(now - _CPU_SEEN[0], 3)
+    _CPU_SEEN[0] = now
     _write(os.path.join(task["dir"], "result.json"), json.dumps(result))
 
 

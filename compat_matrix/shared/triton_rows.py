@@ -8,12 +8,13 @@ BIND = ("torchproxy", "gpu", "torchproxy.integrations.triton:bind")
 
 
 def triton_library(name: str, package: str | None = None, *, requires: tuple | None = None,
-                   imports: tuple | None = None, **fields) -> Library:
+                   imports: tuple | None = None, setup: tuple = (), **fields) -> Library:
     """The row of a Triton library: ``package`` (default ``name``) is its import name, scanned
     and in scope with ``triton``; ``requires`` defaults to it and ``triton``, ``imports`` to
-    it; the other fields (pip, install, notes...) are Library's."""
+    it; ``setup`` adds hooks to the GPU binding; the other fields (pip, install, notes...) are
+    Library's."""
     package = package or name
     return Library(name=name, scope=(package, "triton"),
                    requires=(package, "triton") if requires is None else requires,
                    imports=(package,) if imports is None else imports, scan=(package,),
-                   devices=("cpu", "gpu"), setup=(BIND,), **fields)
+                   devices=("cpu", "gpu"), setup=(BIND,) + tuple(setup), **fields)

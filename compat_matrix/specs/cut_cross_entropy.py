@@ -6,11 +6,32 @@ Axolotl) that Paddle users port; its wrapper is a torch.autograd.Function with c
 forward/backward, reductions, ignore_index and soft-capping.  Forward cases are checked
 against numpy references as well as real torch; the backward needs fp16/bf16 embeddings
 (an assertion of the library), so those cases use fp16.
+
+The oracle runs real torch eagerly: the library decorates two small helpers with
+``@torch.compile`` (``softcapping``: tanh(x / c) * c; ``sort_logit_avg``: an argsort), which on
+real torch meant an Inductor C++ build in every oracle worker (about 70 s of CPU on a fresh
+machine, more than the rest of this row), while under torchproxy ``torch.compile`` returns
+the function as it is (the facade's documented behaviour; Paddle's own proxy has no
+``torch.compile``: its cells stop at the import).  What this row checks is the Triton kernels and the autograd.Function
+around them, on the same eager helpers on both sides; so the oracle's worker runs them eagerly
+(``oracle_eager`` below: ``torch.compiler.set_stance("force_eager")``, real torch's own switch
+that makes every ``torch.compile`` directive run the function as it is; turning Dynamo off with
+``torch._dynamo.config.disable`` instead makes ``fullgraph=True`` functions raise "found no
+compiled frames"), which is real torch's eager result for the same code.
 """
 from compat_matrix.spec import Case, randint, randn, value
 from compat_matrix.shared.triton_rows import triton_library
 
-LIBRARY = triton_library("cut_cross_entropy", pip=("cut-cross-entropy==25.1.1",))
+LIBRARY = triton_library(
+    "cut_cross_entropy", pip=("cut-cross-entropy==25.1.1",),
+    setup=(("torch", "*", "compat_matrix.specs.cut_cross_entropy:oracle_eager"),))
+
+
+def oracle_eager():
+    """Real torch running ``torch.compile``'d functions eagerly (see the module's docstring):
+    called in the oracle's worker before the library is imported."""
+    import torch
+    torch.compiler.set_stance("force_eager")
 
 
 def lce(e, c, y, reduction):
