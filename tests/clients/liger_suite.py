@@ -24,6 +24,7 @@ A case counts only where real torch passes it.
     python tests/clients/liger_suite.py --record --max-cases=8 --batch=5  # 5 files a process
     python tests/clients/liger_suite.py --record --side-timeout=1200 FILE  # a side stops after
                                       # 1200 s; its finished cases are kept (said per file)
+    python tests/clients/liger_suite.py --record --case-timeout=600 ...  # pytest-timeout per case
     python tests/clients/liger_suite.py --write-md          # docs/results/liger-suite-cpu.md
 
 ``--record`` runs every file of the sdist's test/transformers (or the FILES named), one pytest
@@ -324,7 +325,8 @@ def _counts(cases):
     return ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
 
 
-def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=FILE_TIMEOUT):
+def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=FILE_TIMEOUT,
+           case_timeout=TIMEOUT_PER_TEST):
     """Run each file on both sides (skipping files recorded already) and keep its outcomes.
     ``max_cases``: run at most that many of a file's cases (``select``), recorded as a
     selection (the machine's time does not run 2,278 interpreter cases twice).  ``batch``: run
@@ -333,7 +335,9 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
     error) runs alone.  Each side writes every finished case to the file's case log
     (``_case_log``) as it goes; a side run again skips the cases its log holds.  A side stopped
     at ``side_timeout`` seconds is recorded with the cases it finished and the number it did
-    not reach (``unfinished``)."""
+    not reach (``unfinished``).  The proxy side runs only the cases real torch passed (the only
+    ones that count).  ``case_timeout``: pytest-timeout's limit per case (wall clock: on a
+    loaded machine a case can hit it on either side; the results file counts those apart)."""
     os.makedirs(record_dir(), exist_ok=True)
     todo = [f for f in files if not os.path.isfile(_record_path(f))]
     for f in files:
@@ -352,17 +356,22 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
     grouped = [f for f in todo if f not in alone]
     groups = [[f] for f in alone] + [grouped[i:i + batch] for i in range(0, len(grouped), batch)]
     for group in groups:
-        entries = {f: {"file": f, "fixes": fixes, **({"selection": plan[f][1]} if plan[f][1]
-                                                     else {})} for f in group}
+        entries = {f: {"file": f, "fixes": fixes, "case_timeout": case_timeout,
+                       **({"selection": plan[f][1]} if plan[f][1] else {})} for f in group}
         for side in ("real", "proxy"):
             logs = {f: _case_log(f, side) for f in group}
             done = {f: read_case_log(logs[f]) for f in group}
             # a file that does not collect is one id (the file) and logs its collection error
+            if side == "proxy":  # a case counts only where real torch passes it
+                real = {f: read_case_log(_case_log(f, "real")) for f in group}
+                plan.update({f: ([i for i in plan[f][0] if real[f].get(i, {}).get("outcome")
+                                  == "PASSED"], plan[f][1]) for f in group})
             ids = [i for f in group for i in _left(f, plan[f][0], done[f])]
             summary, first = "", ""
             if ids:
                 res, out = run(ids, proxy=side == "proxy", timeout=side_timeout, fixes=fixes,
-                               case_log=os.path.join(record_dir(), "{file}." + side + ".jsonl"))
+                               case_log=os.path.join(record_dir(), "{file}." + side + ".jsonl"),
+                               extra=(f"--timeout={case_timeout}",))
                 summary = ([ln for ln in out.strip().splitlines() if ln.strip()][-1:] or [""])[0]
                 # the first exception line (a collection error has no one-line reason in -rA)
                 m = re.search(r"^E\s+(\w*(?:Error|Exception)\b.*)$", out, re.MULTILINE)
@@ -379,8 +388,9 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
                 if unfinished:
                     e[side + "_unfinished"] = unfinished
                 own = len(group) == 1 and ids
-                e[side + "_summary"] = summary[-300:] if own else _counts(cases) + (
-                    " (batched run)" if len(group) > 1 else " (case log)")
+                e[side + "_summary"] = summary[-300:] if own else (_counts(cases) + (
+                    " (batched run)" if len(group) > 1 else " (case log)") if cases
+                    else "not run: no case to run (real torch passed none)")
                 e[side + "_first_error"] = first if own else ""
             log(f"{' '.join(os.path.basename(f) for f in group)} [{side}]: "
                 f"{summary[-200:] or 'all cases logged already'}")
@@ -419,6 +429,11 @@ def write_md(path=RESULTS_MD):
             if e.get(side + "_unfinished"):
                 note += (f"{len(e[side + '_unfinished'])} planned cases not reached on the "
                          f"{side} side (stopped at its time limit). ")
+        slow = [k for k, m in e.get("real_messages", {}).items()
+                if m.startswith("Failed: Timeout")]
+        if slow:
+            note += (f"{len(slow)} timed out on real torch at the per-case limit "
+                     f"({e.get('case_timeout', TIMEOUT_PER_TEST)} s, wall clock, loaded machine). ")
         if not ok:  # pytest's last line ("11 skipped ...") and the first exception, if any
             note += "real torch passes none: " + "; ".join(
                 x for x in (e["real_summary"], e.get("real_first_error")) if x)[:250]
@@ -432,7 +447,8 @@ def write_md(path=RESULTS_MD):
         "Generated by `python tests/clients/liger_suite.py --write-md` from the runs that "
         "`python tests/clients/liger_suite.py --record` recorded (file by file, each side in its "
         "own pytest process, Triton's interpreter, TRITON_INTERPRET=1, torchproxy's interpreter "
-        f"fixes on both sides, per-case timeout {TIMEOUT_PER_TEST} s). A file recorded with "
+        f"fixes on both sides, per-case timeout {TIMEOUT_PER_TEST} s unless a file's note says "
+        "otherwise; the proxy side runs the cases real torch passed). A file recorded with "
         "`--record --max-cases=N` ran N of its cases, evenly spaced over pytest's collection "
         "order (its note says so). Do not edit by hand.",
         "",
@@ -475,8 +491,10 @@ def main(argv):
         n = [int(a.split("=", 1)[1]) for a in argv if a.startswith("--max-cases=")]
         k = [int(a.split("=", 1)[1]) for a in argv if a.startswith("--batch=")]
         t = [int(a.split("=", 1)[1]) for a in argv if a.startswith("--side-timeout=")]
+        c = [int(a.split("=", 1)[1]) for a in argv if a.startswith("--case-timeout=")]
         record(files, fixes, log=lambda m: print(m, flush=True), max_cases=n[-1] if n else None,
-               batch=k[-1] if k else 1, side_timeout=t[-1] if t else FILE_TIMEOUT)
+               batch=k[-1] if k else 1, side_timeout=t[-1] if t else FILE_TIMEOUT,
+               case_timeout=c[-1] if c else TIMEOUT_PER_TEST)
         return 0
     ids = [a for a in argv if not a.startswith("--")] or (
         FULL if "--full" in argv else SELECTED)
