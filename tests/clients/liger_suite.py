@@ -355,6 +355,7 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
     alone = [f for f in todo if not collected.get(f)] if batch > 1 else list(todo)
     grouped = [f for f in todo if f not in alone]
     groups = [[f] for f in alone] + [grouped[i:i + batch] for i in range(0, len(grouped), batch)]
+    selected = {f: plan[f][0] for f in todo}  # the cases recorded (the proxy runs fewer)
     for group in groups:
         entries = {f: {"file": f, "fixes": fixes, "case_timeout": case_timeout,
                        **({"selection": plan[f][1]} if plan[f][1] else {})} for f in group}
@@ -378,6 +379,8 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
                 first = m.group(1)[:300] if m else ""
             for f in group:
                 cases = read_case_log(logs[f])
+                if selected[f] != [f]:  # an earlier run with another selection logged more
+                    cases = {k: c for k, c in cases.items() if k in selected[f] or k == f}
                 e = entries[f]
                 e[side] = {k: c["outcome"] for k, c in cases.items()}
                 e[side + "_messages"] = {k: c["message"] for k, c in cases.items()
@@ -429,11 +432,11 @@ def write_md(path=RESULTS_MD):
             if e.get(side + "_unfinished"):
                 note += (f"{len(e[side + '_unfinished'])} planned cases not reached on the "
                          f"{side} side (stopped at its time limit). ")
-        slow = [k for k, m in e.get("real_messages", {}).items()
-                if m.startswith("Failed: Timeout")]
-        if slow:
+        slow = [m for m in e.get("real_messages", {}).values() if m.startswith("Failed: Timeout")]
+        if slow:  # pytest-timeout's message names its limit: "Failed: Timeout (>180.0s) ..."
+            limits = sorted({m.split("(", 1)[-1].split(")")[0] for m in slow})
             note += (f"{len(slow)} timed out on real torch at the per-case limit "
-                     f"({e.get('case_timeout', TIMEOUT_PER_TEST)} s, wall clock, loaded machine). ")
+                     f"({', '.join(limits)}, wall clock, on a loaded machine). ")
         if not ok:  # pytest's last line ("11 skipped ...") and the first exception, if any
             note += "real torch passes none: " + "; ".join(
                 x for x in (e["real_summary"], e.get("real_first_error")) if x)[:250]
