@@ -19,3 +19,69 @@ _scope = os.environ.get("TORCHPROXY_EARLY_SCOPE")
 if _scope:
     import torchproxy
     torchproxy.enable(scope=set(_scope.split(",")))
+
+
+# --- $TORCHPROXY_CASE_LOG=path: one JSON line per case outcome, appended as each case ends, so
+# a run that is killed or times out keeps every case it finished (pytest's -rA summary and
+# --junitxml are only written at the end of the session).  liger_suite.run reads it.  A
+# "{file}" in the path is replaced by the case's test file name (one log per file in a batch).
+_case_log = os.environ.get("TORCHPROXY_CASE_LOG")
+
+
+def _log_case(nodeid, outcome, message, duration):
+    import json
+    import time
+    # cpu: the process's CPU seconds over the case (all threads), which a loaded machine does
+    # not stretch the way it stretches the wall-clock duration
+    cpu = time.process_time() - _cpu_start.pop(nodeid, time.process_time())
+    line = json.dumps({"id": nodeid, "outcome": outcome, "message": message,
+                       "duration": round(duration, 3), "cpu": round(cpu, 3)}) + "\n"
+    path = _case_log.replace("{file}", os.path.basename(nodeid.split("::")[0]))
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line.encode())  # one write: a line is whole or absent
+    finally:
+        os.close(fd)
+
+
+def _message(report):
+    """pytest's one-line reason (what -rA prints after " - ")."""
+    lr = report.longrepr
+    if isinstance(lr, tuple):  # a skip: (path, lineno, reason)
+        return str(lr[2])[:300]
+    crash = getattr(lr, "reprcrash", None)
+    text = crash.message if crash is not None else str(lr or "")
+    return text.strip().splitlines()[0][:300] if text.strip() else ""
+
+
+_cpu_start = {}  # nodeid -> time.process_time() when the case started
+
+if _case_log:
+    _pending = {}  # nodeid -> duration so far (setup + call), written at teardown
+
+    def pytest_runtest_logstart(nodeid, location):
+        import time
+        _cpu_start[nodeid] = time.process_time()
+
+    def pytest_runtest_logreport(report):
+        xfail = hasattr(report, "wasxfail")
+        d = _pending.get(report.nodeid, 0.0) + report.duration
+        if report.when == "setup":
+            if report.failed:
+                _log_case(report.nodeid, "ERROR", _message(report), d)
+            elif report.skipped:
+                _log_case(report.nodeid, "XFAIL" if xfail else "SKIPPED", _message(report), d)
+            else:
+                _pending[report.nodeid] = d
+        elif report.when == "call":
+            _pending.pop(report.nodeid, None)
+            outcome = ("XPASS" if xfail else "PASSED") if report.passed else (
+                "FAILED" if report.failed else ("XFAIL" if xfail else "SKIPPED"))
+            _log_case(report.nodeid, outcome,
+                      "" if report.passed else _message(report), d)
+        elif report.failed:  # teardown error after the case's own outcome: recorded second
+            _log_case(report.nodeid, "ERROR", "teardown: " + _message(report), d)
+
+    def pytest_collectreport(report):
+        if report.failed:  # a module that does not import: one ERROR for the file, as -rA
+            _log_case(report.nodeid, "ERROR", _message(report), 0.0)

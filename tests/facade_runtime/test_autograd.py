@@ -551,6 +551,30 @@ def f(x, w):
 """}
 
 
+# outputs that are views of the inputs' memory (not the inputs themselves), written in place
+# inside forward: Liger's rope kernel; the input changes as in torch, the gradients match
+EDGE_CASES_2["view_of_input_returned"] = """
+import torch
+class F10(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, q, k):
+        q = q.reshape(1, 3, 4).transpose(0, 1).contiguous()   # q's memory: only a size-1 dim moves
+        q.mul_(2)
+        return q.transpose(0, 1).reshape(3, 4), k[1:] * 3
+    @staticmethod
+    def backward(ctx, dq, dk):
+        gk = torch.zeros(3, 4)
+        gk[1:] = dk * 3
+        return dq * 2, gk
+def f(x, w):
+    x = x.clone().requires_grad_()
+    w = w.clone().requires_grad_()
+    q, k = F10.apply(x, w)
+    gq, gk = torch.autograd.grad((q, k), (x, w), (torch.ones_like(q), k * 0 + 0.5))
+    return q, k, gq, gk, x.detach()
+"""
+
+
 @pytest.mark.parametrize("case", sorted(EDGE_CASES_2))
 def test_function_edge_cases_two_inputs(case):
     check(EDGE_CASES_2[case], X, X.copy())

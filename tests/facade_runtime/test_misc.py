@@ -42,6 +42,10 @@ def f(a):
     ("a", "[a, a], [b, b + 1]"),                            # sequences
     ("a", "{'x': a}, {'x': b}"),
     ("a", "a.sum(), b.sum() + 1"),                          # 0-d
+    ("a", "None, None"),                                    # torch's NonePair: two .grad of
+    ("a", "None, 1.0"),                                     # non-leaves (Liger's tiled MLP)
+    ("a", "1.5, None, msg='custom message'"),
+    ("a", "[a, None], [b, None]"),
 ])
 def test_assert_close_outcome_and_message(b, args):
     check(MSG.format(b=b, args=args), A)

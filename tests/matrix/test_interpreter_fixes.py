@@ -51,10 +51,36 @@ def loop_sum(y_ptr, n):
         acc += j
     tl.store(y_ptr, acc)
 
+@triton.jit
+def _twice(x):
+    return x * 2
+
+@triton.jit
+def _twice_plus_rsqrt(x):
+    return _twice(x) + rsqrt(x)           # a device call and a libdevice stub in a device call
+
+@triton.jit
+def nested(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(y_ptr + offs, _twice_plus_rsqrt(tl.load(x_ptr + offs, mask=m, other=1.0)), mask=m)
+
 def run_all():
     x = torch.rand(20) + 0.5
     y = torch.empty_like(x)
     out = {}
+    from triton.runtime import interpreter as interp
+    patch_builtin, calls = interp._patch_builtin, []
+    interp._patch_builtin = lambda *a: (calls.append(1), patch_builtin(*a))[1]
+    w = torch.empty_like(x)
+    try:
+        nested[(3,)](x, w, 20, BLOCK=8)   # 3 programs, 2 device calls each
+        ref = x.numpy() * 2 + 1 / np.sqrt(x.numpy())
+        out["nested"] = "ok" if np.allclose(w.numpy(), ref, rtol=1e-6, atol=1e-6) else "wrong"
+    except Exception as e:
+        out["nested"] = f"{type(e.__cause__ or e).__name__}: {e.__cause__ or e}"
+    interp._patch_builtin = patch_builtin
+    out["patch_builtin_calls"] = len(calls)
     try:
         scaled_rsqrt[(1,)](x, y, 1e-6, 20, BLOCK=32)
         ref = 1 / np.sqrt(x.numpy() + np.float32(1e-6)) + np.tanh(x.numpy())
@@ -114,6 +140,10 @@ def test_fixes_make_the_interpreter_run_what_compiled_triton_runs(tmp_path):
     assert res["autotune"] == "ok" and res["autotune_config"] == 8, res  # the first config
     assert res["loop"] == 0 + 1 + 2 + 3 + 4 + 0 + 1 + 2, res
     assert res["unknown"].startswith("NotImplementedError: triton.language.extra.libdevice.j0 "), res
+    # device calls inside the launch reuse its patch: one _patch_lang (4 _patch_builtin scans:
+    # tl, tl.tensor, tl.math, tensor_descriptor_base) instead of 1 + 3 programs x 2 calls
+    assert res["installed"]["nested_calls"] and res["nested"] == "ok", res
+    assert res["patch_builtin_calls"] == 4, res
     # the stubs are swapped only while a kernel runs
     assert res["stub_restored"] is True, res
 
@@ -122,6 +152,9 @@ def test_without_the_fixes_the_interpreter_fails_as_reported(tmp_path):
     res = _run(tmp_path, fix=False)
     assert "'float' object has no attribute 'to'" in res["float_libdevice"], res
     assert "0 active drivers" in res["autotune"], res
+    # the interpreter as it is repeats the launch's scans at each device call (here it stops in
+    # the first program, after its 2 device calls: rsqrt is a stub returning None)
+    assert res["patch_builtin_calls"] == 4 * (1 + 2), res
     # Triton 3.6 + numpy 2.4 stops earlier, at range(n) over a tensor (the index fix)
     assert ("'int' object has no attribute 'to'" in res["loop"]
             or "only 0-dimensional arrays" in res["loop"]), res

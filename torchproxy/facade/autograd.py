@@ -312,11 +312,29 @@ _Tensor = paddle.Tensor
 _CONTAINERS = (list, tuple, dict)  # what Function.apply hides from Paddle (_Opaque)
 
 
+def _base(t):
+    """The address of ``t``'s allocation (None for Paddle 2.6's 0-element tensors, which have
+    none)."""
+    p = t.data_ptr()
+    return None if p is None else p - _shims.byte_offset(t)
+
+
 def _fresh(out, args, positions):
-    """out, or a copy of it when it is one of the tensor inputs (args[positions])."""
+    """out, or a copy of it when it is one of the tensor inputs (args[positions]) or a view of
+    one's memory (Liger's rope kernel writes into ``q.transpose(1, 2).contiguous()``, which
+    is ``q``'s memory when the transpose moves only size-1 dims, and returns its transpose:
+    Paddle's run_partial_grad then failed with "Invalid slot_id for GradTensorHolder::add()")."""
     if isinstance(out, _Tensor):
+        base = None
         for i in positions:
-            if args[i] is out:
+            a = args[i]
+            if a is out:
+                return paddle.assign(out)
+            if base is None:
+                base = _base(out)
+                if base is None:
+                    return out
+            if _base(a) == base:
                 return paddle.assign(out)
     return out
 

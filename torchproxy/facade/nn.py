@@ -31,6 +31,7 @@ from ..paddle_shims import EagerParamBase, broadcast_tensors, is_meta
 
 from . import dtypes as _dt
 from ._nn_common import _floating, _is_int, _ntuple_values, _reduce, legacy_reduction  # noqa: F401
+from ._opbase import log_softmax_kernel
 from .ops import _cpp_name
 from .registry import module, torch_function, type_
 
@@ -455,7 +456,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _implicit_dim(input.ndim)
-    return PF.log_softmax(_cast(input, dtype), axis=dim)
+    return log_softmax_kernel(_cast(input, dtype), dim)
 
 
 @torch_function(F + "gelu")
@@ -648,7 +649,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     axis = 1 if input.ndim >= 2 else 0
     n_classes = input.shape[axis]
-    logp = PF.log_softmax(input, axis=axis)
+    logp = log_softmax_kernel(input, axis)
     wshape = [1] * input.ndim
     wshape[axis] = n_classes
     if paddle.is_floating_point(target):  # class probabilities

@@ -27,6 +27,7 @@ from . import dtypes as _dt
 from . import ops  # torch.max(a, b): the elementwise op
 from ..errors import NotProvidedError
 from .linalg import matrix_norm, vector_norm
+from ._opbase import log_softmax_kernel
 from ._opbase import (_LEGACY_NAMES, CummaxResult, CumminResult, KthResult, MaxResult, MedianResult, MinResult,
                       ModeResult, SortResult, TopkResult, kernel_empty, _FLOATS, _INTS, _dims,
                       _float_input, _float_kernel, _full, _name, _prod, _reduced_shape,
@@ -276,7 +277,7 @@ def softmax(input, dim=None, dtype=None, *, axis=None):
 
 @op("torch.log_softmax", method=True)
 def log_softmax(input, dim=None, dtype=None, *, axis=None):
-    return _softmax_like(paddle.nn.functional.log_softmax, "log_softmax", input, dim, dtype, axis)
+    return _softmax_like(log_softmax_kernel, "log_softmax", input, dim, dtype, axis)
 
 
 def _norm_method(self, p="fro", dim=None, keepdim=False, dtype=None):

@@ -41,6 +41,15 @@ number, and installed only where this Triton needs it.  :func:`ensure_fixes` ins
     it.  The stubs are restored after every launch, so compiled Triton never sees the change.
     Only the backend-independent module is covered (``triton.language.extra.cuda.libdevice``
     functions stay as the interpreter has them).
+``nested_calls`` (speed only: nothing a kernel computes changes)
+    The interpreter runs ``_patch_lang(fn)`` (``inspect.getmembers`` over ``triton.language``,
+    its ``tensor`` and ``math``: ~1,300 attributes) at every launch *and at every call of a
+    ``@triton.jit`` function from inside a kernel*, once per program instance: a Liger
+    sparsemax case (615 programs, 8 device calls each) spent 47% of its CPU there, on real
+    torch and on the proxy alike.  Inside a launch whose patch already covers every language
+    module the callee's globals hold, that repeat finds nothing left to patch (the builtins it
+    looks for are the launch's wrappers by then) and re-sets equivalent closures, so it is
+    skipped; a callee that sees a module the launch did not patch is patched as before.
 """
 from __future__ import annotations
 
@@ -48,7 +57,7 @@ import os
 
 import numpy as np
 
-FIXES = ("index", "float_args", "autotune", "loop_index", "libdevice")
+FIXES = ("index", "float_args", "autotune", "loop_index", "libdevice", "nested_calls")
 _installed: set[str] = set()
 
 
@@ -300,6 +309,47 @@ def ensure_libdevice_fix() -> bool:
     return True
 
 
+# -- nested_calls -------------------------------------------------------------------------------
+# the patches in force: (scope, ids of the language modules it patched), oldest first; a launch's
+# scope.restore() drops its own entry and those above it (device calls never restore theirs)
+_patches: list[tuple[object, frozenset]] = []
+
+
+def ensure_nested_calls_fix() -> bool:
+    """Device calls inside a launch skip the interpreter's repeat of the launch's patch."""
+    if "nested_calls" in _installed:
+        return True
+    from triton.runtime import interpreter as interp
+    if not hasattr(interp, "_LangPatchScope") or not hasattr(interp, "_patch_lang"):
+        return False
+    import triton.language as tl
+    original = interp._patch_lang  # the libdevice fix's wrapper when installed: installed after
+    langs_of = (tl, tl.core)  # what Triton's _patch_lang looks for in fn.__globals__
+
+    def _patch_lang(fn):
+        langs = frozenset(id(v) for v in fn.__globals__.values() if any(v is m for m in langs_of))
+        if langs and _patches and langs <= frozenset().union(*(p[1] for p in _patches)):
+            return interp._LangPatchScope()  # everything it would patch is patched
+        scope = original(fn)
+        _patches.append((scope, langs))
+        restore = scope.restore
+
+        def _restore():
+            for i, (s, _) in enumerate(_patches):
+                if s is scope:
+                    del _patches[i:]
+                    break
+            restore()
+
+        scope.restore = _restore
+        return scope
+
+    _patch_lang.__wrapped__ = original
+    interp._patch_lang = _patch_lang
+    _installed.add("nested_calls")
+    return True
+
+
 def _interpreting() -> bool:
     try:
         from triton import knobs
@@ -315,4 +365,6 @@ def ensure_fixes() -> dict[str, bool]:
         return dict.fromkeys(FIXES, False)
     return {"index": ensure_index_fix(), "float_args": ensure_float_args_fix(),
             "autotune": ensure_autotune_fix(), "loop_index": ensure_loop_index_fix(),
-            "libdevice": ensure_libdevice_fix()}
+            "libdevice": ensure_libdevice_fix(),
+            # last: it wraps the _patch_lang the libdevice fix installed
+            "nested_calls": ensure_nested_calls_fix()}
