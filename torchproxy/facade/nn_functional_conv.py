@@ -1,5 +1,6 @@
 """``torch.nn.functional`` convolution functions beyond conv1d/conv2d (facade/nn.py): conv3d,
-the transposed convolutions, ``unfold``/``fold``, and the ``torch.conv*`` aliases.
+the transposed convolutions, ``unfold``/``fold``, the ``torch.conv*`` aliases, and
+``torch.nn.grad`` (a convolution's gradient with respect to its input or weight).
 """
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from .registry import manifest
 NAMES = manifest("""
     torch: conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d
     torch.nn.functional: conv3d conv_transpose1d conv_transpose2d conv_transpose3d fold unfold
+    torch.nn: grad
+    torch.nn.grad: conv1d_input conv1d_weight conv2d_input conv2d_weight conv3d_input conv3d_weight
 """)
 
 import paddle
@@ -16,7 +19,7 @@ import paddle.nn.functional as PF
 from .nn_functional import _ntuple, F
 from .nn_functional_norm import _bshape
 from .nn_functional_pooling import _batched, _windows
-from .registry import torch_function
+from .registry import module, torch_function
 
 
 # -- convolutions -----------------------------------------------------------------------------------
@@ -126,3 +129,47 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     out = PF.fold(x, list(_ntuple(output_size, 2)), list(ks), strides=list(ss), paddings=list(ps),
                   dilations=list(ds))
     return out.squeeze(0) if unb else out
+
+
+# -- torch.nn.grad ----------------------------------------------------------------------------------
+module("torch.nn.grad")
+G = "torch.nn.grad."
+
+
+def _conv_grad(nd, which, x, w, grad_output, stride, padding, dilation, groups):
+    """The gradient of conv{nd}d(x, w) with respect to ``which`` ("input" or "weight") for the
+    output gradient ``grad_output``, as torch's ``aten.convolution_backward`` gives it: the
+    convolution is linear in each argument, so the gradient is that of the facade's own
+    conv{nd}d taken at a zero tensor of the asked shape, never depending on its values."""
+    from .nn import _convnd
+    with paddle.set_grad_enabled(True):  # torch computes it under no_grad too
+        x = x.detach()
+        w = w.detach()
+        wrt = x if which == "input" else w
+        wrt.stop_gradient = False
+        out = _convnd(x, w, None, stride, padding, dilation, groups, nd)
+        if list(out.shape) != list(grad_output.shape):
+            raise RuntimeError(f"Expected grad_output of size {list(out.shape)} for "
+                               f"conv{nd}d_{which}, but got {list(grad_output.shape)}")
+        (grad,) = paddle.grad([out], [wrt], [grad_output.astype(out.dtype)])
+    return grad
+
+
+def _declare_conv_grads(nd):
+    def conv_input(input_size, weight, grad_output, stride=1, padding=0, dilation=1, groups=1):
+        x = paddle.zeros([int(n) for n in input_size], dtype=grad_output.dtype)
+        return _conv_grad(nd, "input", x, weight, grad_output, stride, padding, dilation, groups)
+
+    def conv_weight(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
+        w = paddle.zeros([int(n) for n in weight_size], dtype=grad_output.dtype)
+        return _conv_grad(nd, "weight", input, w, grad_output, stride, padding, dilation, groups)
+
+    for fn, which in ((conv_input, "input"), (conv_weight, "weight")):
+        fn.__name__ = fn.__qualname__ = f"conv{nd}d_{which}"
+        torch_function(G + fn.__name__)(fn)
+    return conv_input, conv_weight
+
+
+conv1d_input, conv1d_weight = _declare_conv_grads(1)
+conv2d_input, conv2d_weight = _declare_conv_grads(2)
+conv3d_input, conv3d_weight = _declare_conv_grads(3)
