@@ -83,6 +83,10 @@ def test_load_library_missing_file_is_oserror():
         torch.ops.load_library("/nonexistent/libnothing.so")
 
 
+# the builds below are about load_inline's behaviour, not the code: no debug info, no
+# optimisation (setuptools' default "-g -O3" was most of these tests' time)
+FAST = ["-O0", "-g0"]
+
 INLINE = """
 at::Tensor twice(const at::Tensor& x) {
   TORCH_CHECK(x.scalar_type() == at::kFloat, "twice: expected float32, got another dtype");
@@ -107,7 +111,7 @@ def test_load_inline_functions_and_library_mode():
     build = os.path.join(CACHE, "load_inline")
     os.makedirs(build, exist_ok=True)
     m = torch.utils.cpp_extension.load_inline("tpx_inline", INLINE, functions=["twice"],
-                                              build_directory=build)
+                                              build_directory=build, extra_cflags=FAST)
     x = torch.tensor([[1.0, -2.0], [3.5, 4.0]])
     np.testing.assert_array_equal(m.twice(x).numpy(), 2 * x.numpy())
     np.testing.assert_array_equal(m.twice(x.t()).numpy(), 2 * x.numpy().T)
@@ -115,7 +119,8 @@ def test_load_inline_functions_and_library_mode():
     with pytest.raises(RuntimeError, match="twice: expected float32"):
         m.twice(x.double())
     path = torch.utils.cpp_extension.load_inline("tpx_inline", INLINE, functions=["twice"],
-                                                 build_directory=build, is_python_module=False)
+                                                 build_directory=build, is_python_module=False,
+                                                 extra_cflags=FAST)
     assert path == os.path.join(build, "tpx_inline.so")
     assert os.path.realpath(path) in torch.ops.loaded_libraries
     np.testing.assert_array_equal(torch.ops.tpxinline.twice.default(x).numpy(), 2 * x.numpy())
@@ -138,12 +143,12 @@ def test_load_inline_again_with_new_source_runs_the_new_code(tmp_path):
     build = str(tmp_path)
     name = f"tpx_reload_{os.getpid()}"
     m1 = torch.utils.cpp_extension.load_inline(name, RELOAD % 1, functions=["f"],
-                                               build_directory=build)
+                                               build_directory=build, extra_cflags=FAST)
     assert (m1.__name__, m1.f(10)) == (name, 11)
     m2 = torch.utils.cpp_extension.load_inline(name, RELOAD % 2, functions=["f"],
-                                               build_directory=build)
+                                               build_directory=build, extra_cflags=FAST)
     assert (m2.__name__, m2.f(10)) == (f"{name}_v1", 12)
     assert m1.f(10) == 11  # the first module keeps its own code
     m3 = torch.utils.cpp_extension.load_inline(name, RELOAD % 2, functions=["f"],
-                                               build_directory=build)
+                                               build_directory=build, extra_cflags=FAST)
     assert (m3.__name__, m3.f(10)) == (f"{name}_v1", 12)
