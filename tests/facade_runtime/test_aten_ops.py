@@ -147,6 +147,25 @@ def f(g, x):
 """, rng.standard_normal((2, 3, 4)).astype(dtype), X3.astype(dtype))
 
 
+def test_softmax_backward_data_dtype_rules():
+    # torch's CPU kernel: grad and output alike; input_dtype free except float32 -> float16
+    check("""
+import torch
+def f(g, o):
+    out = []
+    for gd, od, idt in [("float16", "float16", "float32"), ("float32", "float32", "float16"),
+                        ("float16", "float16", "float16"), ("bfloat16", "bfloat16", "float32"),
+                        ("float64", "float64", "float32"), ("float32", "float64", "float32"),
+                        ("float32", "float32", "float64")]:
+        try:
+            out.append(torch.ops.aten._softmax_backward_data(
+                g.to(getattr(torch, gd)), o.to(getattr(torch, od)), 1, getattr(torch, idt)))
+        except RuntimeError as e:
+            out.append(str(e))
+    return out
+""", X3, np.abs(X3) / 3)
+
+
 def test_softmax_backward_data_is_softmax_s_gradient_and_its_errors():
     check("""
 import torch

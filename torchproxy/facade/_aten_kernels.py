@@ -71,10 +71,14 @@ def softmax_backward_data(grad_output, output, dim, input_dtype):
                            f"{LEGACY_NAMES.get(torch_name(output.dtype))}")
     if g == "float32" and want == "float16":  # half-to-float: a CUDA-only kernel
         raise RuntimeError("expected scalar type Float but found Half")
-    if grad_output.ndim == 0:
-        return output * (grad_output - grad_output * output)
-    dot = (grad_output * output).sum(axis=d, keepdim=True)
-    return output * (grad_output - dot)
+    go, out = grad_output, output
+    if g in ("float16", "bfloat16"):  # CPU opmath: half precision computed in float32
+        go, out = go.astype("float32"), out.astype("float32")
+    if go.ndim == 0:
+        res = out * (go - go * out)
+    else:
+        res = out * (go - (go * out).sum(axis=d, keepdim=True))
+    return res.astype(grad_output.dtype) if res.dtype != grad_output.dtype else res
 
 
 def safe_softmax(self, dim, dtype=None):
