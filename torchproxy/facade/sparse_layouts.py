@@ -62,26 +62,26 @@ def to_dense(self, dtype=None, *, masked_grad=None):
     return out if dtype is None or out.dtype == dtype else out.astype(dtype)
 
 
-def _query(name: str, layout: str):
-    """``Tensor.<name>()``: torch's error on a strided tensor (``layout``: the layout the
+def _query(name: str, needs: str):
+    """``Tensor.<name>()``: torch's error on a strided tensor (``needs``: the layout the
     query needs, as torch's message words it), NotProvidedError on a Paddle sparse one."""
     def method(self):
         if _paddle_sparse(self):
             raise NotProvidedError(f"torch.Tensor.{name} (of a Paddle sparse tensor: the facade "
                                    f"has no torch sparse layouts)")
-        raise RuntimeError(f"{name} expected {layout} layout but got Strided")
+        raise RuntimeError(f"{name} expected {needs} layout but got Strided")
     method.__name__ = method.__qualname__ = name
     return tensor_method(name, note="torch's error: the facade's tensors are strided")(method)
 
 
-for _name, _layout in (("indices", "sparse coordinate tensor"), ("values", "sparse tensor"),
+for _name, _needs in (("indices", "sparse coordinate tensor"), ("values", "sparse tensor"),
                        ("coalesce", "sparse coordinate tensor"),
                        ("is_coalesced", "sparse coordinate tensor"),
                        ("crow_indices", "sparse row compressed tensor"),
                        ("col_indices", "sparse row compressed tensor"),
                        ("ccol_indices", "sparse column compressed tensor"),
                        ("row_indices", "sparse column compressed tensor")):
-    _query(_name, _layout)
+    _query(_name, _needs)
 
 
 def _no_kernel(name: str):
