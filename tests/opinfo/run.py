@@ -160,6 +160,25 @@ def _meta(item_id, args):
     return _META_CACHE.get(item_id, {})
 
 
+TIMEOUT_RETRY_FACTOR = 4
+
+
+def retry_timeouts(results: list[dict], args) -> list[dict]:
+    """Measure each variant that timed out again, alone, with TIMEOUT_RETRY_FACTOR times the
+    limit: on a shared, loaded machine a slow variant (max_pool2d's hundreds of samples) can
+    pass --timeout without hanging, and a timeout written to the ledger would then be a line
+    the next run contradicts.  A real hang times out again and stays a failure."""
+    ids = [r["id"] for r in results if r.get("category") == "timeout"]
+    if not ids:
+        return results
+    print(f"[opinfo] measuring {len(ids)} timed-out variant(s) again, alone, with "
+          f"{args.timeout * TIMEOUT_RETRY_FACTOR:.0f}s: {', '.join(ids)}", flush=True)
+    again = argparse.Namespace(**{**vars(args), "match": ",".join(ids), "kinds": None,
+                                  "timeout": args.timeout * TIMEOUT_RETRY_FACTOR})
+    fresh = {r["id"]: r for r in run_isolated(again)[0] if r["id"] in ids}
+    return [fresh.get(r["id"], r) if r.get("category") == "timeout" else r for r in results]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tests.opinfo.run", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -177,6 +196,11 @@ def main(argv=None) -> int:
                     "of an older commit, to measure before/after)")
     ap.add_argument("--verbose", action="store_true", help="show the worker's stderr")
     ap.add_argument("--progress", action="store_true")
+    ap.add_argument("--retry-timeouts-of", metavar="JSON",
+                    help="no new full run: take a full run's stored results (docs/results/"
+                         "opinfo-V.json of this Paddle), measure its timed-out variants again "
+                         "(as every full run does at its end) and, with --write, rewrite the "
+                         "ledgers and reports from them")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -187,8 +211,18 @@ def main(argv=None) -> int:
     if args.write and (args.match or args.kinds or args.limit is not None or args.suite != "all"):
         ap.error("--write needs the full run (no --match/--kinds/--limit/--suite)")
     from . import ledger, report
-    results, seconds = run_isolated(args)
     ver = ledger.paddle_version()
+    if args.retry_timeouts_of:
+        with open(args.retry_timeouts_of, encoding="utf-8") as f:
+            stored = json.load(f)
+        if stored["paddle"] != ver or args.match or args.kinds or args.suite != "all":
+            ap.error(f"--retry-timeouts-of needs a full run's results of this Paddle ({ver}), "
+                     "and no --match/--kinds/--suite")
+        results, seconds = stored["results"], stored["seconds"]
+        args.facade = args.facade or stored.get("facade")
+    else:
+        results, seconds = run_isolated(args)
+    results = retry_timeouts(results, args)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"paddle": ver, "seconds": round(seconds), "results": results}, f)

@@ -5,8 +5,9 @@ Python callable that picks its kernel by the device of its tensor arguments ("cu
 places, "cpu" otherwise), and is reachable as ``torch.ops.<ns>.<name>`` (and ``.default``).
 Fake/meta kernels are kept but never run: Paddle has no fake-tensor tracing.
 ``register_autograd`` makes the operator differentiable through the facade's
-``torch.autograd.Function`` (Paddle's PyLayer).  Operators of real torch (``torch.ops.aten.*``)
-are not provided: naming one raises NotProvidedError.
+``torch.autograd.Function`` (Paddle's PyLayer).  Of real torch's operators (``torch.ops.aten.*``)
+only the declared table of ``_aten.py`` is served (OpOverloadPacket/OpOverload look-alikes);
+naming any other raises NotProvidedError.
 
 Operators registered in C++ with ``TORCH_LIBRARY`` (an extension built by
 ``torch.utils.cpp_extension`` on Paddle's torch-compatible C++ API, Paddle >= 3.3, or any library
@@ -37,6 +38,7 @@ import sys
 import paddle
 
 from .. import abi_shim
+from . import _aten
 from ..errors import NotProvidedError
 from ..paddle_shims import compat_get_operation, torch_compat
 from .registry import module, torch_function, type_, value
@@ -330,7 +332,10 @@ class _OpNamespace:
             raise AttributeError(name)
         from .. import tracing
         full = f"torch.ops.{self._ns}.{name}"
-        op = _OPS.get(f"{self._ns}::{name}") or _cpp_op(self._ns, name)
+        if self._ns == "aten":  # torch's own operators: only the declared table (_aten.ATEN)
+            op = _aten.packet(name)
+        else:
+            op = _OPS.get(f"{self._ns}::{name}") or _cpp_op(self._ns, name)
         if op is None:
             tracing.record_missing(full)  # a trace lists the op like any missing torch name
             raise NotProvidedError(full)
@@ -366,8 +371,9 @@ class _Ops:
 
 _TORCH_OPS = _Ops()
 value("torch.ops", _TORCH_OPS,
-      note="operators of the facade's torch.library, and TORCH_LIBRARY operators of loaded "
-           "libraries (Paddle >= 3.3)")
+      note="operators of the facade's torch.library, TORCH_LIBRARY operators of loaded "
+           "libraries (Paddle >= 3.3), and of torch.ops.aten only the declared table "
+           "(facade/_aten.py: " + ", ".join(sorted(_aten.ATEN)) + ")")
 
 
 # -- operators registered in C++ (TORCH_LIBRARY) -----------------------------------------------

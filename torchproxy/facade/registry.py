@@ -131,6 +131,7 @@ AREAS = (
     "torchproxy.facade.nn_functional_distance",  # torch.pdist/cosine_similarity/bilinear: ATen forms
     "torchproxy.facade.tensor_attributes",  # is_cpu, nbytes, itemsize, is_inference/is_signed/is_conj...
     "torchproxy.facade.ops_foreach",  # torch._foreach_* (add/mul/addcmul/lerp/norm/zero_...): loops
+    "torchproxy.facade.sparse_layouts",  # is_sparse, to_dense, indices/values...: torch's strided answers
 )
 
 
