@@ -105,10 +105,6 @@ KNOWN_PROXY_FAILURES = {
        "same garbage and allclose holds; with Paddle's random inputs that garbage holds a NaN"
        for k in ("test_geglu.py::test_correctness_functional[dtype1-0.01-0.01-2-2-8]",
                  "test_swiglu.py::test_correctness_functional[dtype1-10000.0-0.01-2-8-8]")},
-    f"{_T}test_multi_token_attention.py::test_multi_token_attention_correctness"
-    "[dtype0-0.0001-0.0001-True-2-4-4-8-3-1]":
-        "a facade gap: Liger's backward calls torch.nn.grad.conv2d_weight, and torch.nn.grad "
-        "is not provided (NotProvidedError names it); the forward matches",
 }
 
 
