@@ -333,7 +333,9 @@ def test_tensor_layout_is_strided():
 @pytest.mark.parametrize("grad_dtype,input_dtype", [("float32", "float32"),
                                                     ("float64", "float64"),
                                                     ("float16", "float32"),
-                                                    ("float32", "float16")])
+                                                    ("float32", "float16"),
+                                                    ("float64", "float32"),
+                                                    ("float32", "float64")])
 def test_softmax_backward_data(grad_dtype, input_dtype):
     rng = np.random.default_rng(3)
     g = rng.standard_normal((2, 5)).astype(grad_dtype)
@@ -344,6 +346,15 @@ def f(g, x):
     out = torch.softmax(x, 1)
     return torch._softmax_backward_data(g, out, 1, torch.{input_dtype})
 ''', g, x, rtol=1e-3, atol=1e-3)
+
+
+def test_softmax_backward_data_refuses_an_output_of_another_dtype():
+    rng = np.random.default_rng(4)
+    check('''
+import torch
+def f(g, x):
+    return torch._softmax_backward_data(g, torch.softmax(x, 1).double(), 1, torch.float32)
+''', rng.standard_normal((2, 5)).astype("float32"), rng.standard_normal((2, 5)).astype("float32"))
 
 
 def test_make_subclass_shares_memory():

@@ -24,6 +24,7 @@ import paddle
 from .. import paddle_shims as _shims
 from ..paddle_shims import GETITEM_NEEDS_NORMAL_INDEX
 from . import dtypes as _dt
+from . import _aten_kernels
 from ._opbase import op
 from .registry import module, tensor_method, torch_function, value
 
@@ -221,23 +222,13 @@ def layout(self):
 
 
 # -- private names Hugging Face transformers calls ---------------------------------------------
-_SCALAR_TYPE = {"float16": "Half", "bfloat16": "BFloat16", "float32": "Float", "float64": "Double"}
 
 
 @torch_function("torch._softmax_backward_data")
 def _softmax_backward_data(grad_output, output, dim, input_dtype):
-    """The gradient of softmax at its output: output * (grad - sum(grad * output, dim)).
-    A half-precision gradient of a float32 softmax (torch's half_to_float case) is computed
-    in float32 and returned in the gradient's dtype, as torch's CPU kernel does."""
-    g, want = _name(grad_output.dtype), _name(input_dtype)
-    if g != want and not (want == "float32" and g in ("float16", "bfloat16")):
-        raise RuntimeError(f"expected scalar type {_SCALAR_TYPE.get(g, g)} but found "
-                           f"{_SCALAR_TYPE.get(want, want)}")
-    go, out = grad_output, output
-    if g in ("float16", "bfloat16"):
-        go, out = go.astype("float32"), out.astype("float32")
-    res = out * (go - (go * out).sum(axis=dim, keepdim=True))
-    return res.astype(grad_output.dtype)
+    """torch._softmax_backward_data is aten::_softmax_backward_data: the one implementation,
+    with torch's dtype rules, is torch.ops.aten's (facade/_aten_kernels.py)."""
+    return _aten_kernels.softmax_backward_data(grad_output, output, dim, input_dtype)
 
 
 @tensor_method("_make_subclass", note="Paddle's Tensor subclass over the same memory")
