@@ -147,17 +147,22 @@ def test_readme_install_block_is_what_ci_runs():
 
 def test_every_data_file_of_the_package_is_package_data():
     # offline half of the check below (which needs the package index): a file under torchproxy/
-    # that is neither Python nor the C dispatcher's source is read at run time, so the wheel
-    # must carry it (torch_layout.json once was missing, and a user install failed at import)
+    # that is neither Python nor the source of a C extension setup.py compiles is read at run
+    # time, so the wheel must carry it (torch_layout.json once was missing, and a user install
+    # failed at import)
+    import re
     import tomllib
     from pathlib import Path
     with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
         globs = tomllib.load(f)["tool"]["setuptools"]["package-data"]["torchproxy"]
+    with open(os.path.join(ROOT, "setup.py")) as f:
+        compiled = set(re.findall(r'"(torchproxy/[\w/]+\.c)"', f.read()))
+    assert {"torchproxy/_dispatch.c", "torchproxy/_dlpack_exchange.c"} <= compiled
     pkg = Path(ROOT, "torchproxy")
     declared = {p.relative_to(pkg).as_posix() for g in globs for p in pkg.glob(g)}
     tracked = _run(["git", "ls-files", "torchproxy"], 60, cwd=ROOT).stdout.split()
     data = {t.removeprefix("torchproxy/") for t in tracked
-            if not t.endswith((".py", "/_dispatch.c"))}
+            if not t.endswith(".py") and t not in compiled}
     assert data and data - declared == set()
 
 
