@@ -86,7 +86,9 @@ class Arg(NamedTuple):
 _REQUIRED = object()
 
 
-def _split_top(text: str) -> list[str]:
+def split_schema_args(text: str) -> list[str]:
+    """A schema's argument list split at its top-level commas (not those inside ``[...]`` or
+    ``(...)``); torch.library's schema checks use it too."""
     out, depth, cur = [], 0, ""
     for ch in text:
         if ch in "([":
@@ -108,7 +110,7 @@ def parse_schema(schema: str):
         raise ValueError(f"torchproxy: cannot parse the ATen schema {schema!r}")
     ns, name, overload, inner, ret = m.groups()
     args, kw_only = [], False
-    for part in _split_top(inner):
+    for part in split_schema_args(inner):
         if part == "*":
             kw_only = True
             continue

@@ -595,28 +595,13 @@ def _cpp_schema(op: "CppOpDef") -> str:
     return found.pop()
 
 
-def _split_schema_args(inner: str) -> list[str]:
-    out, depth, cur = [], 0, ""
-    for ch in inner:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    return out + ([cur.strip()] if cur.strip() else [])
-
-
 def _schema_args(op) -> tuple[list[str], set[str], bool]:
     """(argument names in order, the mutable ones, whether a return may alias an input)."""
     if isinstance(op, CppOpDef) or getattr(op, "_schema", None):
         schema = op._schema if getattr(op, "_schema", None) else _cpp_schema(op)
         inner = schema[schema.index("(") + 1:schema.rindex(")", 0, schema.index("->"))]
         names, mutable = [], set()
-        for a in _split_schema_args(inner):
+        for a in _aten.split_schema_args(inner):
             if a == "*":
                 continue
             typ, _, rest = a.partition(" ")
