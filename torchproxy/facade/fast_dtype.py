@@ -31,21 +31,18 @@ def _module():
 
 
 def _library_paths(paddle) -> list[str]:
-    """Where Paddle's C++ tensor API lives: libpaddle.so (2.6), libphi_core.so / libphi.so (3.x)."""
-    root = os.path.dirname(os.path.abspath(paddle.__file__))
-    core = getattr(paddle.base, "core", None) if hasattr(paddle, "base") else None
-    paths = [getattr(core, "__file__", None) or os.path.join(root, "base", "libpaddle.so")]
-    paths += [os.path.join(root, "libs", n) for n in ("libphi_core.so", "libphi.so")]
-    return [p for p in paths if os.path.exists(p)]
+    from ..paddle_shims import tensor_api_libraries
+    return tensor_api_libraries()
 
 
 def build_table(C, paddle) -> dict | None:
     """phi::DataType code -> canonical Paddle dtype, from one CPU tensor per dtype; None when any
     probe disagrees with Paddle's own getter (then nothing is installed)."""
+    from ..paddle_shims import paddle_dtype
     table = {}
     place = paddle.CPUPlace()
     for name in _PROBE_NAMES:
-        canon = getattr(paddle, name, None)
+        canon = paddle_dtype(name)
         if canon is None:
             continue
         try:
@@ -98,9 +95,9 @@ def install_device_reading(paddle) -> bool:
     cap = C.api()
     if cap is None:
         return False
+    from ..paddle_shims import place_type
     t = paddle.to_tensor([1.0], place=paddle.CPUPlace())
-    place = t.place
-    if not hasattr(place, "_type") or C.place_of(t, paddle.Tensor) != (place._type(), 0):
+    if C.place_of(t, paddle.Tensor) != (place_type(t.place), 0):
         return False
     return bool(D.set_tensor_api(cap, paddle.Tensor))
 
