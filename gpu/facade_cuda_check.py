@@ -179,7 +179,7 @@ def _():
     fast = tp.install_fast_export()
     rows = []
     for dt in ("float16", "float32", "bfloat16", "int64", "bool", "uint8"):
-        x = paddle.to_tensor(np.arange(12).reshape(3, 4) % 2, dtype=dt, place=paddle.CUDAPlace(0))
+        x = in_scope(f"result = torch.empty((3, 4), device='cuda', dtype=torch.{dt})")
         dev = in_scope("result = (str(x.device), x.device.type, x.device.index, x.is_cuda)", x=x)
         assert dev == ("cuda:0", "cuda", 0, True), dev
         assert x.dtype is getattr(paddle, dt) or not paddle.__version__.startswith("2."), dt
