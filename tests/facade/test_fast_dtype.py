@@ -16,7 +16,8 @@ from torchproxy.facade import fast_dtype
 NAMES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
          "float64", "complex64", "complex128"]
 HAS_C = importlib.util.find_spec("torchproxy._cptensor") is not None
-PADDLE_GETTER = paddle.Tensor.__dict__["dtype"]
+_INSTALLED = paddle.Tensor.__dict__["dtype"]  # ours when an earlier test left the proxy enabled
+PADDLE_GETTER = getattr(_INSTALLED, "paddle", _INSTALLED)
 PADDLE_26 = paddle.__version__.startswith("2.")
 
 
