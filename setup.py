@@ -8,6 +8,9 @@ dispatcher (torchproxy/facade/dispatch.py; ``TORCHPROXY_PURE_PYTHON=1`` selects 
 ``torchproxy._cdlpack`` (torchproxy/_dlpack_exchange.c): the DLPack C exchange API for Paddle 2.6
 tensors handed to tvm-ffi (issue 26); optional too: without it tvm-ffi reads them through the
 facade's ``__dlpack__`` and torchproxy's Python stream wrappers (torchproxy/integrations/tvm_ffi.py).
+
+``torchproxy._cptensor`` (torchproxy/_paddle_tensor.c): ``x.dtype`` of a Paddle tensor read through
+Paddle's exported C++ tensor API (issue 26); optional: without it Paddle's own getter answers.
 """
 import hashlib
 import os
@@ -23,4 +26,6 @@ with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), SOURCE), "rb"
 setup(ext_modules=[Extension("torchproxy._cdispatch", [SOURCE], optional=True,
                              define_macros=[("TPX_SOURCE_SHA", f'"{SHA}"')]),
                    Extension("torchproxy._cdlpack", ["torchproxy/_dlpack_exchange.c"],
+                             optional=True),
+                   Extension("torchproxy._cptensor", ["torchproxy/_paddle_tensor.c"],
                              optional=True)])

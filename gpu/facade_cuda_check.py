@@ -168,6 +168,32 @@ def _():
     return {"seen": [tuple(hex(v) for v in r) for r in seen]}
 
 
+@check("issue 26 round 8: dtype, device and the DLPack export read through Paddle's C++ API on cuda")
+def _():
+    """The readings _paddle_tensor.c makes, on GPU tensors (the install-time checks use CPU
+    ones): x.dtype is the canonical object, x.device is cuda:0, and where the exchange table
+    exports through the C++ API its DLPack export of GPU views agrees with Paddle's own."""
+    from torchproxy import _cdlpack
+    from torchproxy.integrations import tvm_ffi as tp
+    tp.install_exchange_api()
+    fast = tp.install_fast_export()
+    rows = []
+    for dt in ("float16", "float32", "bfloat16", "int64", "bool", "uint8"):
+        x = in_scope(f"result = torch.empty((3, 4), device='cuda', dtype=torch.{dt})")
+        dev = in_scope("result = (str(x.device), x.device.type, x.device.index, x.is_cuda)", x=x)
+        assert dev == ("cuda:0", "cuda", 0, True), dev
+        assert x.dtype is getattr(paddle, dt) or not paddle.__version__.startswith("2."), dt
+        if fast:
+            for v in tp._views(x):
+                a, b = _cdlpack.export(v), _cdlpack.export_paddle(v)
+                da, db = _cdlpack.describe(a), _cdlpack.describe(b)
+                _cdlpack.release(a)
+                _cdlpack.release(b)
+                assert da[1:3] == (2, 0) and tp._agree(da, db), (dt, da, db)
+        rows.append(dt)
+    return {"dtypes": rows, "cxx_export": fast}
+
+
 @check("memory stats move with allocations")
 def _():
     before = T.cuda.memory_allocated()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The steps of an issue 26 host-cost lease (rounds four to six ran these, unchanged), run from
+# The steps of an issue 26 host-cost lease (rounds four to eight ran these, unchanged), run from
 # the AFTER tree's root (.hc_gpu) on the GPU machine: launch | hostcost | unscoped | tvmffi |
 # tvmffi-only.
 # Each round's gpu/lease_sessionN.sh says which `run` calls made up its lease and passes its

@@ -545,11 +545,62 @@ done:
     return r;
 }
 
+/* Paddle's exported C++ tensor API, through torchproxy._cptensor (issue 26, eighth round): the
+ * place of an allocated dense tensor read with no Python object made (_paddle_tensor.c says
+ * how and when); set by set_tensor_api() after the Python side checked it, NULL otherwise. */
+typedef struct {
+    int version;
+    int (*read_place)(PyObject *obj, PyTypeObject *tensor_type, int *type, int *device);
+} TpxTensorAPI;
+#define TPX_TENSOR_API_VERSION 1
+static const TpxTensorAPI *g_tensor_api = NULL;
+static PyObject *g_tensor_api_capsule = NULL;  /* keeps the capsule (and its module) alive */
+static PyTypeObject *g_tensor_type = NULL;
+
+/* The device object for a place read through the API: device.py's CPU or _CUDA[index] (the
+ * objects its Python path returns), by the kind _KIND_OF_TYPE learnt for that AllocationType
+ * number; FAST_DECLINE for anything else (a kind not learnt yet, a device not made yet). */
+static PyObject *device_from_api(PyObject *kinds, PyObject *globals, int type, int index) {
+    PyObject *key = PyLong_FromLong(type);
+    if (key == NULL) {
+        PyErr_Clear();
+        return FAST_DECLINE;
+    }
+    PyObject *kind = PyDict_GetItemWithError(kinds, key);  /* borrowed */
+    Py_DECREF(key);
+    PyObject *r = FAST_DECLINE;
+    if (kind != NULL && str_is(kind, "cpu")) {
+        PyObject *cpu = PyDict_GetItemWithError(globals, s_CPU);
+        if (cpu != NULL)
+            r = Py_NewRef(cpu);
+    }
+    else if (kind != NULL && str_is(kind, "cuda")) {
+        PyObject *cuda = PyDict_GetItemWithError(globals, s_CUDA);
+        if (cuda != NULL && PyDict_CheckExact(cuda)) {
+            PyObject *idx = PyLong_FromLong(index);
+            if (idx != NULL) {
+                PyObject *d = PyDict_GetItemWithError(cuda, idx);
+                if (d != NULL)
+                    r = Py_NewRef(d);
+                Py_DECREF(idx);
+            }
+        }
+    }
+    PyErr_Clear();
+    return r;
+}
+
 static PyObject *fast_device(PyObject *self, PyObject *globals) {
     PyObject *kinds = PyDict_GetItemWithError(globals, s_KIND_OF_TYPE);  /* borrowed */
     if (kinds == NULL || !PyDict_CheckExact(kinds)) {
         PyErr_Clear();
         return FAST_DECLINE;
+    }
+    int ptype, pindex;
+    if (g_tensor_api != NULL && g_tensor_api->read_place(self, g_tensor_type, &ptype, &pindex)) {
+        PyObject *r = device_from_api(kinds, globals, ptype, pindex);
+        if (r != FAST_DECLINE)
+            return r;
     }
     PyObject *place = paddle_getattr(self, s_place);
     if (place == NULL || place == FAST_DECLINE)
@@ -1323,7 +1374,45 @@ static PyObject *mod_size_item_method(PyObject *m, PyObject *args) {
     return PyDescr_NewMethod((PyTypeObject *)type, &size_item_def);
 }
 
+/* set_tensor_api(capsule, tensor_type) / set_tensor_api(None, None) */
+static PyObject *mod_set_tensor_api(PyObject *m, PyObject *args) {
+    PyObject *cap, *tp;
+    if (!PyArg_ParseTuple(args, "OO:set_tensor_api", &cap, &tp))
+        return NULL;
+    if (cap == Py_None) {
+        g_tensor_api = NULL;
+        Py_CLEAR(g_tensor_api_capsule);
+        Py_CLEAR(g_tensor_type);
+        Py_RETURN_FALSE;
+    }
+    if (!PyType_Check(tp)) {
+        PyErr_SetString(PyExc_TypeError, "set_tensor_api: the Paddle tensor type");
+        return NULL;
+    }
+    const TpxTensorAPI *api = PyCapsule_GetPointer(cap, "torchproxy._cptensor.API");
+    if (api == NULL)
+        return NULL;
+    if (api->version != TPX_TENSOR_API_VERSION) {
+        PyErr_Format(PyExc_RuntimeError, "set_tensor_api: API version %d, this build reads %d",
+                     api->version, TPX_TENSOR_API_VERSION);
+        return NULL;
+    }
+    Py_XSETREF(g_tensor_api_capsule, Py_NewRef(cap));
+    Py_XSETREF(g_tensor_type, (PyTypeObject *)Py_NewRef(tp));
+    g_tensor_api = api;
+    Py_RETURN_TRUE;
+}
+
+static PyObject *mod_tensor_api_set(PyObject *m, PyObject *noargs) {
+    return PyBool_FromLong(g_tensor_api != NULL);
+}
+
 static PyMethodDef module_methods[] = {
+    {"set_tensor_api", (PyCFunction)mod_set_tensor_api, METH_VARARGS,
+     "set_tensor_api(torchproxy._cptensor.api(), paddle.Tensor): x.device reads places "
+     "through Paddle's exported C++ API; set_tensor_api(None, None) stops it"},
+    {"tensor_api_set", (PyCFunction)mod_tensor_api_set, METH_NOARGS,
+     "tensor_api_set() -> bool"},
     {"not_implemented", (PyCFunction)(void (*)(void))mod_not_implemented, METH_FASTCALL,
      "not_implemented(*args) -> NotImplemented"},
     {"configure", (PyCFunction)mod_configure, METH_VARARGS,
@@ -1386,7 +1475,7 @@ PyMODINIT_FUNC PyInit__cdispatch(void) {
         PyModule_AddObject(m, "Attr", (PyObject *)&AttrType) < 0 ||
         PyModule_AddObject(m, "ImportFilter", (PyObject *)&FilterType) < 0 ||
         PyModule_AddIntConstant(m, "DICT_TAGS", TPX_DICT_TAGS) < 0 ||
-        PyModule_AddIntConstant(m, "API", 5) < 0 ||
+        PyModule_AddIntConstant(m, "API", 6) < 0 ||
         PyModule_AddIntConstant(m, "SNAPSHOT_CACHE_INDEX", SNAPSHOT_CACHE_INDEX) < 0 ||
         PyModule_AddStringConstant(m, "SOURCE_SHA", TPX_SOURCE_SHA) < 0) {
         Py_DECREF(m);

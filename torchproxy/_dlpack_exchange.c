@@ -23,6 +23,12 @@
  * dtype says bool for a bool tensor (2.6 exports uint8: is_paddle_bool).  It is wrapped in a versioned struct whose deleter calls
  * Paddle's deleter (no Python: safe on any thread, without the GIL).
  *
+ * Eighth round: where integrations/tvm_ffi.install_fast_export checked it, the export goes
+ * through torchproxy._cptensor instead (Paddle's exported C++ tensor API: no pybind call but
+ * data_ptr(), 0.1 us instead of 1.1-1.7), which holds the tensor object as torch's export holds
+ * the tensor; an in-place resize that reallocates then leaves the view dangling, as in torch,
+ * where the export above keeps the old allocation alive.  Tensors it does not read come here.
+ *
  * The stream comes from a Python callable set by integrations/tvm_ffi.py (set_stream_reader):
  * paddle_shims.cached_stream_handle, Paddle's current stream read once per stream switch.
  *
@@ -160,9 +166,37 @@ static int is_paddle_bool(PyObject *obj) {
     return r;
 }
 
+/* torchproxy._cptensor's export through Paddle's C++ tensor API (issue 26, eighth round; its
+ * _paddle_tensor.c says how, and what it owns), set by set_tensor_api() once
+ * integrations/tvm_ffi.py checked it against the export below on every dtype and a few views;
+ * NULL otherwise.  Tensors it does not read come here unchanged. */
+typedef struct {
+    int version;
+    void *read_place;
+    int (*export_dl)(PyObject *obj, PyTypeObject *tensor_type, DLManagedTensorVersioned **out);
+} TpxTensorAPI;
+static const TpxTensorAPI *g_tensor_api = NULL;
+static PyObject *g_tensor_api_capsule = NULL;
+static PyTypeObject *g_tensor_type = NULL;
+
+/* Paddle's own export, made versioned and corrected (strides, bool); the Python error on failure */
+static int paddle_export(PyObject *obj, DLManagedTensorVersioned **out);
+
 /* called by tvm-ffi with the GIL held; -1 with a Python error set on failure */
 static int from_py_object(void *py_object, DLManagedTensorVersioned **out) {
     PyObject *obj = (PyObject *)py_object;
+    if (g_tensor_api != NULL) {
+        int r = g_tensor_api->export_dl(obj, g_tensor_type, out);
+        if (r != 0) {
+            if (r == 1)
+                g_exports++;
+            return r == 1 ? 0 : -1;
+        }
+    }
+    return paddle_export(obj, out);
+}
+
+static int paddle_export(PyObject *obj, DLManagedTensorVersioned **out) {
     PyObject *cap = paddle_capsule(obj);
     if (cap == NULL)
         return -1;
@@ -291,7 +325,89 @@ static PyObject *m_stream(PyObject *m, PyObject *args) {
     return PyLong_FromVoidPtr(s);
 }
 
+/* export_paddle(x): export(x) through Paddle's own export, whatever set_tensor_api set */
+static PyObject *m_export_paddle(PyObject *m, PyObject *obj) {
+    DLManagedTensorVersioned *v = NULL;
+    if (paddle_export(obj, &v) != 0)
+        return NULL;
+    g_exports++;
+    return PyLong_FromVoidPtr(v);
+}
+
+/* describe(address) -> (data + byte_offset, device_type, device_id, (code, bits, lanes),
+ * shape, strides or None): what a consumer reads, for the install-time check and tests */
+static PyObject *m_describe(PyObject *m, PyObject *addr) {
+    DLManagedTensorVersioned *v = (DLManagedTensorVersioned *)PyLong_AsVoidPtr(addr);
+    if (v == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "describe: a null address");
+        return NULL;
+    }
+    DLTensor *t = &v->dl_tensor;
+    PyObject *shape = PyTuple_New(t->ndim), *strides = NULL;
+    if (shape == NULL)
+        return NULL;
+    for (int i = 0; i < t->ndim; i++)
+        PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(t->shape[i]));
+    if (t->strides != NULL) {
+        strides = PyTuple_New(t->ndim);
+        if (strides == NULL) {
+            Py_DECREF(shape);
+            return NULL;
+        }
+        for (int i = 0; i < t->ndim; i++)
+            PyTuple_SET_ITEM(strides, i, PyLong_FromLongLong(t->strides[i]));
+    }
+    else {
+        strides = Py_NewRef(Py_None);
+    }
+    return Py_BuildValue("(Kii(iii)NN)", (unsigned long long)(uintptr_t)t->data + t->byte_offset,
+                         (int)t->device.device_type, (int)t->device.device_id,
+                         (int)t->dtype.code, (int)t->dtype.bits, (int)t->dtype.lanes,
+                         shape, strides);
+}
+
+/* set_tensor_api(torchproxy._cptensor.api(), paddle.Tensor) / set_tensor_api(None, None) */
+static PyObject *m_set_tensor_api(PyObject *m, PyObject *args) {
+    PyObject *cap, *tp;
+    if (!PyArg_ParseTuple(args, "OO:set_tensor_api", &cap, &tp))
+        return NULL;
+    if (cap == Py_None) {
+        g_tensor_api = NULL;
+        Py_CLEAR(g_tensor_api_capsule);
+        Py_CLEAR(g_tensor_type);
+        Py_RETURN_FALSE;
+    }
+    if (!PyType_Check(tp)) {
+        PyErr_SetString(PyExc_TypeError, "set_tensor_api: the Paddle tensor type");
+        return NULL;
+    }
+    const TpxTensorAPI *api = PyCapsule_GetPointer(cap, "torchproxy._cptensor.API");
+    if (api == NULL)
+        return NULL;
+    if (api->version != 1 || api->export_dl == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "set_tensor_api: an API without export_dl");
+        return NULL;
+    }
+    Py_XSETREF(g_tensor_api_capsule, Py_NewRef(cap));
+    Py_XSETREF(g_tensor_type, (PyTypeObject *)Py_NewRef(tp));
+    g_tensor_api = api;
+    Py_RETURN_TRUE;
+}
+
+static PyObject *m_tensor_api_set(PyObject *m, PyObject *noargs) {
+    return PyBool_FromLong(g_tensor_api != NULL);
+}
+
 static PyMethodDef methods[] = {
+    {"export_paddle", m_export_paddle, METH_O,
+     "Paddle's own export of x (get_tensor()._to_dlpack(), corrected): the address."},
+    {"describe", m_describe, METH_O,
+     "describe(address) -> (data, device_type, device_id, (code, bits, lanes), shape, strides)."},
+    {"set_tensor_api", m_set_tensor_api, METH_VARARGS,
+     "set_tensor_api(torchproxy._cptensor.api(), paddle.Tensor): exports through Paddle's C++ "
+     "tensor API where it reads the tensor; set_tensor_api(None, None): Paddle's export only."},
+    {"tensor_api_set", m_tensor_api_set, METH_NOARGS, "tensor_api_set() -> bool"},
     {"capsule", m_capsule, METH_NOARGS,
      "A PyCapsule named 'dlpack_exchange_api' of the static DLPackExchangeAPI table."},
     {"set_stream_reader", m_set_stream_reader, METH_O,

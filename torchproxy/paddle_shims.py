@@ -292,6 +292,19 @@ def core_library_dir() -> str | None:
     return getattr(_core, "__file__", None)
 
 
+def tensor_api_libraries() -> list[str]:
+    """The libraries that may export Paddle's C++ tensor API (``paddle::Tensor::dtype() const``
+    and the rest that custom operators link against): libpaddle.so on 2.6, libphi_core.so /
+    libphi.so under paddle/libs on 3.x.  torchproxy._cptensor looks them up with RTLD_NOLOAD
+    (only what Paddle loaded); facade/fast_dtype.py checks every reading against Paddle's own
+    answer before using it.  Keep while that API is exported (it is Paddle's custom-op ABI)."""
+    import os
+    root = os.path.dirname(os.path.abspath(paddle.__file__))
+    paths = [core_library_dir() or os.path.join(root, "base", "libpaddle.so")]
+    paths += [os.path.join(root, "libs", n) for n in ("libphi_core.so", "libphi.so")]
+    return [p for p in paths if os.path.exists(p)]
+
+
 def cublas_switch(getter: str, setter: str):
     """(get, set) of a cuBLAS/cuDNN switch (``core.get_cublas_switch``...); (None, None) on
     builds without it (CPU builds of 2.6)."""

@@ -14,6 +14,27 @@ import torch
 
 _cdlpack = pytest.importorskip("torchproxy._cdlpack")
 
+# Two exports stand behind the table (issue 26, eighth round): Paddle's own (get_tensor().
+# _to_dlpack(), corrected) and the one through Paddle's C++ tensor API (torchproxy._cptensor;
+# integrations/tvm_ffi.install_fast_export checks it against the first at install).  Every field
+# test runs on both.
+
+
+def _fast_available() -> bool:
+    from torchproxy.integrations import tvm_ffi as tp
+    return tp.install_fast_export()
+
+
+@pytest.fixture(params=["paddle", "cxx"], autouse=True)
+def export_path(request):
+    if request.param == "cxx":
+        if not _fast_available():
+            pytest.skip("no export through Paddle's C++ tensor API on this build")
+    else:
+        _cdlpack.set_tensor_api(None, None)
+    yield request.param
+    _fast_available()  # as installing the table leaves it (where available)
+
 
 class DLDevice(ctypes.Structure):
     _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
@@ -138,7 +159,8 @@ def test_export_views_the_paddle_memory_and_outlives_the_tensor():
     del x
     gc.collect()
     paddle.to_tensor(np.full(6, -1, dtype="float32"))  # reuse freed memory if any was freed
-    # the export owns a share of the allocation (Paddle's own _to_dlpack: a DenseTensor copy)
+    # the export owns a share of the allocation (Paddle's own _to_dlpack: a DenseTensor copy;
+    # the C++ API export: the tensor object, as torch's export holds the tensor)
     np.testing.assert_array_equal(fields(m.dl_tensor)["values"],
                                   np.array([42, 1, 2, 3, 4, 5], dtype="float32"))
     _cdlpack.release(addr)
@@ -187,3 +209,45 @@ def test_tvm_ffi_reads_paddle_tensors_through_the_table():
         assert tuple(got.shape) == tuple(want.shape)
         np.testing.assert_array_equal(np.from_dlpack(got), want.numpy())
         np.testing.assert_array_equal(np.from_dlpack(tp.to_tvm_ffi(VIEWS[view](x))), want.numpy())
+
+
+def test_cxx_export_holds_the_tensor_and_lets_go(export_path):
+    if export_path != "cxx":
+        pytest.skip("the C++ API export's ownership")
+    import sys
+    x = paddle.to_tensor(np.arange(6, dtype="float32"))
+    before = sys.getrefcount(x)
+    addr = _cdlpack.export(x)
+    assert sys.getrefcount(x) == before + 1
+    _cdlpack.release(addr)
+    assert sys.getrefcount(x) == before
+
+
+@pytest.mark.parametrize("make", ["zero_size", "sparse", "not_a_tensor"])
+def test_cxx_export_leaves_what_it_cannot_read_to_paddles(export_path, make):
+    """0-size tensors, sparse ones and other objects: the same outcome as Paddle's export."""
+    if export_path != "cxx":
+        pytest.skip("the C++ API export's fallbacks")
+    x = {"zero_size": lambda: paddle.zeros([0, 3]),
+         "sparse": lambda: paddle.sparse.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], [2, 2]),
+         "not_a_tensor": lambda: object()}[make]()
+    outcomes = []
+    for export in (_cdlpack.export, _cdlpack.export_paddle):
+        try:
+            addr = export(x)
+        except Exception as e:  # noqa: BLE001 - compared below
+            outcomes.append(type(e))
+        else:
+            outcomes.append(_cdlpack.describe(addr)[1:])
+            _cdlpack.release(addr)
+    assert outcomes[0] == outcomes[1]
+
+
+def test_fast_export_installed_with_the_table_on_paddle_26():
+    from torchproxy.integrations import tvm_ffi as tp
+    if not tp.install_exchange_api():
+        pytest.skip(f"Paddle {paddle.__version__} has its own __dlpack_c_exchange_api__")
+    import importlib.util
+    if importlib.util.find_spec("torchproxy._cptensor") is None:
+        pytest.skip("torchproxy._cptensor is not built")
+    assert _fast_available() and _cdlpack.tensor_api_set()

@@ -55,7 +55,7 @@ def _source_changed(mod) -> bool:
 
 
 _C = None
-_C_API = 5  # must equal torchproxy/_dispatch.c's API constant
+_C_API = 6  # must equal torchproxy/_dispatch.c's API constant
 _C_ERROR = ""
 if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
     _C_ERROR = f"{PURE_PYTHON_ENV}={os.environ[PURE_PYTHON_ENV]} selects the pure-Python dispatcher"

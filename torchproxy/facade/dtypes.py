@@ -11,7 +11,9 @@ equal to Paddle's (measured in bench/facade_calls.py, "dtype design"):
 - ``x.dtype == torch.float16`` then costs a Python ``__eq__`` (or breaks when a Paddle dtype
   arrives from outside scope and is compared by identity);
 - our dtypes would leak into Paddle calls made with them and need converting everywhere.
-With Paddle's objects there is no conversion at all and ``x.dtype`` is Paddle's own fast getter.
+With Paddle's objects there is no conversion at all and ``x.dtype`` is Paddle's own getter; on
+Paddle 2.6, whose getter builds a new enum object per read, enable() installs a C reading of the
+same answer that hands out the canonical object instead (fast_dtype.py; issue 26, eighth round).
 ``str(dtype)`` and ``repr(dtype)`` are torch's (``'torch.float16'``) for callers in scope and
 Paddle's (``'paddle.float16'``, ``<DataType.FLOAT16: 15>``) for everyone else: test suites parse
 ``^torch\.(\w+)$`` out of ``str(x.dtype)``, and Paddle's own code formats its dtypes (see

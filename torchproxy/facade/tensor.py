@@ -98,6 +98,16 @@ def _install_all() -> None:
         from .tensor_missing import missing_attribute
         _saved["__getattr__"] = cls.__dict__.get("__getattr__", _MISSING)
         cls.__getattr__ = missing_attribute
+    # x.dtype through Paddle's exported C++ API where that is cheaper (fast_dtype.py): Paddle's
+    # answer for every caller, the canonical object instead of a new one per read
+    from . import fast_dtype
+    import paddle
+    if "dtype" not in _saved and "dtype" in paddle.Tensor.__dict__:
+        descr = fast_dtype.make(paddle)
+        if descr is not None:
+            _saved["dtype"] = paddle.Tensor.__dict__["dtype"]
+            paddle.Tensor.dtype = descr
+    fast_dtype.install_device_reading(paddle)  # x.device's C fast path reads places likewise
 
 
 def uninstall() -> None:
@@ -111,8 +121,9 @@ def uninstall() -> None:
 
 
 def _uninstall_all() -> None:
-    from . import dtypes
+    from . import dtypes, fast_dtype
     dtypes.uninstall()
+    fast_dtype.uninstall_device_reading()
     for cls in _paddle_tensor_types():
         for name, old in list(_saved.items()):
             if old is _MISSING:
