@@ -167,6 +167,8 @@ _pending = threading.local()
 
 def _run_backward(fn, *args, **kwargs):
     """Run a Paddle backward; if a torch Function's backward raised, re-raise that error."""
+    from .autograd_anomaly import refuse_nan_checked_backward  # (an area loaded after this)
+    refuse_nan_checked_backward("a backward (torch.autograd.backward / grad, Tensor.backward)")
     _pending.error = None
     try:
         return fn(*args, **kwargs)
