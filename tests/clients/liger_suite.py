@@ -115,6 +115,9 @@ REAL_TORCH_FAILS = {
     "`torch.cpu.get_device_properties` on a CPU machine (`torch.cpu.is_available()` is True), "
     "which real torch 2.13 does not have: the module does not import (Liger's test assumes a "
     "GPU).",
+    _T + "test_dyt.py": "Liger's DyT backward (ops/dyt.py) sets NUM_SMS only for the cuda, xpu "
+    "and npu devices, so on CPU every case that runs a backward raises UnboundLocalError "
+    "('NUM_SMS') on real torch (Liger's op assumes a GPU).",
 }
 
 
@@ -176,9 +179,9 @@ TRANSFORMERS5 = ("transformers==5.0.0", "huggingface_hub==1.3.7", "typer-slim==0
                  "markdown-it-py==4.3.0", "mdurl==0.1.2", "annotated-doc==0.0.7")
 
 # test file -> why it runs with other versions than the results file's header (said in its note)
-FILE_NOTES = {f: "Liger's liger_kernel.transformers.monkey_patch refuses transformers < 5.0.0 "
-              "at import, so this file runs on both sides with the lowest transformers Liger "
-              "accepts (TRANSFORMERS5 in liger_suite.py)." for f in TRANSFORMERS5_FILES}
+FILE_NOTES = {f: "Liger's monkey_patch, which this file imports, refuses transformers < 5.0.0, "
+              "so it runs on both sides with the lowest one Liger accepts (TRANSFORMERS5 in "
+              "liger_suite.py)." for f in TRANSFORMERS5_FILES}
 
 
 def transformers5_dir() -> str:
@@ -489,7 +492,9 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
                                extra=(f"--timeout={case_timeout}",))
                 summary = ([ln for ln in out.strip().splitlines() if ln.strip()][-1:] or [""])[0]
                 # the first exception line (a collection error has no one-line reason in -rA)
-                m = re.search(r"^E\s+(\w*(?:Error|Exception)\b.*)$", out, re.MULTILINE)
+                # (qualified or not: "E   torchproxy.errors.ModuleNotProvidedError: ...")
+                m = re.search(r"^E\s+((?:\w+\.)*\w*(?:Error|Exception)\b.*)$", out,
+                              re.MULTILINE)
                 first = m.group(1)[:300] if m else ""
             for f in group:
                 cases = read_case_log(logs[f])
@@ -518,7 +523,10 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
 def _reason(k, entry):
     if k in KNOWN_PROXY_FAILURES:
         return "known: " + KNOWN_PROXY_FAILURES[k]
-    return entry["proxy_messages"].get(k) or entry["proxy"].get(k, "not reported")
+    if k not in entry["proxy"]:  # the side's pytest stopped before the case (a conftest error)
+        return ("no outcome: the proxy side's pytest reported none for it; its first error: "
+                + (entry.get("proxy_first_error") or entry.get("proxy_summary") or "none"))
+    return entry["proxy_messages"].get(k) or entry["proxy"][k]
 
 
 def _load_records():
@@ -544,8 +552,9 @@ def write_md(path=RESULTS_MD):
     files, records = _load_records()
     counted = {}  # the versions most files ran with: the header's; a file with others says so
     for e in records.values():
-        counted[_vstr(e["versions"])] = counted.get(_vstr(e["versions"]), 0) + 1
-    main_versions = max(counted, key=counted.get) if counted else "none recorded"
+        key = tuple(sorted(e["versions"].items()))
+        counted[key] = counted.get(key, 0) + 1
+    main = dict(max(counted, key=counted.get)) if counted else None
     rows, fails, missing = [], [], []
     tot_real = tot_ok = tot_both = 0
     for f in files:
@@ -560,14 +569,18 @@ def write_md(path=RESULTS_MD):
         tot_ok += len(ok)
         tot_both += len(both)
         note = ""
-        if _vstr(e["versions"]) != main_versions:
-            note += f"run with {_vstr(e['versions'])}: {FILE_NOTES.get(f, '')} "
+        other = {k: v for k, v in e["versions"].items() if v != main[k]}
+        if other:
+            note += ("run with " + ", ".join(f"{k} {v}" for k, v in sorted(other.items()))
+                     + f": {FILE_NOTES.get(f, '')} ")
         if e.get("selection"):
             sel = e["selection"]
+            runnable = sel["collected"] - sel["skipped_at_collection"]
             note += (f"selection: {sel['cases']} of {sel['collected']} collected cases "
-                     f"(`--max-cases`, evenly spaced over the "
-                     f"{sel['collected'] - sel['skipped_at_collection']} its skip markers do "
-                     "not skip here). ")
+                     f"(`--max-cases`, evenly spaced over the {runnable} its skip markers do "
+                     "not skip here). " if runnable else
+                     f"selection: {sel['cases']} of {sel['collected']} collected cases "
+                     "(`--max-cases`, evenly spaced; its skip markers skip all of them here). ")
         if e["case_timeout"] != TIMEOUT_PER_TEST:
             note += f"per-case timeout {e['case_timeout']} s. "
         if f in REAL_TORCH_FAILS:
@@ -603,7 +616,8 @@ def write_md(path=RESULTS_MD):
         "done at collection; a skip called inside a test's body cannot be known without running "
         "it). Do not edit by hand.",
         "",
-        f"{main_versions} (unless a file's note says otherwise).",
+        (_vstr(main) if main else "nothing recorded") + " (unless a file's note says "
+        "otherwise).",
         "",
         f"**Total over {len(rows)} recorded files: real torch runs {tot_real} cases (not "
         f"skipped; a collection error counts as one) and passes "
