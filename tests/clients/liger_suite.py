@@ -28,14 +28,20 @@ A case counts only where real torch passes it.
     python tests/clients/liger_suite.py --write-md          # docs/results/liger-suite-cpu.md
 
 ``--record`` runs every file of the sdist's test/transformers (or the FILES named), one pytest
-process per file and side, and keeps each file's outcomes in ``$TORCHPROXY_CLIENTS_CACHE/
-liger-suite-<version>-paddle<version>/`` (a file already recorded there is skipped: the run can
-be stopped and resumed, or split over several invocations).  Each side logs every case as it
-finishes (``<file>.real.jsonl`` / ``<file>.proxy.jsonl`` there, written by torchproxy_early's
+process per file and side, and keeps each file's outcomes in ``docs/results/liger-suite/
+<file>.json`` (committed, with the versions it ran with; ``_files.json`` lists the sdist's test
+files), so ``--write-md`` regenerates the results file on a fresh clone without running or
+downloading anything.  A file recorded there is skipped (the run can be stopped and resumed,
+or split over several invocations; delete its JSON to record it again).  ``--max-cases`` picks
+among the cases that their own skip/skipif markers do not skip on this machine (pytest's
+evaluation of those markers, run at collection: torchproxy_early's $TORCHPROXY_COLLECT_SKIPS).
+Each side logs every case as it finishes (``<file>.real.jsonl`` / ``<file>.proxy.jsonl`` in
+``$TORCHPROXY_CLIENTS_CACHE/liger-suite-<version>-paddle<version>/``, written by torchproxy_early's
 case log: pytest's own summary and junitxml come only at the end of a session), so a side that
 is killed or stopped at ``--side-timeout`` keeps what it finished, and a file run again runs
 only the cases its logs lack (to run a side afresh, after a facade fix, delete the file's
-``.json`` and that side's ``.jsonl``).  ``--write-md`` writes the results
+``.json`` and that side's ``.jsonl``).  The five files that import Liger's monkey_patch run with
+transformers 5.0.0 (TRANSFORMERS5), which ``--record`` pip-installs into the clients cache.  ``--write-md`` writes the results
 file from what is recorded: per file, the cases real torch passes and how many of those the
 proxy passes, every case the proxy fails with its reason (KNOWN_PROXY_FAILURES, else pytest's
 one-line error), and the files not recorded yet.
