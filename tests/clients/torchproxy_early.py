@@ -85,3 +85,24 @@ if _case_log:
     def pytest_collectreport(report):
         if report.failed:  # a module that does not import: one ERROR for the file, as -rA
             _log_case(report.nodeid, "ERROR", _message(report), 0.0)
+
+
+# --- $TORCHPROXY_COLLECT_SKIPS=path (with --collect-only): the collected cases that their own
+# skip/skipif markers skip, as {nodeid: reason}, so that liger_suite --record --max-cases picks
+# among cases that run.  pytest evaluates those markers only at setup; evaluating them here is
+# the same evaluation (pytest's own evaluate_skip_marks, conditions computed at import or strings
+# evaluated in the module's namespace), done early.  A skip made inside a test's body
+# (pytest.skip(...)) cannot be known without running it and is not listed.
+_collect_skips = os.environ.get("TORCHPROXY_COLLECT_SKIPS")
+
+if _collect_skips:
+    def pytest_collection_modifyitems(session, config, items):
+        import json
+        from _pytest.skipping import evaluate_skip_marks
+        skips = {}
+        for item in items:
+            s = evaluate_skip_marks(item)  # raises (pytest's own error) if a condition does
+            if s is not None:
+                skips[item.nodeid] = s.reason
+        with open(_collect_skips, "w") as fh:
+            json.dump(skips, fh, indent=1, sort_keys=True)

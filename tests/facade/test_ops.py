@@ -125,6 +125,34 @@ def test_matmul(expr):
     check(snippet(expr), F32, POS, rtol=1e-4)
 
 
+# torch promotes outer's operands (transformers' Pixtral rotary embedding: torch.outer(an int64
+# arange, float32 frequencies)); Paddle's multiply refuses mixed kinds and integer widths
+@pytest.mark.parametrize("x,y", [(I64[0], F32[1]), (I32[0], I64[1]), (B[0], I32[1]),
+                                 (B[0], F32[1]), (F32[0], F64[1]), (I64[0], B[1])],
+                         ids=["i64_f32", "i32_i64", "b_i32", "b_f32", "f32_f64", "i64_b"])
+def test_outer_promotes(x, y):
+    check(snippet("torch.outer(x, y)"), x, y)
+
+
+# torch computes CPU float16/bfloat16 in float32 and rounds the result, into out= too (Paddle's
+# CPU build has no bfloat16 add kernel: Liger's fused linear cross entropy adds into out=); the
+# results compared exactly (both round the same float32 value)
+@pytest.mark.parametrize("half", ["bfloat16", "float16"])
+@pytest.mark.parametrize("expr", ["torch.add(x, y, out=o)", "torch.add(input=o, other=y, out=o)",
+                                  "torch.add(x, y, alpha=3, out=o)", "torch.mul(x, y, out=o)",
+                                  "torch.sub(x, y, out=o)", "torch.maximum(x, y, out=o)",
+                                  "torch.add(x, y, out=o32)"])
+def test_cpu_half_out(expr, half):
+    check(f"""
+import torch
+def f(x, y):
+    x, y = x.to(torch.{half}), y.to(torch.{half})
+    o, o32 = torch.full_like(x, 0.1), torch.full_like(x, 0.1, dtype=torch.float32)
+    r = {expr}
+    return r, r.dtype, o, o32
+""", F32, POS, rtol=0, atol=0)
+
+
 SHAPE_OPS = ["torch.reshape(x, (4, 3))", "torch.reshape(x, [-1])", "torch.transpose(x, 0, 1)",
              "torch.transpose(x, -1, -2)", "torch.permute(x, (1, 0))", "torch.flatten(x)",
              "torch.flatten(x, 1)", "torch.flatten(x, 0, -1)", "torch.squeeze(x.unsqueeze(1))",

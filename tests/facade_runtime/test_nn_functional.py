@@ -257,3 +257,23 @@ def f(x):
     m = torch.nn.SiLU()(x.detach().clone().requires_grad_())
     return y, x.grad, m
 ''', np.array([-100., -90., -88.5, -50., -1., 0., 1., 50., 100.], dtype="float32"))
+
+
+# torch computes CPU float16/bfloat16 kl_div (Paddle: no float16 subtract kernel on CPU) in
+# float32 precision per op and rounds; the facade rounds once, so the values agree to the half
+# dtype's precision (Liger's JSD test, float16, beta=1)
+@pytest.mark.parametrize("half", ["float16", "bfloat16"])
+@pytest.mark.parametrize("kw", ["reduction='none'", "reduction='sum'", "reduction='batchmean'",
+                                "reduction='mean', log_target=True"])
+def test_kl_div_cpu_half(half, kw):
+    check(f"""
+import torch
+import torch.nn.functional as F
+def f(x):
+    p = F.log_softmax(x, -1).to(torch.{half})
+    q = F.softmax(x.flip(0), -1).to(torch.{half})
+    if "log_target" in "{kw}":
+        q = q.log()
+    r = F.kl_div(p, q, {kw})
+    return r, r.dtype
+""", X, rtol=1e-2, atol=2e-3)

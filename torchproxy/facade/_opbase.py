@@ -76,8 +76,8 @@ def _up(v):
 
 
 def _down(v, half):
-    if isinstance(v, paddle.Tensor):
-        return v.astype(half) if v.dtype == _FLOAT32 else v
+    if isinstance(v, paddle.Tensor):  # rounded to nearest even, as torch (Paddle 2.6 truncates)
+        return _shims.astype_exact(v, half) if v.dtype == _FLOAT32 else v
     if isinstance(v, tuple):
         items = [_down(b, half) for b in v]
         return type(v)(*items) if hasattr(v, "_fields") else tuple(items)
@@ -89,15 +89,25 @@ def _opmath(fn, torch_name=None, precheck=None):
         if precheck is not None:  # torch's checks of the operands as given (before _up)
             precheck(*args, **kwargs)
         try:
-            half = _find_half(args)
-            if half is None or kwargs.get("out") is not None:
-                return fn(*args, **kwargs)
+            # operands given by keyword (torch.add(input=a, other=b)) count as positional ones
+            operands = [*args, *(v for k, v in kwargs.items() if k != "out")]
+            half = _find_half(operands)
+            out = kwargs.get("out")
+            if half is None or out is not None and not isinstance(out, paddle.Tensor):
+                return fn(*args, **kwargs)  # (a tuple out=, values and indices: the op's own)
+            if out is not None:
+                # torch computes CPU halves in float32 and rounds the result into out too;
+                # Paddle's CPU build lacks even a bfloat16 add kernel (Liger's fused linear
+                # cross entropy: torch.add(input=grad_bias, other=..., out=grad_bias))
+                return _write_out(run(*args, **{k: v for k, v in kwargs.items()
+                                                if k != "out"}), out)
             # the output dtype is not the half one when chosen by dtype= or promoted by a
             # dimensioned wider float operand (a 0-d one does not promote, as in torch)
             explicit_dtype = kwargs.get("dtype") is not None or builtins.any(
                 isinstance(a, _dt.DTYPE_TYPE) or isinstance(a, paddle.Tensor) and a.ndim > 0
-                and a.dtype in _WIDE for a in args)
-            result = fn(*[_up(a) for a in args], **kwargs)
+                and a.dtype in _WIDE for a in operands)
+            result = fn(*[_up(a) for a in args],
+                        **{k: v if k == "out" else _up(v) for k, v in kwargs.items()})
             return result if explicit_dtype else _down(result, half)
         except Exception as e:  # Paddle 2.6 refusing a 0-size operand (never taken on 3.x)
             if not ZERO_SIZE_KERNELS_FAIL:
@@ -345,11 +355,20 @@ def log_softmax_kernel(x, axis):
     forward is bit-identical): Paddle 3.3.1's CPU log_softmax kernel and its gradient take
     ~2.7 s each for a 2048 x 3200 float32 input, 50x its softmax, and were the bulk of the
     proxy side's time in Liger's loss tests (their references take log_softmax of batch x
-    vocabulary logits).  The max is a constant to autograd (its gradient cancels exactly)."""
+    vocabulary logits).  The max is a constant to autograd (its gradient cancels exactly).
+    The float32 normalizer ``sum(exp(s))`` is accumulated in float64: Paddle's float32 sum over
+    a 32,000-wide row is ~1e-5 off where torch's vectorized kernel stays near 1e-6, and the
+    gradient (``exp(s) / sum``) carried that error (Liger's cross-entropy test compares it at
+    rtol 1e-6; tests/facade/test_log_softmax_accuracy.py: error at most torch's)."""
     if x.dtype in _LOG_SOFTMAX_COMPOSED and x.ndim > 0 and x.size > 0 \
             and x.place.is_cpu_place():
         s = x - paddle.max(x, axis=axis, keepdim=True).detach()
-        return s - paddle.log(paddle.exp(s).sum(axis=axis, keepdim=True))
+        e = paddle.exp(s)
+        if x.dtype == paddle.float32:
+            z = e.astype(paddle.float64).sum(axis=axis, keepdim=True).astype(x.dtype)
+        else:
+            z = e.sum(axis=axis, keepdim=True)
+        return s - paddle.log(z)
     return paddle.nn.functional.log_softmax(x, axis=axis)
 
 

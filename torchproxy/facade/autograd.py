@@ -27,6 +27,7 @@ import functools
 import inspect
 import threading
 import warnings
+import weakref
 
 import paddle
 from paddle.autograd import PyLayer
@@ -167,9 +168,16 @@ _pending = threading.local()
 
 def _run_backward(fn, *args, **kwargs):
     """Run a Paddle backward; if a torch Function's backward raised, re-raise that error."""
+    from .autograd_anomaly import refuse_nan_checked_backward  # (an area loaded after this)
+    refuse_nan_checked_backward("a backward (torch.autograd.backward / grad, Tensor.backward)")
     _pending.error = None
+    if _ASSIGNED_GRADS:
+        _sync_assigned_grads()
     try:
-        return fn(*args, **kwargs)
+        result = fn(*args, **kwargs)
+        if _ASSIGNED_GRADS:
+            _write_back_assigned_grads()
+        return result
     except Exception:
         err, _pending.error = getattr(_pending, "error", None), None
         if err is not None:
@@ -255,6 +263,8 @@ def _backward_into(outputs, grads, inputs, retain_graph):
         g = g.detach()
         cur = x.grad  # Paddle's (inside torchproxy)
         x.grad = g if cur is None else cur + g
+    if _ASSIGNED_GRADS:
+        _write_back_assigned_grads()
 
 
 @torch_function("torch.autograd.backward", note="create_graph=True is not provided; inputs=: "
@@ -575,6 +585,9 @@ def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, 
 
 
 def _get_grad(self):
+    assigned = _assigned_grad(self) if _ASSIGNED_GRADS else None
+    if assigned is not None:
+        return assigned
     g = self.grad  # Paddle's (inside torchproxy)
     if g is None:
         # Paddle 2.6 keeps an empty leaf's gradient None (paddle_shims.empty_leaf_grad)
@@ -586,13 +599,60 @@ def _get_grad(self):
     return g.detach()
 
 
+# torch's backward accumulates into a leaf's existing .grad in place (AccumulateGrad without
+# create_graph: ``grad += new``), so a .grad the caller assigned -- a view into a buffer of
+# theirs, as Liger's tiled MLP does (x_shard.grad = x_grad.narrow(...)) -- receives the
+# gradient.  Paddle's setter copies the tensor, and its backward gives the leaf a new one.  The
+# facade keeps each tensor assigned to a .grad (weakly, per leaf): ``x.grad`` returns it (the
+# same object, as torch), a backward starts from its current value (the caller may have written
+# into it since) and writes the leaf's accumulated gradient back into it in place.
+# id(leaf) -> (a weak reference to the leaf, the tensor assigned to its .grad); keyed by id, as
+# a WeakKeyDictionary would compare tensors with == (elementwise) on a hash collision
+_ASSIGNED_GRADS: dict = {}
+
+
+def _assigned_items():
+    for ref, assigned in list(_ASSIGNED_GRADS.values()):
+        leaf = ref()
+        if leaf is not None:
+            yield leaf, assigned
+
+
+def _assigned_grad(leaf):
+    entry = _ASSIGNED_GRADS.get(id(leaf))
+    return entry[1] if entry is not None and entry[0]() is leaf else None
+
+
+def _assign_grad(leaf, value):
+    key = id(leaf)
+    _ASSIGNED_GRADS[key] = (weakref.ref(leaf, lambda _ref: _ASSIGNED_GRADS.pop(key, None)),
+                            value)
+
+
+def _sync_assigned_grads():
+    for leaf, assigned in _assigned_items():
+        leaf.grad = assigned  # Paddle's setter (a copy of its current value)
+
+
+def _write_back_assigned_grads():
+    for leaf, assigned in _assigned_items():
+        g = leaf.grad  # Paddle's
+        if g is None:
+            continue
+        with paddle.no_grad():
+            paddle.assign(g.detach(), output=assigned)  # through views, as copy_
+        leaf.grad = assigned  # Paddle's setter
+
+
 def _set_grad(self, value):
     if value is None:
+        _ASSIGNED_GRADS.pop(id(self), None)
         self.clear_gradient(False)  # release it: x.grad is None afterwards (Paddle 2.6 and 3.x)
         if ZERO_SIZE_GRAD_CRASHES:
             _forget_empty_leaf_grad(self)
     else:
         self.grad = value  # Paddle's setter
+        _assign_grad(self, value)
 
 
 tensor_method("grad", note="a view of Paddle's grad with requires_grad False, as torch's; "

@@ -717,7 +717,10 @@ def outer(input, vec2):
             raise RuntimeError(f"outer: Expected 1-D argument {arg}, but got {t.ndim}-D")
     if _name(input.dtype) == "bool" and _name(vec2.dtype) == "bool":  # Paddle: no bool matmul
         return paddle.logical_and(input.reshape([-1, 1]), vec2.reshape([1, -1]))
-    return paddle.outer(input, vec2)
+    # torch promotes mixed dtypes (int64 x float32 -> float32: transformers' Pixtral rotary
+    # embedding); Paddle's multiply refuses an integer with a float or two integer widths
+    dt = result_type(input, vec2)
+    return paddle.outer(_as(input, dt), _as(vec2, dt))
 
 
 def _einsum_sum_ellipsis(equation, operands):

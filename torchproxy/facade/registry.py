@@ -58,8 +58,10 @@ AREAS = (
     "torchproxy.facade.cpu",        # torch.cpu (device-agnostic helpers: one CPU device)
     "torchproxy.facade.runtime",    # torch._C, torch.version, torch.backends, torch.compile
     "torchproxy.facade.compiler_probes",  # torch.fx.Proxy, _dynamo/compiler export probes, cond
+    "torchproxy.facade.torch_types",  # torch.types: annotation aliases (transformers 5 imports)
     "torchproxy.facade.accelerator",  # torch.accelerator, torch.Stream (CPU)
     "torchproxy.facade.autograd",   # autograd.Function, no_grad, enable_grad, inference_mode
+    "torchproxy.facade.autograd_anomaly",  # detect_anomaly / set_detect_anomaly, the mode flags
     "torchproxy.facade.library",    # torch.library, torch.ops
     "torchproxy.facade.nn",         # torch.nn.Module/Parameter, torch.nn.functional
     "torchproxy.facade.nn_functional",  # torch.nn.functional: activations, bilinear, one_hot; helpers
