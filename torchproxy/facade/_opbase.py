@@ -115,6 +115,7 @@ def _opmath(fn, torch_name=None, precheck=None):
             return _zero_size.recover(e, run, torch_name, args, kwargs)
     run.__name__ = fn.__name__
     run.__qualname__ = fn.__qualname__
+    run.__module__ = fn.__module__  # where it is defined (COVERAGE.md, pickling by reference)
     run.__doc__ = fn.__doc__
     run.__wrapped__ = fn
     run.zero_size_guarded = True  # registry.torch_function's zero_size.guard leaves it as it is
