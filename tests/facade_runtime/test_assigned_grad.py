@@ -101,3 +101,82 @@ def f(x):
     torch.tanh(ref @ w).sum().backward()
     return x.grad, ref.grad
 ''', X)
+
+
+@pytest.mark.parametrize("set_to_none", [True, False])
+@pytest.mark.parametrize("owner", ["optimizer", "module"])
+def test_zero_grad_clears_an_assigned_grad(set_to_none, owner):
+    """A training loop that once assigned ``p.grad`` (a preallocated buffer) and then calls
+    ``zero_grad`` each step: torch's set_to_none forgets the buffer, set_to_none=False zeroes it
+    in place; the next backward must not start from the old values."""
+    check(f'''
+import torch
+def f(x):
+    lin = torch.nn.Linear(3, 2)
+    with torch.no_grad():
+        lin.weight.copy_(torch.linspace(-1, 1, 6).reshape(2, 3))
+        lin.bias.zero_()
+    opt = torch.optim.SGD(lin.parameters(), lr=0.1)
+    buf = torch.full((2, 3), 5.0)
+    lin.weight.grad = buf
+    out = []
+    for _ in range(2):
+        {"opt" if owner == "optimizer" else "lin"}.zero_grad(set_to_none={set_to_none})
+        out.append(lin.weight.grad is None)
+        lin(x).pow(2).sum().backward()
+        out.append(lin.weight.grad.clone())
+        opt.step()
+    return out, buf, lin.weight.detach()
+''', X)
+
+
+def test_grad_cleared_by_paddle_code_is_none():
+    """Unscoped Paddle code clearing the gradient (``clear_gradient``) ends the assignment:
+    the facade's ``x.grad`` is None then, and the next backward does not start from the old
+    buffer's values (torch has no such path; the facade must not resurrect a cleared grad)."""
+    import difftest
+    m = difftest.load('''
+import torch
+def assign(x):
+    x.grad = torch.full((4, 3), 7.0)
+def grad(x):
+    return x.grad
+def backward(x):
+    (x * 2).sum().backward()
+''', scoped=True)
+    import paddle
+    x = paddle.to_tensor(X, stop_gradient=False)
+    m.assign(x)
+    x.clear_gradient(False)          # Paddle's own, outside the scope
+    assert m.grad(x) is None
+    m.backward(x)
+    np.testing.assert_array_equal(m.grad(x).numpy(), np.full((4, 3), 2.0, "float32"))
+
+
+def test_parameters_setattr_is_paddles_again_after_uninstall_and_outside_the_scope():
+    """Paddle 3.x's EagerParamBase.__setattr__ is replaced while the facade is installed (so a
+    scoped ``p.grad = t`` reaches torch's setter) and put back exactly by uninstall(); unscoped
+    code keeps Paddle's setter (a copy) all along."""
+    import difftest
+    import paddle
+    from torchproxy.facade import tensor as tensor_mod
+    from torchproxy.paddle_shims import EagerParamBase
+    difftest.load("def f(): pass", scoped=True)   # the session's facade installed
+    own = "__setattr__" in EagerParamBase.__dict__
+    installed = EagerParamBase.__dict__.get("__setattr__")
+    tensor_mod.uninstall()
+    try:
+        paddles = EagerParamBase.__dict__.get("__setattr__")
+        assert (paddles is not None) == own
+        if own:  # Paddle 3.x
+            assert installed.__module__ == "torchproxy.facade.tensor"
+            assert paddles.__module__ == "paddle.base.framework"
+    finally:
+        tensor_mod.install()
+    again = EagerParamBase.__dict__.get("__setattr__")
+    assert (again.__module__ == "torchproxy.facade.tensor") if own else again is None
+    p = paddle.create_parameter([2], "float32")
+    g = paddle.ones([2])
+    p.grad = g                     # here: unscoped, Paddle's setter
+    g.add_(paddle.ones([2]))
+    np.testing.assert_array_equal(p.grad.numpy(), [1.0, 1.0])  # Paddle copied it

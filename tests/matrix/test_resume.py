@@ -24,8 +24,11 @@ def _cli(out, *extra):
 def test_sigint_keeps_results_and_resume_completes(tmp_path):
     out = str(tmp_path / "m")
     results = os.path.join(out, "results.jsonl")
+    # the child gets SIGINT's default disposition, as a command typed at a terminal has: the
+    # suite may run as a background job, whose children inherit SIGINT ignored (POSIX shells
+    # without job control), and Python then keeps ignoring it
     p = subprocess.Popen(_cli(out), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+                         text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 120
     while len(_lines(results)) < 3 and time.time() < deadline and p.poll() is None:
         time.sleep(0.2)

@@ -612,15 +612,44 @@ _ASSIGNED_GRADS: dict = {}
 
 
 def _assigned_items():
-    for ref, assigned in list(_ASSIGNED_GRADS.values()):
+    for key, (ref, assigned) in list(_ASSIGNED_GRADS.items()):
         leaf = ref()
-        if leaf is not None:
+        if leaf is not None and _still_assigned(key, leaf):
             yield leaf, assigned
 
 
+def _still_assigned(key, leaf) -> bool:
+    # Paddle holds a copy of the assigned tensor from the assignment on (the setter, and each
+    # backward's write-back), so a leaf whose Paddle gradient is None was cleared by a path
+    # other than the facade's setter (Paddle's clear_gradient from Paddle code): torch's .grad
+    # is None then, and the next backward must not start from the forgotten tensor's values
+    if leaf.grad is None:  # Paddle's (inside torchproxy)
+        _ASSIGNED_GRADS.pop(key, None)
+        return False
+    return True
+
+
 def _assigned_grad(leaf):
-    entry = _ASSIGNED_GRADS.get(id(leaf))
-    return entry[1] if entry is not None and entry[0]() is leaf else None
+    key = id(leaf)
+    entry = _ASSIGNED_GRADS.get(key)
+    if entry is None or entry[0]() is not leaf or not _still_assigned(key, leaf):
+        return None
+    return entry[1]
+
+
+def clear_grad(p, set_to_none: bool) -> None:
+    """``zero_grad`` of optimizers and modules for one parameter, as torch's: set_to_none
+    forgets the gradient (an assigned one too); otherwise it is zeroed in place (an assigned
+    tensor, a view into the caller's buffer, is zeroed with it)."""
+    if set_to_none:
+        _ASSIGNED_GRADS.pop(id(p), None)
+        p.clear_gradient(False)
+        return
+    assigned = _assigned_grad(p) if _ASSIGNED_GRADS else None
+    if assigned is not None:
+        with paddle.no_grad():
+            paddle.assign(paddle.zeros_like(assigned), output=assigned)  # through views
+    p.clear_gradient(True)
 
 
 def _assign_grad(leaf, value):

@@ -30,6 +30,7 @@ import paddle.nn.functional as PF
 from ..paddle_shims import EagerParamBase, broadcast_tensors, is_meta
 
 from . import dtypes as _dt
+from .autograd import clear_grad
 from ._nn_common import _floating, _is_int, _ntuple_values, _reduce, legacy_reduction  # noqa: F401
 from ._opbase import log_softmax_kernel, opmath_function
 from .ops import _cpp_name
@@ -292,7 +293,7 @@ class Module(paddle.nn.Layer):
 
     def zero_grad(self, set_to_none: bool = True):
         for p in super().parameters():
-            p.clear_gradient(not set_to_none)
+            clear_grad(p, set_to_none)  # an assigned .grad too (autograd.py)
 
     def requires_grad_(self, requires_grad: bool = True):
         for p in super().parameters():

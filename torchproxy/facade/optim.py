@@ -24,6 +24,7 @@ from typing import Any
 
 import paddle
 
+from .autograd import clear_grad
 from .registry import module, type_
 
 from .registry import manifest
@@ -129,10 +130,7 @@ class Optimizer:
             for p in group["params"]:
                 if p.grad is None:
                     continue
-                if set_to_none:
-                    p.clear_gradient(False)
-                else:
-                    p.clear_gradient(True)
+                clear_grad(p, set_to_none)  # an assigned .grad too (autograd.py)
 
     def _params_with_grad(self, group):
         for p in group["params"]:

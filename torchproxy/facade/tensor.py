@@ -108,6 +108,44 @@ def _install_all() -> None:
             _saved["dtype"] = paddle.Tensor.__dict__["dtype"]
             paddle.Tensor.dtype = descr
     fast_dtype.install_device_reading(paddle)  # x.device's C fast path reads places likewise
+    _install_param_setattr()
+
+
+# Paddle 3.x's EagerParamBase (every nn.Parameter) defines __setattr__ (a guard on its 'color'
+# attribute) that ends in object.__setattr__, called from paddle.base.framework: a dispatched
+# setter (x.grad = ..., x.data = ...) then takes its caller to be Paddle, not the scoped code
+# that assigned, and runs Paddle's setter (a parameter's assigned .grad was copied and never
+# received the backward's accumulation).  While installed, parameters' __setattr__ gives the
+# scope check its own caller.  Paddle 2.6's EagerParamBase has no __setattr__: nothing to do.
+_saved_param_setattr: list = []  # [EagerParamBase, its own __setattr__] while replaced
+
+
+def _install_param_setattr() -> None:
+    from ..paddle_shims import EagerParamBase as cls
+    if "__setattr__" not in cls.__dict__:
+        return
+    original_setattr = cls.__dict__["__setattr__"]
+    torch_setters = {full.rsplit(".", 1)[1]: entry.impl.fset
+                     for full, entry in registry.TENSOR_TABLE.items()
+                     if isinstance(entry.impl, property) and entry.impl.fset is not None}
+    wants, caller_module = _dispatch._wants, _dispatch.caller_module
+
+    def __setattr__(self, name, value):
+        setter = torch_setters.get(name)
+        if setter is not None and wants(caller_module(1)):
+            setter(self, value)
+        else:
+            original_setattr(self, name, value)
+
+    _saved_param_setattr[:] = [cls, original_setattr]
+    cls.__setattr__ = __setattr__
+
+
+def _uninstall_param_setattr() -> None:
+    if _saved_param_setattr:
+        cls, original_setattr = _saved_param_setattr
+        cls.__setattr__ = original_setattr
+        _saved_param_setattr.clear()
 
 
 def uninstall() -> None:
@@ -124,6 +162,7 @@ def _uninstall_all() -> None:
     from . import dtypes, fast_dtype
     dtypes.uninstall()
     fast_dtype.uninstall_device_reading()
+    _uninstall_param_setattr()
     for cls in _paddle_tensor_types():
         for name, old in list(_saved.items()):
             if old is _MISSING:
