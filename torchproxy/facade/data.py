@@ -31,6 +31,7 @@ import random as _pyrandom
 import re
 import traceback
 import warnings
+import weakref
 
 import numpy as np
 import paddle
@@ -646,14 +647,44 @@ class _SingleProcessIter:
         return data
 
 
+def _loader_len(is_iterable, dataset, batch_size, drop_last, index_sampler):
+    if is_iterable:
+        length = len(dataset)
+        if batch_size is not None:
+            length = length // batch_size if drop_last else math.ceil(length / batch_size)
+        return length
+    return len(index_sampler)
+
+
+def _stop_workers(index_queues, workers):
+    for q in index_queues:
+        try:
+            q.put(None)
+        except Exception:  # noqa: BLE001 - best effort at teardown
+            pass
+    for w in workers:
+        w.join(timeout=5)
+        if w.is_alive():
+            w.terminate()
+            w.join(timeout=1)
+
+
 class _MultiProcessIter:
     _POLL = 5.0
 
     def __init__(self, loader):
         import multiprocessing as mp
-        self.loader = loader
+        # what it needs of the loader, copied (as torch's iterator does): no reference to the
+        # loader, which holds a persistent iterator -- in a reference cycle, the pair would be
+        # freed by the garbage collector, whose weakref callbacks close the index queues'
+        # feeder threads before __del__ can send the workers their stop (each worker then
+        # waited out the 5 s join and was killed: 10 s and Paddle's "Termination signal"
+        # report at the end of a program with 2 persistent workers)
         ld = loader
         self.kind = "iterable" if ld._is_iterable else "map"
+        self.timeout, self.persistent_workers = ld.timeout, ld.persistent_workers
+        self.in_order = ld.in_order
+        self._len_of = (ld._is_iterable, ld.dataset, ld.batch_size, ld.drop_last)
         ctx = ld.multiprocessing_context
         if ctx is None:
             ctx = mp.get_context()
@@ -673,10 +704,15 @@ class _MultiProcessIter:
             self.index_queues.append(q)
             self.workers.append(w)
         self.shut = False
-        self._reset(first=True)
+        # the workers' stop, run by _shutdown or when this iterator is freed: the finalizer
+        # holds the queues and processes, so in a garbage cycle the queues' own finalizers
+        # (which close their feeder threads) cannot run before the stop is sent
+        self._stop = weakref.finalize(self, _stop_workers, self.index_queues, self.workers)
+        self._reset(loader, first=True)
 
-    def _reset(self, first=False):
-        ld = self.loader
+    def _reset(self, loader, first=False):
+        ld = loader
+        self._index_sampler = ld._index_sampler
         self.index_iter = iter(ld._index_sampler) if self.kind == "map" else None
         self.send_idx = self.rcvd_idx = 0
         self.task_info = {}          # idx -> worker id (and, once received, the data)
@@ -694,7 +730,7 @@ class _MultiProcessIter:
         return self
 
     def __len__(self):
-        return len(self.loader)
+        return _loader_len(*self._len_of, self._index_sampler)
 
     def _try_put(self):
         if self.exhausted or not any(self.active):
@@ -718,7 +754,7 @@ class _MultiProcessIter:
         self.send_idx += 1
 
     def _get(self):
-        timeout = self.loader.timeout
+        timeout = self.timeout
         while True:
             try:
                 return self.result_queue.get(timeout=timeout if timeout > 0 else self._POLL)
@@ -743,7 +779,7 @@ class _MultiProcessIter:
                 del self.task_info[self.rcvd_idx]  # its worker ran out: nothing will come
                 self.rcvd_idx += 1
             if self.rcvd_idx >= self.send_idx:
-                if not self.loader.persistent_workers:
+                if not self.persistent_workers:
                     self._shutdown()
                 raise StopIteration
             info = self.task_info[self.rcvd_idx]
@@ -761,7 +797,7 @@ class _MultiProcessIter:
             if isinstance(data, _IterableStop):
                 wid = self.task_info[idx][0]
                 self.active[wid] = False
-            if idx == self.rcvd_idx or not self.loader.in_order:
+            if idx == self.rcvd_idx or not self.in_order:
                 del self.task_info[idx]
                 if idx == self.rcvd_idx:
                     self.rcvd_idx += 1
@@ -783,16 +819,7 @@ class _MultiProcessIter:
         if self.shut:
             return
         self.shut = True
-        for q in self.index_queues:
-            try:
-                q.put(None)
-            except Exception:  # noqa: BLE001 - best effort at teardown
-                pass
-        for w in self.workers:
-            w.join(timeout=5)
-            if w.is_alive():
-                w.terminate()
-                w.join(timeout=1)
+        self._stop()
 
     def __del__(self):
         try:
@@ -886,18 +913,13 @@ class DataLoader:
             if self._iterator is None or self._iterator.shut:
                 self._iterator = _MultiProcessIter(self)
             else:
-                self._iterator._reset()
+                self._iterator._reset(self)
             return self._iterator
         return _MultiProcessIter(self)
 
     def __len__(self):
-        if self._is_iterable:
-            length = len(self.dataset)
-            if self.batch_size is not None:
-                length = length // self.batch_size if self.drop_last else \
-                    math.ceil(length / self.batch_size)
-            return length
-        return len(self._index_sampler)
+        return _loader_len(self._is_iterable, self.dataset, self.batch_size, self.drop_last,
+                           self._index_sampler)
 
     def __del__(self):
         it = self.__dict__.get("_iterator")
