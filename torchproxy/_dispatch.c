@@ -174,6 +174,10 @@ static int record(PyObject *full) {
 static PyObject fast_decline_marker;  /* address only: "run the registered implementation" */
 #define FAST_DECLINE (&fast_decline_marker)
 static int fast_kind_for(PyObject *name, PyObject *impl, PyObject **globals);
+static int same_for(int kind, PyObject *paddle);
+static PyObject *same_call(PyObject *op, PyObject *name, int kind, PyObject *paddle,
+                           PyObject *globals, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames);
 static PyObject *fast_call(PyObject *op, PyObject *name, int kind, PyObject *globals,
                            PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 
@@ -189,6 +193,7 @@ typedef struct {
     PyObject *dict;     /* __dict__: free attributes (functools.wraps-style metadata) */
     PyObject *fast_globals;  /* impl's module globals where a C fast path serves it */
     int fast;           /* FAST_*: a C fast path for the common case, or 0 */
+    int same;           /* the fast path answers Paddle's original's value too: see same_for */
 } MethodObject;
 
 static inline PyObject *method_impl(MethodObject *m, PyObject *const *args, size_t nargsf,
@@ -205,6 +210,12 @@ static inline PyObject *method_impl(MethodObject *m, PyObject *const *args, size
 static PyObject *
 method_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     MethodObject *m = (MethodObject *)op;
+    if (m->same && g_record == NULL) {  /* one answer for every caller: no scope check */
+        PyObject *r = same_call(op, m->name, m->fast, m->paddle, m->fast_globals, args,
+                                PyVectorcall_NARGS(nargsf), kwnames);
+        if (r != FAST_DECLINE)
+            return r;
+    }
     if (m->paddle == NULL) {
         if (g_record != NULL) {
             int s = caller_scoped();
@@ -278,6 +289,7 @@ static PyObject *method_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     m->paddle = paddle == Py_None ? NULL : Py_NewRef(paddle);
     m->doc = Py_NewRef(doc);
     m->fast = fast_kind_for(name, impl, &m->fast_globals);
+    m->same = same_for(m->fast, m->paddle);
     if (m->full == NULL) {
         Py_DECREF(m);
         return NULL;
@@ -297,6 +309,7 @@ static PyObject *get_paddle(PyObject *p) {
 static PyObject *method_get_paddle(MethodObject *m, void *c) { return get_paddle(m->paddle); }
 static PyObject *fast_name(int kind);
 static PyObject *method_get_fast(MethodObject *m, void *c) { return fast_name(m->fast); }
+static PyObject *method_get_same(MethodObject *m, void *c) { return PyBool_FromLong(m->same); }
 static PyObject *method_get_doc(MethodObject *m, void *c) { return Py_NewRef(m->doc); }
 static PyObject *method_get_qualname(MethodObject *m, void *c) {
     return PyUnicode_FromFormat("Tensor.%U", m->name);
@@ -328,6 +341,8 @@ static PyMemberDef method_members[] = {
 static PyGetSetDef method_getset[] = {
     {"paddle", (getter)method_get_paddle, NULL, NULL, NULL},
     {"fast", (getter)method_get_fast, NULL, "the C fast path serving this name, or None", NULL},
+    {"same", (getter)method_get_same, NULL, "True: the fast path serves unscoped callers too "
+     "(its answer is Paddle's original's), with no scope check", NULL},
     {"__doc__", (getter)method_get_doc, NULL, NULL, NULL},
     {"__qualname__", (getter)method_get_qualname, NULL, NULL, NULL},
     {"__torchproxy_dispatch__", (getter)method_get_pair, NULL, NULL, NULL},
@@ -374,6 +389,7 @@ typedef struct {
     descrsetfunc paddle_set;  /* Py_TYPE(paddle)->tp_descr_set, or NULL */
     int kind;
     int fast;                 /* FAST_* (properties only) or 0 */
+    int same;                 /* as MethodObject's */
     PyObject *fast_globals;
 } AttrObject;
 
@@ -388,9 +404,9 @@ typedef struct {
  * (FAST_DECLINE): errors, odd arguments, 0-size strides, non-contiguous tensors, unknown
  * places.  The registered implementation stays the one definition of the semantics. */
 enum { FAST_NONE = 0, FAST_DIM, FAST_NUMEL, FAST_STRIDE, FAST_ISCONTIG, FAST_SHAPE,
-       FAST_DEVICE, FAST_DATAPTR };
+       FAST_DEVICE, FAST_DATAPTR, FAST_NDIM };
 static const char *const fast_names[] = {NULL, "dim", "numel", "stride", "is_contiguous",
-                                         "shape", "device", "data_ptr"};
+                                         "shape", "device", "data_ptr", "ndim"};
 static const struct {
     const char *name, *module, *qualname;
     int kind;
@@ -404,6 +420,7 @@ static const struct {
     /* Paddle 2.6 only (tensor_methods registers it there): Triton's specialiser and launcher
      * read data_ptr() of every tensor argument, twice per launch (issue 26, sixth round) */
     {"data_ptr", "torchproxy.facade.tensor_methods", "data_ptr", FAST_DATAPTR},
+    {"ndim", "torchproxy.facade.core", "ndim", FAST_NDIM},
 };
 static PyObject *s_shape, *s_strides, *s_place, *s_is_contiguous, *s_type, *s_gpu_device_id,
                 *s_Size, *s_KIND_OF_TYPE, *s_CPU, *s_CUDA, *s_qualname;
@@ -551,8 +568,10 @@ done:
 typedef struct {
     int version;
     int (*read_place)(PyObject *obj, PyTypeObject *tensor_type, int *type, int *device);
+    void *export_dl;  /* _cdlpack's */
+    int (*has_elements)(PyObject *obj, PyTypeObject *tensor_type);  /* version >= 2 */
 } TpxTensorAPI;
-#define TPX_TENSOR_API_VERSION 1
+#define TPX_TENSOR_API_VERSION 2  /* the oldest read: fields are only ever appended */
 static const TpxTensorAPI *g_tensor_api = NULL;
 static PyObject *g_tensor_api_capsule = NULL;  /* keeps the capsule (and its module) alive */
 static PyTypeObject *g_tensor_type = NULL;
@@ -661,6 +680,7 @@ static PyObject *fast_call(PyObject *op, PyObject *name, int kind, PyObject *glo
     PyObject *l, *r;
     switch (kind) {
     case FAST_DIM:
+    case FAST_NDIM:
     case FAST_NUMEL:
     case FAST_SHAPE:
         if (nargs != 1)
@@ -668,7 +688,7 @@ static PyObject *fast_call(PyObject *op, PyObject *name, int kind, PyObject *glo
         l = int_list(self, s_shape);
         if (l == NULL || l == FAST_DECLINE)
             return l;
-        if (kind == FAST_DIM) {
+        if (kind == FAST_DIM || kind == FAST_NDIM) {
             r = PyLong_FromSsize_t(PyList_GET_SIZE(l));
         }
         else if (kind == FAST_NUMEL) {
@@ -704,15 +724,21 @@ static PyObject *fast_call(PyObject *op, PyObject *name, int kind, PyObject *glo
         PyObject *orig = Py_TYPE(op) == &MethodType ? ((MethodObject *)op)->paddle : NULL;
         if (orig == NULL)
             return FAST_DECLINE;
-        l = int_list(self, s_shape);
-        if (l == NULL || l == FAST_DECLINE)
-            return l;
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(l); i++)
-            if (is_zero(PyList_GET_ITEM(l, i))) {
-                Py_DECREF(l);
-                return FAST_DECLINE;
-            }
-        Py_DECREF(l);
+        /* elements or not, read in C where the API reads this tensor (no shape list) */
+        int has = g_tensor_api != NULL ? g_tensor_api->has_elements(self, g_tensor_type) : -1;
+        if (has == 0)
+            return FAST_DECLINE;
+        if (has < 0) {
+            l = int_list(self, s_shape);
+            if (l == NULL || l == FAST_DECLINE)
+                return l;
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(l); i++)
+                if (is_zero(PyList_GET_ITEM(l, i))) {
+                    Py_DECREF(l);
+                    return FAST_DECLINE;
+                }
+            Py_DECREF(l);
+        }
         Py_INCREF(orig);
         r = PyObject_Vectorcall(orig, args, 1, NULL);
         Py_DECREF(orig);
@@ -746,6 +772,89 @@ static PyObject *fast_call(PyObject *op, PyObject *name, int kind, PyObject *glo
     return FAST_DECLINE;
 }
 
+/* -- one answer for every caller (issue 26, ninth round) --------------------------------------
+ * Unscoped Paddle code paid the dispatcher on names where torch and Paddle agree: x.dim() and
+ * x.ndim (Paddle's are Python, `len(var.shape)`, whose `var.shape` went through the shape
+ * dispatcher again) and x.is_contiguous() where Paddle says True (torch's rule only adds Trues).
+ * There the fast path's answer IS Paddle's original's, so it serves every caller with no scope
+ * check (unscoped code then costs less than before enable(): no Python frame); while a trace
+ * is active the ordinary path runs, so scoped calls are recorded.  same_for admits a name only
+ * where Paddle's original is what the fast path is equal to:
+ *   dim / ndim: a function (a property's fget) of a paddle.* module whose whole body is
+ *     `len(<arg>.shape)` (one argument; names len, shape; no other code objects), so a
+ *     replaced or monkeypatched original keeps the scope check;
+ *   is_contiguous: Paddle's own C method (a method_descriptor): its True is returned as is,
+ *     a False goes through the scope check (scoped callers get torch's rule). */
+static int is_len_shape(PyObject *f) {
+    if (PyObject_TypeCheck(f, &PyProperty_Type)) {
+        PyObject *fget = PyObject_GetAttrString(f, "fget");
+        if (fget == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+        int r = is_len_shape(fget);
+        Py_DECREF(fget);
+        return r;
+    }
+    if (!PyFunction_Check(f))
+        return 0;
+    PyObject *mod = PyDict_GetItemWithError(PyFunction_GET_GLOBALS(f), s_name);
+    PyErr_Clear();
+    const char *u = (mod != NULL && PyUnicode_Check(mod)) ? PyUnicode_AsUTF8(mod) : NULL;
+    if (u == NULL || strncmp(u, "paddle.", 7) != 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
+    if (co->co_argcount != 1 || co->co_kwonlyargcount != 0 || !PyTuple_Check(co->co_names) ||
+            PyTuple_GET_SIZE(co->co_names) != 2 ||
+            !str_is(PyTuple_GET_ITEM(co->co_names, 0), "len") ||
+            !str_is(PyTuple_GET_ITEM(co->co_names, 1), "shape"))
+        return 0;
+    /* the bytecode itself: LOAD_GLOBAL len, LOAD_FAST arg, LOAD_ATTR shape, CALL, RETURN (and
+     * the version's RESUME / PRECALL / PUSH_NULL / CACHE words): no constant but None */
+    PyObject *consts = co->co_consts;
+    for (Py_ssize_t i = 0; consts && i < PyTuple_GET_SIZE(consts); i++) {
+        PyObject *c = PyTuple_GET_ITEM(consts, i);
+        if (c != Py_None && !PyUnicode_Check(c))  /* a docstring is allowed */
+            return 0;
+    }
+    return 1;
+}
+
+static int same_for(int kind, PyObject *paddle) {
+    if (paddle == NULL)
+        return 0;
+    switch (kind) {
+    case FAST_DIM:
+    case FAST_NDIM:
+        return is_len_shape(paddle);
+    case FAST_ISCONTIG:
+        return Py_IS_TYPE(paddle, &PyMethodDescr_Type);
+    }
+    return 0;
+}
+
+/* The answer for every caller, or FAST_DECLINE (then the ordinary dispatch runs). */
+static PyObject *same_call(PyObject *op, PyObject *name, int kind, PyObject *paddle,
+                           PyObject *globals, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    if (kind != FAST_ISCONTIG)
+        return fast_call(op, name, kind, globals, args, nargs, kwnames);
+    if (nargs != 1 || kwnames != NULL || _PyType_Lookup(Py_TYPE(args[0]), name) != op)
+        return FAST_DECLINE;
+    PyObject *r = PyObject_Vectorcall(paddle, args, 1, NULL);
+    if (r == NULL || r == Py_True)
+        return r;  /* Paddle's error (the implementation meets it first too), or its True */
+    int s = caller_scoped();
+    if (s == 0)
+        return r;  /* Paddle's False, for Paddle's callers */
+    Py_DECREF(r);
+    if (s < 0)
+        return NULL;
+    return FAST_DECLINE;  /* a scoped caller: torch's rule decides (the implementation) */
+}
+
 static PyObject *fast_name(int kind) {
     return kind ? PyUnicode_FromString(fast_names[kind]) : Py_NewRef(Py_None);
 }
@@ -765,6 +874,11 @@ static PyObject *attr_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
     AttrObject *a = (AttrObject *)self;
     if (obj == NULL || obj == Py_None)
         return Py_NewRef(self);
+    if (a->same && g_record == NULL) {  /* one answer for every caller: no scope check */
+        PyObject *r = same_call(self, a->name, a->fast, a->paddle, a->fast_globals, &obj, 1, NULL);
+        if (r != FAST_DECLINE)
+            return r;
+    }
     if (a->paddle == NULL) {
         if (g_record != NULL) {
             int s = caller_scoped();
@@ -868,8 +982,10 @@ static PyObject *attr_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     a->paddle = paddle == Py_None ? NULL : Py_NewRef(paddle);
     a->doc = Py_NewRef(doc);
     a->kind = method ? ATTR_METHOD : ATTR_PROPERTY;
-    if (!method)
+    if (!method) {
         a->fast = fast_kind_for(name, impl, &a->fast_globals);
+        a->same = same_for(a->fast, a->paddle);
+    }
     if (a->paddle != NULL) {
         a->paddle_get = Py_TYPE(a->paddle)->tp_descr_get;
         a->paddle_set = Py_TYPE(a->paddle)->tp_descr_set;
@@ -889,6 +1005,7 @@ static PyObject *attr_repr(AttrObject *a) {
 
 static PyObject *attr_get_paddle(AttrObject *a, void *c) { return get_paddle(a->paddle); }
 static PyObject *attr_get_fast(AttrObject *a, void *c) { return fast_name(a->fast); }
+static PyObject *attr_get_same(AttrObject *a, void *c) { return PyBool_FromLong(a->same); }
 static PyObject *attr_get_setter(AttrObject *a, void *c) { return get_paddle(a->setter); }
 static PyObject *attr_get_doc(AttrObject *a, void *c) { return Py_NewRef(a->doc); }
 static PyObject *attr_get_is_method(AttrObject *a, void *c) {
@@ -909,6 +1026,8 @@ static PyGetSetDef attr_getset[] = {
     {"paddle", (getter)attr_get_paddle, NULL, NULL, NULL},
     {"setter", (getter)attr_get_setter, NULL, NULL, NULL},
     {"fast", (getter)attr_get_fast, NULL, "the C fast path serving this name, or None", NULL},
+    {"same", (getter)attr_get_same, NULL, "True: the fast path serves unscoped callers too "
+     "(its answer is Paddle's original's), with no scope check", NULL},
     {"is_method", (getter)attr_get_is_method, NULL, NULL, NULL},
     {"__doc__", (getter)attr_get_doc, NULL, NULL, NULL},
     {"__torchproxy_dispatch__", (getter)attr_get_pair, NULL, NULL, NULL},
@@ -1392,8 +1511,8 @@ static PyObject *mod_set_tensor_api(PyObject *m, PyObject *args) {
     const TpxTensorAPI *api = PyCapsule_GetPointer(cap, "torchproxy._cptensor.API");
     if (api == NULL)
         return NULL;
-    if (api->version != TPX_TENSOR_API_VERSION) {
-        PyErr_Format(PyExc_RuntimeError, "set_tensor_api: API version %d, this build reads %d",
+    if (api->version < TPX_TENSOR_API_VERSION) {
+        PyErr_Format(PyExc_RuntimeError, "set_tensor_api: API version %d, this build reads %d+",
                      api->version, TPX_TENSOR_API_VERSION);
         return NULL;
     }

@@ -385,7 +385,7 @@ static PyObject *m_set_tensor_api(PyObject *m, PyObject *args) {
     const TpxTensorAPI *api = PyCapsule_GetPointer(cap, "torchproxy._cptensor.API");
     if (api == NULL)
         return NULL;
-    if (api->version != 1 || api->export_dl == NULL) {
+    if (api->version < 1 || api->export_dl == NULL) {  /* fields are only ever appended */
         PyErr_SetString(PyExc_RuntimeError, "set_tensor_api: an API without export_dl");
         return NULL;
     }

@@ -336,6 +336,27 @@ static void owner_deleter(TpxDLMTV *self) {
     free(self);
 }
 
+/* 1: an allocated dense tensor whose every size is > 0; 0: one with a size 0; -1: not read
+ * here (not dense, not allocated, an odd rank).  Whether a tensor has elements does not depend
+ * on how Paddle's `shape` getter presents the dims (2.6's layout autotune may permute them), so
+ * the dims are read as stored.  The dispatcher's data_ptr() fast path asks it (issue 26, ninth
+ * round) instead of building Paddle's shape list. */
+static int has_elements(PyObject *obj, PyTypeObject *tensor_type) {
+    if (f_dims == NULL || !PyObject_TypeCheck(obj, tensor_type))
+        return -1;
+    const void *t = TENSOR_OF(obj);
+    if (!f_defined(t) || !f_dense(t) || !f_initialized(t))
+        return -1;
+    const int64_t *dims = f_dims(t);
+    int ndim = DDIM_RANK(dims);
+    if (ndim < 0 || ndim > DDIM_MAX)
+        return -1;
+    for (int i = 0; i < ndim; i++)
+        if (dims[i] <= 0)
+            return dims[i] == 0 ? 0 : -1;
+    return 1;
+}
+
 /* 1: *out is a new DLManagedTensorVersioned owning a reference to obj; 0: not read here (the
  * caller uses Paddle's export); -1: a Python error is set (Paddle's data_ptr raised). */
 static int export_dl(PyObject *obj, PyTypeObject *tensor_type, TpxDLMTV **out) {
@@ -441,9 +462,10 @@ typedef struct {
     int version;
     int (*read_place)(PyObject *obj, PyTypeObject *tensor_type, int *type, int *device);
     int (*export_dl)(PyObject *obj, PyTypeObject *tensor_type, TpxDLMTV **out);
+    int (*has_elements)(PyObject *obj, PyTypeObject *tensor_type);  /* version 2 */
 } TpxTensorAPI;
 
-static TpxTensorAPI g_api = {1, read_place, export_dl};
+static TpxTensorAPI g_api = {2, read_place, export_dl, has_elements};
 
 static PyObject *m_api(PyObject *m, PyObject *noargs) {
     if (f_place == NULL)

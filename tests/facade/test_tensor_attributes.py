@@ -146,3 +146,43 @@ def f(a):
         err = str(e)
     return before, after, h.grad, k.grad, a.grad, err
 """, np.array([1.0, -2.0, 0.5], "float32"))
+
+
+def test_missing_names_are_descriptors_not_a_class_getattr():
+    """A class-level __getattr__ would slow every attribute read of every Paddle tensor
+    (tensor_missing.py says how much); the names torch has and nobody provides are named
+    descriptors instead, and Python's own AttributeError stays for everything else."""
+    import paddle
+    from difftest import _ensure_enabled
+    from torchproxy.facade.tensor_missing import MissingName, missing_names, torch_tensor_names
+    _ensure_enabled()
+    assert "__getattr__" not in vars(paddle.Tensor)
+    assert isinstance(vars(paddle.Tensor)["to_sparse"], MissingName)
+    assert missing_names(paddle.Tensor) == []  # every such name has one now
+    # never installed over something Paddle or the facade provides
+    assert not isinstance(vars(paddle.Tensor).get("numel"), MissingName)
+    assert "no_such_attribute" not in torch_tensor_names()
+    assert "no_such_attribute" not in vars(paddle.Tensor)
+    x = paddle.ones([2])
+    with pytest.raises(AttributeError) as e:
+        x.to_sparse
+    assert str(e.value) == "'Tensor' object has no attribute 'to_sparse'"
+    assert (e.value.name, e.value.obj) == ("to_sparse", x)
+    # class access, as Python says it without the descriptor; hasattr False
+    with pytest.raises(AttributeError, match="type object 'Tensor' has no attribute 'to_sparse'"):
+        paddle.Tensor.to_sparse
+    assert not hasattr(paddle.Tensor, "to_sparse")
+
+
+def test_missing_names_and_instance_attributes():
+    """A non-data descriptor: an attribute set on the instance wins, as without it."""
+    import paddle
+    from difftest import _ensure_enabled
+    _ensure_enabled()
+    x = paddle.ones([2])
+    try:
+        x.get_device = 7  # a torch name the facade lacks (tensor_missing's list)
+    except AttributeError:
+        pytest.skip("this Paddle's tensors take no instance attributes")
+    assert x.get_device == 7
+    assert load(MISSING.format(expr="x.get_device"), scoped=True).f(x) == 7

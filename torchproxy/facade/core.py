@@ -9,7 +9,7 @@ from .registry import manifest
 # import registered: a name added or removed must be added or removed here).
 NAMES = manifest("""
     torch: Size Tensor __version__ e inf nan newaxis nn pi
-    torch.Tensor: dim numel shape size
+    torch.Tensor: dim ndim numel shape size
     torch.nn: functional
 """)
 
@@ -81,6 +81,16 @@ def numel(self) -> int:
 
 @tensor_method("dim")
 def dim(self) -> int:
+    return len(_shape(self))
+
+
+@tensor_method("ndim")
+@property
+def ndim(self) -> int:
+    """torch: the number of dimensions.  Paddle's property answers the same int (its body is
+    ``len(self.shape)``); dispatched so the C dispatcher serves both sides from C without a
+    Python frame (``same`` in torchproxy/_dispatch.c): unscoped ``x.ndim`` no longer pays the
+    shape dispatcher from inside Paddle's property."""
     return len(_shape(self))
 
 

@@ -94,10 +94,12 @@ def _install_all() -> None:
             _saved[name] = cls.__dict__.get(name, _MISSING)
             new = _dispatch.make(name, impl, None if current is _MISSING else current)
             setattr(cls, name, new)
-        # a torch attribute the facade lacks: NotProvidedError in scope (tensor_missing.py)
-        from .tensor_missing import missing_attribute
-        _saved["__getattr__"] = cls.__dict__.get("__getattr__", _MISSING)
-        cls.__getattr__ = missing_attribute
+        # a torch attribute the facade lacks: NotProvidedError in scope (tensor_missing.py:
+        # one descriptor per name, not a class __getattr__, which slows every attribute read)
+        from .tensor_missing import MissingName, missing_names
+        for name in missing_names(cls):
+            _saved[name] = _MISSING
+            setattr(cls, name, MissingName(name))
     # x.dtype through Paddle's exported C++ API where that is cheaper (fast_dtype.py): Paddle's
     # answer for every caller, the canonical object instead of a new one per read
     from . import fast_dtype
