@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import sys
 import textwrap
+import traceback
 import types
 
 import numpy as np
@@ -181,6 +182,10 @@ def check(src: str, *args, rtol=1e-5, atol=1e-6, check_grad_flag=True, **kwargs)
     try:
         expected = run(src, *args, scoped=False, **kwargs)
     except Exception as torch_exc:  # noqa: BLE001 - the oracle's exception is the spec
+        # the oracle's frames are done: free their locals now, not in a later garbage
+        # collection (a torch DataLoader iterator left in the traceback's cycle shuts its
+        # workers down from the collector, 5 s each, inside whichever test runs then)
+        traceback.clear_frames(torch_exc.__traceback__)
         try:
             got = run(src, *args, scoped=True, **kwargs)
         except Exception as proxy_exc:  # noqa: BLE001
