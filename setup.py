@@ -23,9 +23,12 @@ SOURCE = "torchproxy/_dispatch.c"
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), SOURCE), "rb") as f:
     SHA = hashlib.sha1(f.read()).hexdigest()
 
-setup(ext_modules=[Extension("torchproxy._cdispatch", [SOURCE], optional=True,
+# the Paddle tensor API capsule's struct, shared by the three (a build input, not package data)
+API_HEADER = ["torchproxy/_tensor_api.h"]
+
+setup(ext_modules=[Extension("torchproxy._cdispatch", [SOURCE], optional=True, depends=API_HEADER,
                              define_macros=[("TPX_SOURCE_SHA", f'"{SHA}"')]),
                    Extension("torchproxy._cdlpack", ["torchproxy/_dlpack_exchange.c"],
-                             optional=True),
+                             optional=True, depends=API_HEADER),
                    Extension("torchproxy._cptensor", ["torchproxy/_paddle_tensor.c"],
-                             optional=True)])
+                             optional=True, depends=API_HEADER)])

@@ -28,6 +28,8 @@
 #include <structmember.h>
 #include <string.h>
 
+#include "_tensor_api.h"
+
 #if PY_VERSION_HEX < 0x030A0000
 #error "torchproxy._cdispatch needs CPython >= 3.10"
 #endif
@@ -565,16 +567,8 @@ done:
 /* Paddle's exported C++ tensor API, through torchproxy._cptensor (issue 26, eighth round): the
  * place of an allocated dense tensor read with no Python object made (_paddle_tensor.c says
  * how and when); set by set_tensor_api() after the Python side checked it, NULL otherwise. */
-typedef struct {
-    int version;
-    int (*read_place)(PyObject *obj, PyTypeObject *tensor_type, int *type, int *device);
-    void *export_dl;  /* _cdlpack's */
-    int (*has_elements)(PyObject *obj, PyTypeObject *tensor_type);  /* version >= 2 */
-} TpxTensorAPI;
-#define TPX_TENSOR_API_VERSION 2  /* the oldest read: fields are only ever appended */
-static const TpxTensorAPI *g_tensor_api = NULL;
-static PyObject *g_tensor_api_capsule = NULL;  /* keeps the capsule (and its module) alive */
-static PyTypeObject *g_tensor_type = NULL;
+#define TPX_TENSOR_API_VERSION 2  /* the oldest this reads (has_elements) */
+static TpxTensorAPISlot g_tapi = {NULL, NULL, NULL};
 
 /* The device object for a place read through the API: device.py's CPU or _CUDA[index] (the
  * objects its Python path returns), by the kind _KIND_OF_TYPE learnt for that AllocationType
@@ -616,7 +610,7 @@ static PyObject *fast_device(PyObject *self, PyObject *globals) {
         return FAST_DECLINE;
     }
     int ptype, pindex;
-    if (g_tensor_api != NULL && g_tensor_api->read_place(self, g_tensor_type, &ptype, &pindex)) {
+    if (g_tapi.api != NULL && g_tapi.api->read_place(self, g_tapi.type, &ptype, &pindex)) {
         PyObject *r = device_from_api(kinds, globals, ptype, pindex);
         if (r != FAST_DECLINE)
             return r;
@@ -725,7 +719,7 @@ static PyObject *fast_call(PyObject *op, PyObject *name, int kind, PyObject *glo
         if (orig == NULL)
             return FAST_DECLINE;
         /* elements or not, read in C where the API reads this tensor (no shape list) */
-        int has = g_tensor_api != NULL ? g_tensor_api->has_elements(self, g_tensor_type) : -1;
+        int has = g_tapi.api != NULL ? g_tapi.api->has_elements(self, g_tapi.type) : -1;
         if (has == 0)
             return FAST_DECLINE;
         if (has < 0) {
@@ -1493,37 +1487,13 @@ static PyObject *mod_size_item_method(PyObject *m, PyObject *args) {
     return PyDescr_NewMethod((PyTypeObject *)type, &size_item_def);
 }
 
-/* set_tensor_api(capsule, tensor_type) / set_tensor_api(None, None) */
+/* set_tensor_api(capsule, tensor_type) / set_tensor_api(None, None) (_tensor_api.h) */
 static PyObject *mod_set_tensor_api(PyObject *m, PyObject *args) {
-    PyObject *cap, *tp;
-    if (!PyArg_ParseTuple(args, "OO:set_tensor_api", &cap, &tp))
-        return NULL;
-    if (cap == Py_None) {
-        g_tensor_api = NULL;
-        Py_CLEAR(g_tensor_api_capsule);
-        Py_CLEAR(g_tensor_type);
-        Py_RETURN_FALSE;
-    }
-    if (!PyType_Check(tp)) {
-        PyErr_SetString(PyExc_TypeError, "set_tensor_api: the Paddle tensor type");
-        return NULL;
-    }
-    const TpxTensorAPI *api = PyCapsule_GetPointer(cap, "torchproxy._cptensor.API");
-    if (api == NULL)
-        return NULL;
-    if (api->version < TPX_TENSOR_API_VERSION) {
-        PyErr_Format(PyExc_RuntimeError, "set_tensor_api: API version %d, this build reads %d+",
-                     api->version, TPX_TENSOR_API_VERSION);
-        return NULL;
-    }
-    Py_XSETREF(g_tensor_api_capsule, Py_NewRef(cap));
-    Py_XSETREF(g_tensor_type, (PyTypeObject *)Py_NewRef(tp));
-    g_tensor_api = api;
-    Py_RETURN_TRUE;
+    return tpx_set_tensor_api(&g_tapi, args, TPX_TENSOR_API_VERSION, 0);
 }
 
 static PyObject *mod_tensor_api_set(PyObject *m, PyObject *noargs) {
-    return PyBool_FromLong(g_tensor_api != NULL);
+    return PyBool_FromLong(g_tapi.api != NULL);
 }
 
 static PyMethodDef module_methods[] = {

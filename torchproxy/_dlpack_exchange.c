@@ -41,6 +41,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "_tensor_api.h"
+
 /* -- DLPack 1.x ABI (dlpack.h, the parts used here) ---------------------------------------- */
 typedef struct { uint32_t major, minor; } DLPackVersion;
 typedef struct { int32_t device_type, device_id; } DLDevice;
@@ -170,14 +172,7 @@ static int is_paddle_bool(PyObject *obj) {
  * _paddle_tensor.c says how, and what it owns), set by set_tensor_api() once
  * integrations/tvm_ffi.py checked it against the export below on every dtype and a few views;
  * NULL otherwise.  Tensors it does not read come here unchanged. */
-typedef struct {
-    int version;
-    void *read_place;
-    int (*export_dl)(PyObject *obj, PyTypeObject *tensor_type, DLManagedTensorVersioned **out);
-} TpxTensorAPI;
-static const TpxTensorAPI *g_tensor_api = NULL;
-static PyObject *g_tensor_api_capsule = NULL;
-static PyTypeObject *g_tensor_type = NULL;
+static TpxTensorAPISlot g_tapi = {NULL, NULL, NULL};
 
 /* Paddle's own export, made versioned and corrected (strides, bool); the Python error on failure */
 static int paddle_export(PyObject *obj, DLManagedTensorVersioned **out);
@@ -185,8 +180,9 @@ static int paddle_export(PyObject *obj, DLManagedTensorVersioned **out);
 /* called by tvm-ffi with the GIL held; -1 with a Python error set on failure */
 static int from_py_object(void *py_object, DLManagedTensorVersioned **out) {
     PyObject *obj = (PyObject *)py_object;
-    if (g_tensor_api != NULL) {
-        int r = g_tensor_api->export_dl(obj, g_tensor_type, out);
+    if (g_tapi.api != NULL) {
+        /* _cptensor's TpxDLMTV and this file's DLManagedTensorVersioned: DLPack's one layout */
+        int r = g_tapi.api->export_dl(obj, g_tapi.type, (struct TpxDLMTV **)out);
         if (r != 0) {
             if (r == 1)
                 g_exports++;
@@ -367,36 +363,14 @@ static PyObject *m_describe(PyObject *m, PyObject *addr) {
                          shape, strides);
 }
 
-/* set_tensor_api(torchproxy._cptensor.api(), paddle.Tensor) / set_tensor_api(None, None) */
+/* set_tensor_api(torchproxy._cptensor.api(), paddle.Tensor) / set_tensor_api(None, None)
+ * (_tensor_api.h): an API with export_dl */
 static PyObject *m_set_tensor_api(PyObject *m, PyObject *args) {
-    PyObject *cap, *tp;
-    if (!PyArg_ParseTuple(args, "OO:set_tensor_api", &cap, &tp))
-        return NULL;
-    if (cap == Py_None) {
-        g_tensor_api = NULL;
-        Py_CLEAR(g_tensor_api_capsule);
-        Py_CLEAR(g_tensor_type);
-        Py_RETURN_FALSE;
-    }
-    if (!PyType_Check(tp)) {
-        PyErr_SetString(PyExc_TypeError, "set_tensor_api: the Paddle tensor type");
-        return NULL;
-    }
-    const TpxTensorAPI *api = PyCapsule_GetPointer(cap, "torchproxy._cptensor.API");
-    if (api == NULL)
-        return NULL;
-    if (api->version < 1 || api->export_dl == NULL) {  /* fields are only ever appended */
-        PyErr_SetString(PyExc_RuntimeError, "set_tensor_api: an API without export_dl");
-        return NULL;
-    }
-    Py_XSETREF(g_tensor_api_capsule, Py_NewRef(cap));
-    Py_XSETREF(g_tensor_type, (PyTypeObject *)Py_NewRef(tp));
-    g_tensor_api = api;
-    Py_RETURN_TRUE;
+    return tpx_set_tensor_api(&g_tapi, args, 1, 1);
 }
 
 static PyObject *m_tensor_api_set(PyObject *m, PyObject *noargs) {
-    return PyBool_FromLong(g_tensor_api != NULL);
+    return PyBool_FromLong(g_tapi.api != NULL);
 }
 
 static PyMethodDef methods[] = {

@@ -42,6 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_tensor_api.h"
+
 /* phi::DataType is an `enum class` with int as its underlying type; C++ bool is C's _Bool in
  * every ABI CPython supports here (x86-64 and aarch64 SysV); `this` is the first argument. */
 typedef int (*tensor_int_fn)(const void *self);
@@ -456,21 +458,14 @@ static PyObject *m_set_export(PyObject *m, PyObject *args) {
     return PyBool_FromLong(f_dims != NULL);
 }
 
-/* What the dispatcher and _cdlpack import (PyCapsule "torchproxy._cptensor.API"); the version
- * is checked; fields are only ever appended. */
-typedef struct {
-    int version;
-    int (*read_place)(PyObject *obj, PyTypeObject *tensor_type, int *type, int *device);
-    int (*export_dl)(PyObject *obj, PyTypeObject *tensor_type, TpxDLMTV **out);
-    int (*has_elements)(PyObject *obj, PyTypeObject *tensor_type);  /* version 2 */
-} TpxTensorAPI;
+/* What the dispatcher and _cdlpack import: the capsule of _tensor_api.h */
 
 static TpxTensorAPI g_api = {2, read_place, export_dl, has_elements};
 
 static PyObject *m_api(PyObject *m, PyObject *noargs) {
     if (f_place == NULL)
         Py_RETURN_NONE;
-    return PyCapsule_New(&g_api, "torchproxy._cptensor.API", NULL);
+    return PyCapsule_New(&g_api, TPX_TENSOR_API_CAPSULE, NULL);
 }
 
 /* place_of(x, tensor_type) -> (AllocationType, device index) or None, as the dispatcher reads it */

@@ -147,16 +147,16 @@ def test_readme_install_block_is_what_ci_runs():
 
 def test_every_data_file_of_the_package_is_package_data():
     # offline half of the check below (which needs the package index): a file under torchproxy/
-    # that is neither Python nor the source of a C extension setup.py compiles is read at run
-    # time, so the wheel must carry it (torch_layout.json once was missing, and a user install
-    # failed at import)
+    # that is neither Python nor a source or header of a C extension setup.py compiles is read
+    # at run time, so the wheel must carry it (torch_layout.json once was missing, and a user
+    # install failed at import)
     import re
     import tomllib
     from pathlib import Path
     with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
         globs = tomllib.load(f)["tool"]["setuptools"]["package-data"]["torchproxy"]
     with open(os.path.join(ROOT, "setup.py")) as f:
-        compiled = set(re.findall(r'"(torchproxy/[\w/]+\.c)"', f.read()))
+        compiled = set(re.findall(r'"(torchproxy/[\w/]+\.[ch])"', f.read()))  # sources, headers
     assert {"torchproxy/_dispatch.c", "torchproxy/_dlpack_exchange.c"} <= compiled
     pkg = Path(ROOT, "torchproxy")
     declared = {p.relative_to(pkg).as_posix() for g in globs for p in pkg.glob(g)}
