@@ -96,25 +96,6 @@ FULL = [_T + f"test_{f}.py" for f in ("softmax", "sparsemax", "relu_squared", "l
 
 # nodeid -> why the proxy differs from real torch there (cases real torch passes)
 KNOWN_PROXY_FAILURES = {
-    **{f"{_T}test_poly_norm.py::test_correctness[dtype0-0.0003-1e-06-{s}]":
-       "the reference weight gradient (autograd of the test's NaivePolyNorm through Paddle's "
-       f"CPU kernels: float32 sums over bs*sl*hd products) and Liger's kernel's differ by {d}, "
-       "over the test's atol 3e-4; the forward matches.  On the same inputs the facade's "
-       "reference is 29-73x further from float64 than real torch's (up to 6.6e-3 vs 2.2e-4: "
-       "docs/results/liger-reference-grads.txt): Paddle's float32 reduction in its multiply "
-       "gradient, not a torch semantic the facade can change op by op"
-       for s, d in (("2-128-512", "7e-4 and 1.1e-3 (150.34653 vs 150.34721, 193.05049 vs "
-                                  "193.04938)"),
-                    ("5-123-123", "4.7e-4 (35.03835 vs 35.03787)"),
-                    ("8-64-1024", "2.8e-3 and 1.0e-2 (382.66470 vs 382.66754, 1517.57202 vs "
-                                  "1517.58240)"))},
-    f"{_T}test_group_norm.py::test_liger_group_norm[dtype0-0.0001-0.0001-16-32-1-4096]":
-        "the reference weight gradient (autograd of torch.nn.GroupNorm through Paddle's CPU "
-        "kernels: float32 sums over 16*4096 elements per channel) and Liger's kernel's differ by "
-        "up to ~7e-3 on values up to ~742 (577.93256 vs 577.93835), over the test's atol 1e-4; "
-        "the forward and the input and bias gradients match.  On the same inputs the facade's "
-        "reference is ~29x further from float64 than real torch's (6.6e-3 vs 2.3e-4: "
-        "docs/results/liger-reference-grads.txt): Paddle's group_norm gradient kernel",
     **{f"{_T}{k}": "vacuous on real torch: Triton 3.6's interpreter multiplies bfloat16 values "
        "as their uint16 bit patterns (geglu_a.cast(bf16) * b_row), so both calls return the "
        "same garbage and allclose holds; with Paddle's random inputs that garbage holds a NaN"

@@ -31,6 +31,7 @@ from ..paddle_shims import EagerParamBase, broadcast_tensors, is_meta
 
 from . import dtypes as _dt
 from .autograd import clear_grad
+from ._accurate_sum import accurate_mean, exact_broadcast
 from ._nn_common import _floating, _is_int, _ntuple_values, _reduce, legacy_reduction  # noqa: F401
 from ._opbase import log_softmax_kernel, opmath_function
 from .ops import _cpp_name
@@ -533,14 +534,14 @@ def layer_norm_formula(input, normalized_shape, weight, bias, eps):
     input.shape[:axis] + [1] * len(normalized_shape) (torch.native_layer_norm's results)."""
     k = len(check_norm_shape(input, normalized_shape, weight, bias))
     axes = list(range(input.ndim - k, input.ndim))
-    mean = input.mean(axis=axes, keepdim=True)
-    var = ((input - mean) ** 2).mean(axis=axes, keepdim=True)
+    mean = accurate_mean(input, axes, keepdim=True)
+    var = accurate_mean((input - exact_broadcast(mean, input.shape)) ** 2, axes, keepdim=True)
     rstd = paddle.rsqrt(var + eps)
-    out = (input - mean) * rstd
+    out = (input - exact_broadcast(mean, input.shape)) * exact_broadcast(rstd, input.shape)
     if weight is not None:
-        out = out * weight
+        out = out * exact_broadcast(weight, out.shape)
     if bias is not None:
-        out = out + bias
+        out = out + exact_broadcast(bias, out.shape)
     return out, mean, rstd
 
 
@@ -571,8 +572,9 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
         eps = float(paddle.finfo(input.dtype).eps)
     if 0 in list(input.shape):  # Paddle 2.6 refuses to reduce an empty tensor
         return input * weight if weight is not None else input.clone()
-    out = input * paddle.rsqrt(paddle.mean(input * input, axis=axes, keepdim=True) + eps)
-    return out * weight if weight is not None else out
+    rstd = paddle.rsqrt(accurate_mean(input * input, axes, keepdim=True) + eps)
+    out = input * exact_broadcast(rstd, input.shape)
+    return out * exact_broadcast(weight, out.shape) if weight is not None else out
 
 
 @torch_function(F + "linear", note="weight is [out_features, in_features] (torch layout)")
@@ -580,7 +582,8 @@ def linear(input, weight, bias=None):
     if weight.dtype != input.dtype or (bias is not None and bias.dtype != weight.dtype):
         _linear_dtype_error(input, weight, bias)  # (Paddle promotes, or fails in its kernel)
     out = paddle.matmul(input, weight, transpose_y=True)
-    return out + bias if bias is not None else out
+    # (the bias gradient summed over the batch with torch's accuracy: _accurate_sum.py)
+    return out + exact_broadcast(bias, out.shape) if bias is not None else out
 
 
 def _linear_dtype_error(input, weight, bias):

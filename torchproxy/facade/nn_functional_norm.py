@@ -15,6 +15,7 @@ import math
 
 import paddle
 
+from ._accurate_sum import accurate_mean, exact_broadcast
 from ._nn_common import _floating, _is_int
 from .nn import layer_norm, layer_norm_formula, rms_norm
 from .nn_functional import F
@@ -27,12 +28,27 @@ def _bshape(t, ndim):
     return t.reshape([1, -1] + [1] * (ndim - 2))
 
 
+def _over(stat, x):
+    """A per-channel or per-group statistic broadcast over ``x`` (its gradient summed with
+    torch's accuracy: _accurate_sum.py)."""
+    return exact_broadcast(stat, x.shape)
+
+
+def _moments(x, axes, keepdim=False):
+    """(mean, biased variance) of ``x`` over ``axes``, summed with torch's accuracy."""
+    mean = accurate_mean(x, axes, keepdim)
+    m = mean if keepdim else mean.reshape(
+        [1 if i in axes else d for i, d in enumerate(x.shape)])
+    return mean, accurate_mean((x - _over(m, x)) ** 2, axes, keepdim)
+
+
 def _affine(out, weight, bias):
-    """``out * weight + bias`` with per-channel weight/bias (either may be None)."""
+    """``out * weight + bias`` with per-channel weight/bias (either may be None); their
+    gradients summed with torch's accuracy (_accurate_sum.py)."""
     if weight is not None:
-        out = out * _bshape(weight, out.ndim)
+        out = out * _over(_bshape(weight, out.ndim), out)
     if bias is not None:
-        out = out + _bshape(bias, out.ndim)
+        out = out + _over(_bshape(bias, out.ndim), out)
     return out
 
 
@@ -65,8 +81,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if n == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input "
                              f"size {list(input.shape)}")
-        mean = input.mean(axis=axes)
-        var = ((input - _bshape(mean, input.ndim)) ** 2).mean(axis=axes)
+        mean, var = _moments(input, axes)
         if running_mean is not None:
             _update_running(running_mean, mean.detach(), momentum)
         if running_var is not None:
@@ -75,7 +90,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if running_mean is None or running_var is None:
             raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
         mean, var = running_mean, running_var
-    out = (input - _bshape(mean, input.ndim)) / paddle.sqrt(_bshape(var, input.ndim) + eps)
+    out = ((input - _over(_bshape(mean, input.ndim), input))
+           / _over(paddle.sqrt(_bshape(var, input.ndim) + eps), input))
     out = _affine(out, weight, bias)
     return out
 
@@ -87,8 +103,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         raise ValueError(f"Expected 3D or more input (got {input.ndim}D input)")
     axes = list(range(2, input.ndim))
     if use_input_stats:
-        mean = input.mean(axis=axes, keepdim=True)
-        var = ((input - mean) ** 2).mean(axis=axes, keepdim=True)
+        mean, var = _moments(input, axes, keepdim=True)
         n = math.prod(input.shape[2:])
         if running_mean is not None:
             _update_running(running_mean, mean.detach().reshape(input.shape[:2]).mean(axis=0),
@@ -99,7 +114,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     else:
         mean = _bshape(running_mean, input.ndim)
         var = _bshape(running_var, input.ndim)
-    out = (input - mean) / paddle.sqrt(var + eps)
+    out = (input - _over(mean, input)) / _over(paddle.sqrt(var + eps), input)
     out = _affine(out, weight, bias)
     return out
 
@@ -115,9 +130,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                            f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
     x = input.reshape([n, num_groups, math.prod(input.shape[1:]) // num_groups])
-    mean = x.mean(axis=2, keepdim=True)
-    var = ((x - mean) ** 2).mean(axis=2, keepdim=True)
-    out = ((x - mean) / paddle.sqrt(var + eps)).reshape(input.shape)
+    mean, var = _moments(x, [2], keepdim=True)
+    out = ((x - _over(mean, x)) / _over(paddle.sqrt(var + eps), x)).reshape(input.shape)
     out = _affine(out, weight, bias)
     return out
 
@@ -157,10 +171,9 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, "
                            f"but got input of shape {list(input.shape)} and num_groups={group}")
     x = input.reshape([N, group, math.prod(input.shape[1:]) // group])
-    mean = x.mean(axis=2, keepdim=True)
-    var = ((x - mean) ** 2).mean(axis=2, keepdim=True)
+    mean, var = _moments(x, [2], keepdim=True)
     rstd = paddle.rsqrt(var + eps)
-    out = ((x - mean) * rstd).reshape(input.shape)
+    out = ((x - _over(mean, x)) * _over(rstd, x)).reshape(input.shape)
     out = _affine(out, weight, bias)
     return out, mean.reshape([N, group]), rstd.reshape([N, group])
 
@@ -174,14 +187,14 @@ def _native_bn(input, weight, bias, running_mean, running_var, training, momentu
     c = input.shape[1]
     if training:
         n = math.prod(input.shape) // max(c, 1)
-        mean = input.mean(axis=axes)
-        var = ((input - _bshape(mean, input.ndim)) ** 2).mean(axis=axes)
+        mean, var = _moments(input, axes)
         invstd = paddle.rsqrt(var + eps)
         if running_mean is not None:
             _update_running(running_mean, mean.detach(), momentum)
         if running_var is not None and n > 1:
             _update_running(running_var, var.detach() * (float(n) / (float(n) - 1)), momentum)
-        out = (input - _bshape(mean, input.ndim)) * _bshape(invstd, input.ndim)
+        out = ((input - _over(_bshape(mean, input.ndim), input))
+               * _over(_bshape(invstd, input.ndim), input))
         save_mean, save_invstd = mean, invstd
     else:
         if running_mean is None or running_var is None:

@@ -44,9 +44,10 @@ from .. import paddle_shims as _shims
 
 from ._opbase import (_EMPTY_RESULT, _FLOATS, _INTS, _LEGACY_NAMES, _empty_like_dtype,
                       _float_input, _full, _name, _operands, _prod,
-                      _same_dtype, _register_op, _write_out, opmath_function, broadcast_shape,
+                      _same_dtype, _register_op, _write_out, opmath_function, broadcast_shape, broadcast_sizes,
                       kernel_empty, op, result_type, result_type_n)
 from .creation import default_float
+from ._accurate_sum import grad_broadcast
 from .registry import tensor_method, torch_function
 from . import dtypes as _dt
 from ._opbase import wrap_dim  # noqa: F401 - re-exported: tensor_methods uses ops.wrap_dim
@@ -196,10 +197,22 @@ _TENSOR_OPERANDS = {"maximum": 2, "minimum": 2, "logical_and": 2, "logical_or": 
 _INT_ONLY = ("bitwise_and", "bitwise_or", "bitwise_xor")  # torch has no floating kernels
 
 
+def _broadcasting(paddle_fn, a, b):
+    """``paddle_fn(a, b)``; shapes that do not broadcast raise torch's RuntimeError (Paddle's
+    kernels raise ValueError)."""
+    try:
+        return paddle_fn(a, b)
+    except ValueError:
+        broadcast_sizes(a.shape, b.shape)
+        raise
+
+
 def _binary(torch_name, paddle_fn, result_float=False, method=False, inplace=False):
     bool_form = _BOOL_FORMS.get(torch_name)
     tensors = _TENSOR_OPERANDS.get(torch_name, 0)
     int_only = torch_name in _INT_ONLY
+    # (mul: a broadcast operand's gradient is a sum, with torch's accuracy: _accurate_sum.py)
+    reduces_grads = torch_name == "mul"
 
     def fn(input, other, *, out=None):
         if tensors:
@@ -213,7 +226,9 @@ def _binary(torch_name, paddle_fn, result_float=False, method=False, inplace=Fal
             a, b = _float_input(a), _float_input(b)
         elif bool_form is not None and _name(a.dtype) == "bool":
             return _write_out(bool_form(a, b), out)
-        return _write_out(paddle_fn(a, b), out)
+        if reduces_grads:
+            a, b = grad_broadcast(a, b)
+        return _write_out(_broadcasting(paddle_fn, a, b), out)
     fn.__name__ = torch_name
     return op(f"torch.{torch_name}", method=method, inplace=inplace)(fn)
 
@@ -273,7 +288,8 @@ def add(input, other, *, alpha=1, out=None):
     a, b = _operands(input, other)
     if _name(a.dtype) == "bool":  # torch: True + True is True (Paddle 2.6: no bool add kernel)
         return _write_out(paddle.logical_or(a, b), out)
-    return _write_out(paddle.add(a, b), out)
+    a, b = grad_broadcast(a, b)  # a broadcast operand's gradient: _accurate_sum.py
+    return _write_out(_broadcasting(paddle.add, a, b), out)
 
 
 def _is_bool(v):
@@ -288,8 +304,8 @@ def sub(input, other, *, alpha=1, out=None):
         raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
                            "If you are trying to invert a mask, use the `~` or `logical_not()` "
                            "operator instead.")
-    a, b = _operands(input, other)
-    return _write_out(paddle.subtract(a, b), out)
+    a, b = grad_broadcast(*_operands(input, other))  # broadcast gradients: _accurate_sum.py
+    return _write_out(_broadcasting(paddle.subtract, a, b), out)
 
 
 op("torch.subtract", method=True, inplace=True)(sub)
@@ -299,11 +315,11 @@ op("torch.subtract", method=True, inplace=True)(sub)
 def div(input, other, *, rounding_mode=None, out=None):
     a, b = _operands(input, other)
     if rounding_mode is None:
-        a, b = _float_input(a), _float_input(b)
+        a, b = grad_broadcast(_float_input(a), _float_input(b))  # (_accurate_sum.py)
         if _shims.DIVIDE_DOUBLE_GRAD_CRASHES and a.stop_gradient and \
                 _scalar_pow_for_grad(b, -1):
             return _write_out(paddle.multiply(a, paddle.pow(b, -1.0)), out)
-        return _write_out(paddle.divide(a, b), out)
+        return _write_out(_broadcasting(paddle.divide, a, b), out)
     if rounding_mode == "trunc":
         if _name(a.dtype) in _INTS:
             q = paddle.divide(a.astype("float64"), b.astype("float64"))

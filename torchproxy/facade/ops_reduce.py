@@ -25,6 +25,7 @@ import paddle
 
 from . import dtypes as _dt
 from . import ops  # torch.max(a, b): the elementwise op
+from ._accurate_sum import accurate_mean, accurate_sum, applies
 from ..errors import NotProvidedError
 from .linalg import matrix_norm, vector_norm
 from ._opbase import log_softmax_kernel
@@ -74,6 +75,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
                                                x.dtype, x), x), out)
     if x.dtype == paddle.bool:  # sum(dtype=torch.bool): any
         return _write_out(paddle.any(x, axis=axis, keepdim=keepdim), out)
+    if applies(x):  # torch's accuracy: _accurate_sum.py
+        return _write_out(accurate_sum(x, axis, keepdim), out)
     return _write_out(paddle.sum(x, axis=axis, keepdim=keepdim), out)
 
 
@@ -99,7 +102,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if x.size == 0 and _EMPTY_REDUCE_FAILS:  # torch: the empty mean is nan
         return _write_out(_empty_reduced(_full(_reduced_shape(x.shape, axis, keepdim),
                                                float("nan"), x.dtype, x), x), out)
-    return _write_out(paddle.mean(x, axis=axis, keepdim=keepdim), out)
+    return _write_out(accurate_mean(x, axis, keepdim), out)  # (torch's accuracy)
 
 
 def _var_correction(unbiased, correction):
