@@ -14,6 +14,13 @@ Programs (sources fetched at test time and sha256-pinned: see ``client_sources``
 - ``tcn``: pytorch-tcn 1.2.3 (PyPI wheel): a causal temporal convolutional network with
   weight_norm parametrizations, Adam, then eval outputs over the whole sequence and in its
   streaming ``inference`` mode (chunk by chunk, through its buffers).
+- ``wlm_lstm``, ``wlm_gru``, ``wlm_transformer``: pytorch/examples word_language_model
+  ``model.py`` (RNNModel with LSTM / GRU, TransformerModel) with ``main.py``'s train and
+  evaluate logic: hidden states detached between batches, ``clip_grad_norm_``, the manual SGD
+  step ``p.data.add_(p.grad, alpha=-lr)`` (AdamW for the Transformer), then the eval loss.
+- ``time_seq``: pytorch/examples time_sequence_prediction ``train.py``'s Sequence (two
+  LSTMCells, float64) trained by LBFGS with a closure, then its ``future`` prediction.
+- ``gat``: pytorch/examples gat ``main.py``'s GAT trained by its own ``train_iter``/``test``.
 
 Each side runs in its own process.  The real-torch child builds the model under
 ``torch.manual_seed(0)`` and saves its ``state_dict`` with ``torch.save``; the facade child
@@ -59,6 +66,7 @@ LOSS_TOL_FOR = {
 CHILD_TIMEOUT = 600
 TRACE_ENV = "TORCHPROXY_WP_TRACE"  # set in the facade child: also record torchproxy.trace()
 
+EXAMPLES_COMMIT = "77f55b912142e11fcfdf5b530231fb9c52f181e8"  # pytorch/examples
 SOURCES = {
     "nanogpt": cs.GitHubSource(
         "karpathy", "nanoGPT", "3adf61e154c3fe3fca428ad6bc3818b27a3b8291",
@@ -90,13 +98,33 @@ SOURCES = {
             "pad.py": "d7a30fb050bac3519b3f33e333c3aca051368e9dc027443989bf2aa5cbabfade",
             "tcn.py": "3739e304192ed719ec13d4c4a22f455c5923be70aedcc51679078441b7c3daf3",
         }.items()}),
+    **{f"wlm_{kind}": cs.GitHubSource(
+        "pytorch", "examples", EXAMPLES_COMMIT,
+        {"word_language_model/model.py":
+         "e4451a33e9b16953004bc639d736d14f42a2b21f2939ccabe4cff10d3c40b74c"})
+       for kind in ("lstm", "gru", "transformer")},
+    "gat": cs.GitHubSource(
+        "pytorch", "examples", EXAMPLES_COMMIT,
+        {"gat/main.py": "9496f0ab2aa58666129b2edda64c08c6d5439c9a0e96448ee1456d121447c167"}),
+    "time_seq": cs.GitHubSource(
+        "pytorch", "examples", EXAMPLES_COMMIT,
+        {"time_sequence_prediction/train.py":
+         "3a5d6603cecf7bbf76f96a515dc6c9377849adeefe783edaf6f661bd02e80330"}),
 }
 # (program, Paddle major version) -> why the facade fails it there; the test is a strict xfail
 # on that Paddle, so a fix shows up
 KNOWN_FAILURES: dict = {}
+# program -> what `torchproxy scan` rightly finds missing in its files, in code the harness runs
+# under real torch only (gat/main.py's load_cora builds sparse tensors, a facade gap; its arrays
+# come from numpy on both sides, checked equal to load_cora's): tests/scan/test_scan_truth.py
+# expects exactly these names and attributes, with these sites
+SCAN_MISSING = {"gat": {"torch.sparse_coo_tensor": ["main.py:246"],
+                        "torch.Tensor.to_sparse": ["main.py:228"]}}
 # where each program's importable code sits inside its fetched source directory
 IMPORT_ROOT = {"nanogpt": "", "mingpt": "", "efficientnet": "efficientnet_pytorch-0.7.1",
-               "tcn": ""}
+               "tcn": "", "wlm_lstm": "word_language_model", "wlm_gru": "word_language_model",
+               "wlm_transformer": "word_language_model", "time_seq": "time_sequence_prediction",
+               "gat": "gat"}
 PROGRAMS = tuple(SOURCES)
 
 
@@ -292,8 +320,283 @@ def run_tcn(torch, side, workdir, src, steps=20, batch=8, length=32, channels=3)
             "values": full.flatten().tolist() + stream.flatten().tolist()}
 
 
+def _token_corpus(n, vocab, seed):
+    """One token stream (what word_language_model's data.Corpus gives): runs of 8 consecutive
+    tokens mod vocab from random starts (a bigram model learns most of it in a few steps)."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    start = rng.integers(0, vocab, (n // 8 + 1, 1))
+    return ((start + np.arange(8)) % vocab).reshape(-1)[:n].astype(np.int64)
+
+
+def run_wlm(torch, side, workdir, src, rnn_type, batch=8, bptt=8, nbatches=40, vocab=32):
+    """pytorch/examples word_language_model: model.py unmodified; main.py's train() and
+    evaluate() logic (a script with argparse and a corpus on disk, so its loop is restated here
+    line for line): batchify's narrow/view/t/contiguous, get_batch's slices, repackage_hidden's
+    detach between batches, clip_grad_norm_, and its manual SGD update
+    ``p.data.add_(p.grad, alpha=-lr)`` (clip 0.25: main.py's default) for LSTM/GRU; the
+    Transformer takes main.py's ``--use-optimizer`` path (AdamW; lr 5e-3).  Then evaluate()'s
+    loss on held-out tokens (no_grad, hidden carried across batches) and the last batch's
+    log-probabilities."""
+    M = _load_module("model", os.path.join(src, "model.py"))
+    nn = torch.nn
+    ntokens, emsize, nhid, nlayers, clip = vocab, 16, 16, 2, 0.25
+
+    def build():
+        if rnn_type == "Transformer":
+            m = M.TransformerModel(ntokens, emsize, 2, nhid, nlayers, 0.0)
+            # TransformerModel hands dropout to its PositionalEncoding only: nn.Transformer's
+            # layers keep their default 0.1, which would compare the two random streams
+            for mod in m.modules():
+                if isinstance(mod, nn.Dropout):
+                    mod.p = 0.0
+                if isinstance(mod, nn.MultiheadAttention):
+                    mod.dropout = 0.0
+            return m
+        return M.RNNModel(rnn_type, ntokens, emsize, nhid, nlayers, 0.0)
+
+    model = _same_weights(torch, side, workdir, build)
+
+    def batchify(data, bsz):
+        nbatch = data.size(0) // bsz
+        data = data.narrow(0, 0, nbatch * bsz)
+        data = data.view(bsz, -1).t().contiguous()
+        return data
+
+    def get_batch(source, i):
+        seq_len = min(bptt, len(source) - 1 - i)
+        data = source[i:i + seq_len]
+        target = source[i + 1:i + 1 + seq_len].view(-1)
+        return data, target
+
+    def repackage_hidden(h):
+        if isinstance(h, torch.Tensor):
+            return h.detach()
+        return tuple(repackage_hidden(v) for v in h)
+
+    train_data = batchify(torch.from_numpy(_token_corpus(batch * bptt * nbatches + batch,
+                                                         vocab, seed=11)), batch)
+    eval_batch_size = 3
+    val_data = batchify(torch.from_numpy(_token_corpus(eval_batch_size * 30, vocab, seed=12)),
+                        eval_batch_size)
+    criterion = nn.NLLLoss()
+    transformer = rnn_type == "Transformer"
+    # main.py's default lr 20 (tuned for 200 hidden units on wikitext) makes this 16-unit model
+    # jump (GRU: 3.47 -> 4.84 by step 3) and amplify rounding: lr 5 learns (GRU 3.47 -> 3.11)
+    lr = 5e-3 if transformer else 5.0
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr) if transformer else None
+    losses = []
+    model.train()
+    if not transformer:
+        hidden = model.init_hidden(batch)
+    for i in range(0, train_data.size(0) - 1, bptt):
+        data, targets = get_batch(train_data, i)
+        if transformer:
+            optimizer.zero_grad()
+            output = model(data).view(-1, ntokens)
+        else:
+            model.zero_grad()
+            hidden = repackage_hidden(hidden)
+            output, hidden = model(data, hidden)
+        loss = criterion(output, targets)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+        if transformer:
+            optimizer.step()
+        else:
+            for p in model.parameters():
+                p.data.add_(p.grad, alpha=-lr)
+        losses.append(loss.item())
+
+    # evaluate(val_data)
+    model.eval()
+    total_loss = 0.
+    if not transformer:
+        hidden = model.init_hidden(eval_batch_size)
+    with torch.no_grad():
+        for i in range(0, val_data.size(0) - 1, bptt):
+            data, targets = get_batch(val_data, i)
+            if transformer:
+                output = model(data).view(-1, ntokens)
+            else:
+                output, hidden = model(data, hidden)
+                hidden = repackage_hidden(hidden)
+            total_loss += len(data) * criterion(output, targets).item()
+    val_loss = total_loss / (len(val_data) - 1)
+    last = output[-eval_batch_size:].flatten().tolist()  # the last step's log-probabilities
+    return {"losses": losses, "check": "eval", "values": [val_loss] + last}
+
+
+def _absent_modules(*names):
+    """Modules a program imports at its top for its ``__main__`` block only (train.py's
+    matplotlib plots, gat/main.py's requests download), where this venv lacks them: both
+    children get a module whose every attribute raises (``matplotlib.use()`` does nothing),
+    so a use reached by the run fails it instead of passing silently."""
+    import importlib.util
+    import types
+
+    class _Absent(types.ModuleType):
+        def __getattr__(self, name):
+            raise AttributeError(f"{self.__name__} is not installed ({self.__name__}.{name})")
+
+    for name in names:
+        if name in sys.modules or importlib.util.find_spec(name) is not None:
+            continue
+        mod = sys.modules[name] = _Absent(name)
+        if name == "matplotlib":
+            mod.use = lambda *a, **k: None
+            mod.pyplot = sys.modules["matplotlib.pyplot"] = _Absent("matplotlib.pyplot")
+
+
+def _sine_waves(n, length, seed=2, period=20):
+    """generate_sine_wave.py's data (its formula and seed), n waves of ``length`` samples."""
+    import numpy as np
+    np.random.seed(seed)
+    x = np.empty((n, length), "int64")
+    x[:] = np.array(range(length)) + np.random.randint(-4 * period, 4 * period, n).reshape(n, 1)
+    return np.sin(x / 1.0 / period).astype("float64")
+
+
+def run_time_seq(torch, side, workdir, src, steps=3, n=10, length=100, future=50):
+    """pytorch/examples time_sequence_prediction: train.py's Sequence (two LSTMCells in
+    float64, a Python loop over time steps and its ``future`` loop) unmodified; its
+    ``__main__`` loop restated: LBFGS(lr=0.8) with a closure (every closure evaluation's loss
+    is a step of the curve), then the no_grad prediction of ``future`` steps and its test
+    loss.  Smaller than the script's 100 waves x 1000 samples x 15 steps, same logic."""
+    _absent_modules("matplotlib")
+    M = _load_module("tsp_train", os.path.join(src, "train.py"))
+    data = _sine_waves(n, length)
+    input = torch.from_numpy(data[3:, :-1])
+    target = torch.from_numpy(data[3:, 1:])
+    test_input = torch.from_numpy(data[:3, :-1])
+    test_target = torch.from_numpy(data[:3, 1:])
+
+    def build():
+        seq = M.Sequence()
+        seq.double()
+        return seq
+
+    seq = _same_weights(torch, side, workdir, build)
+    criterion = torch.nn.MSELoss()
+    optimizer = torch.optim.LBFGS(seq.parameters(), lr=0.8)
+    losses, test_losses = [], []
+    for i in range(steps):
+        def closure():
+            optimizer.zero_grad()
+            out = seq(input)
+            loss = criterion(out, target)
+            losses.append(loss.item())
+            loss.backward()
+            return loss
+        optimizer.step(closure)
+        with torch.no_grad():
+            pred = seq(test_input, future=future)
+            loss = criterion(pred[:, :-future], test_target)
+            test_losses.append(loss.item())
+            y = pred.detach().numpy()
+    return {"losses": losses, "check": "eval",
+            "values": test_losses + y[:, -future:].reshape(-1).tolist()}
+
+
+def _write_cora(path, n=48, feats=24, classes=3, seed=5):
+    """A small graph in Cora's file format (cora.content: ``id f_1 .. f_F label`` per line,
+    cora.cites: ``cited citing`` id pairs): a node's class shows in its binary features (each
+    class has its own third of them) and most edges join nodes of one class."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    ids = rng.choice(10 ** 6, n, replace=False)
+    label = rng.integers(0, classes, n)
+    block = feats // classes
+    x = (rng.random((n, feats)) < 0.12).astype(np.int32)
+    for i in range(n):
+        x[i, label[i] * block:(label[i] + 1) * block] |= rng.random(block) < 0.5
+    x[3] = 0  # a node without features: load_cora's 1/0 -> inf -> 0 branch
+    names = np.array(["Neural_Networks", "Theory", "Genetic_Algorithms"])[label]
+    with open(os.path.join(path, "cora.content"), "w") as f:
+        for i in range(n):
+            f.write("\t".join([str(ids[i]), *map(str, x[i]), names[i]]) + "\n")
+    edges = []
+    while len(edges) < 3 * n:
+        a, b = rng.integers(0, n, 2)
+        if a != b and (label[a] == label[b] or rng.random() < 0.2):
+            edges.append((ids[a], ids[b]))
+    edges.append(edges[0])  # a repeated citation: load_cora's sparse sum counts it twice
+    with open(os.path.join(path, "cora.cites"), "w") as f:
+        f.writelines(f"{a}\t{b}\n" for a, b in edges)
+
+
+def _cora_arrays(path):
+    """gat/main.py's load_cora in numpy: its features / 1-per-node-sum (0 for an empty row),
+    labels as np.unique's inverse, and eye + the edge counts.  The facade has no sparse
+    tensors (gaps.toml "torch.sparse"), which load_cora builds with to_sparse() and
+    sparse_coo_tensor; the real-torch child checks these arrays equal load_cora's output."""
+    import numpy as np
+    content = np.genfromtxt(os.path.join(path, "cora.content"), dtype=np.dtype(str))
+    cites = np.genfromtxt(os.path.join(path, "cora.cites"), dtype=np.int32)
+    x = content[:, 1:-1].astype(np.int32).astype(np.float32)
+    s = x.sum(1)
+    scale = np.where(s > 0, 1 / np.where(s > 0, s, 1), 0).astype(np.float32)
+    _, labels = np.unique(content[:, -1], return_inverse=True)
+    pos = {v: i for i, v in enumerate(content[:, 0].astype(np.int32))}
+    adj = np.eye(len(x), dtype=np.float32)
+    for a, b in cites:
+        adj[pos[a], pos[b]] += 1
+    return scale[:, None] * x, labels.astype(np.int64), adj
+
+
+def run_gat(torch, side, workdir, src, epochs=15):
+    """pytorch/examples gat/main.py: its GAT (multi-head attention over a dense adjacency:
+    mm, view/permute, mT, where, softmax, matmul, mean), its ``train_iter`` and ``test``
+    unmodified (Adam with weight decay, masks as index tensors), on a small graph in Cora's
+    format; dropout 0 and numpy's permutation for main.py's randperm split.  The loss curve is
+    every criterion call: per epoch the training step's loss, then test()'s train and
+    validation losses (eval mode, no_grad)."""
+    import numpy as np
+    _absent_modules("requests")
+    M = _load_module("gat_main", os.path.join(src, "main.py"))
+    _write_cora(workdir)
+    feats, labels, adj = _cora_arrays(workdir)
+    if side == "torch":  # the arrays are load_cora's (real torch's sparse path)
+        f2, l2, a2 = M.load_cora(workdir)
+        np.testing.assert_allclose(f2.numpy(), feats, rtol=1e-6, atol=0)
+        assert (l2.numpy() == labels).all() and (a2.numpy() == adj).all()
+    features, target = torch.from_numpy(feats), torch.from_numpy(labels)
+    adj_mat = torch.from_numpy(adj)
+    idx = torch.from_numpy(np.random.default_rng(9).permutation(len(labels)))
+    idx_test, idx_val, idx_train = idx[:12], idx[12:24], idx[24:]
+
+    def build():
+        return M.GAT(in_features=feats.shape[1], n_hidden=16, n_heads=4,
+                     num_classes=int(labels.max()) + 1, concat=False, dropout=0.0,
+                     leaky_relu_slope=0.2)
+
+    model = _same_weights(torch, side, workdir, build)
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.005, weight_decay=5e-4)
+    nll = torch.nn.NLLLoss()
+    losses = []
+
+    def criterion(out, tgt):
+        loss = nll(out, tgt)
+        losses.append(loss.item())
+        return loss
+
+    for epoch in range(epochs):
+        M.train_iter(epoch + 1, model, optimizer, criterion, (features, adj_mat), target,
+                     idx_train, idx_val, 5)
+    loss_test, acc_test = M.test(model, criterion, (features, adj_mat), target, idx_test)
+    model.eval()
+    with torch.no_grad():
+        out = model(features, adj_mat)
+    return {"losses": losses, "check": "eval",
+            "values": [loss_test, acc_test] + out.flatten().tolist()}
+
+
 RUNNERS = {"nanogpt": run_nanogpt, "mingpt": run_mingpt, "efficientnet": run_efficientnet,
-           "tcn": run_tcn}
+           "tcn": run_tcn,
+           "wlm_lstm": lambda *a: run_wlm(*a, rnn_type="LSTM"),
+           "wlm_gru": lambda *a: run_wlm(*a, rnn_type="GRU"),
+           "wlm_transformer": lambda *a: run_wlm(*a, rnn_type="Transformer"),
+           "time_seq": run_time_seq, "gat": run_gat}
 
 
 def child(program, side, workdir, src):
