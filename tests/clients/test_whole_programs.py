@@ -2,7 +2,8 @@
 nanoGPT model.py (its configure_optimizers AdamW, clip_grad_norm_, generate), minGPT's Trainer,
 efficientnet-pytorch, pytorch-tcn and pytorch/examples (word_language_model's LSTM, GRU and
 Transformer, time_sequence_prediction's LBFGS, gat); same weights and batches, Paddle's
-default flags, each side in its own heap-checked process.  A crash of either child is a failure naming the signal."""
+default flags, each side in its own heap-checked process.  A crash of either child is a failure
+naming the signal."""
 from __future__ import annotations
 
 import pytest
