@@ -63,6 +63,12 @@ def f(kind, x, g):
     if kind == "F.layer_norm bias grad (Paddle's kernel)":
         w, b = _p(x.shape[-1], like=x), _p(x.shape[-1], like=x, fill=0.0)
         F.layer_norm(x, x.shape[-1:], w, b).backward(g); return b.grad
+    if kind == "clip_grad_norm_ total norm":
+        p = torch.zeros(x.shape, dtype=x.dtype, requires_grad=True)
+        p.grad = x.clone()
+        return torch.nn.utils.clip_grad_norm_([p], 1.0)
+    if kind == "linalg.vector_norm(x, dim=-1)":
+        return torch.linalg.vector_norm(x, dim=-1)
     raise ValueError(kind)
 """
 
@@ -72,7 +78,9 @@ CASES = [("x.sum(-1)", (8, 512, 768)), ("x.sum((0, 1))", (8, 512, 768)),
          ("x * w[1,C,1], grad w", (16, 32, 4096)), ("x + pos[T,C], grad pos", (32, 64, 768)),
          ("F.linear bias grad", (4096, 256)), ("F.group_norm weight grad", (16, 32, 4096)),
          ("F.batch_norm weight grad", (64, 32, 32, 32)), ("F.rms_norm weight grad", (8, 512, 768)),
-         ("F.layer_norm bias grad (Paddle's kernel)", (8, 512, 768))]
+         ("F.layer_norm bias grad (Paddle's kernel)", (8, 512, 768)),
+         ("clip_grad_norm_ total norm", (64, 512, 256)),
+         ("linalg.vector_norm(x, dim=-1)", (64, 4096))]
 
 
 def _cpu_ms(fn, repeats=5, calls=3):

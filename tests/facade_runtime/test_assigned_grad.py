@@ -180,3 +180,42 @@ def test_parameters_setattr_is_paddles_again_after_uninstall_and_outside_the_sco
     p.grad = g                     # here: unscoped, Paddle's setter
     g.add_(paddle.ones([2]))
     np.testing.assert_array_equal(p.grad.numpy(), [1.0, 1.0])  # Paddle copied it
+
+
+def test_clip_optimizers_and_lbfgs_use_the_assigned_tensor():
+    """clip_grad_norm_, the optimizers' step and LBFGS read and write the tensor assigned to
+    ``.grad`` (and what was written into it since), as torch's do: facade code reading
+    Paddle's own ``p.grad`` saw a stale copy, so clipping never reached the user's tensor."""
+    check("""
+import torch
+def f(x):
+    p = torch.zeros(3, requires_grad=True)
+    q = torch.nn.Parameter(torch.ones(3))
+    p.grad = x.clone()
+    q.grad = x.clone() * 2
+    p.grad.mul_(3)                      # written into after the assignment
+    total = torch.nn.utils.clip_grad_norm_([p, q], 1.0)
+    clipped = (p.grad.clone(), q.grad.clone())
+    opt = torch.optim.SGD([p, q], lr=0.5, momentum=0.9)
+    opt.step()
+    q.grad.zero_()
+    opt.step()
+    return total, clipped, p.detach().clone(), q.detach().clone()
+""", np.array([3.0, 4.0, 12.0], np.float32))
+
+
+def test_lbfgs_reads_the_assigned_tensor():
+    check("""
+import torch
+def f(x):
+    p = torch.nn.Parameter(torch.zeros(3))
+    opt = torch.optim.LBFGS([p], lr=0.1, max_iter=3)
+    def closure():
+        opt.zero_grad()
+        loss = ((p - x) ** 2).sum()
+        g = torch.autograd.grad(loss, p)[0]
+        p.grad = g * 1.0                 # a closure that assigns its gradient
+        return loss
+    opt.step(closure)
+    return p.detach().clone()
+""", np.array([1.0, -2.0, 0.5], np.float32), rtol=1e-5, atol=1e-6)

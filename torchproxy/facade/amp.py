@@ -15,6 +15,7 @@ import warnings
 
 import paddle
 
+from .autograd import grad_of
 from .registry import module, torch_function, type_
 
 from .registry import manifest
@@ -89,7 +90,7 @@ class GradScaler:
         with paddle.no_grad():
             for group in optimizer.param_groups:
                 for p in group["params"]:
-                    g = p.grad
+                    g = grad_of(p)
                     if g is None:
                         continue
                     g.multiply_(paddle.to_tensor(inv, dtype=g.dtype))

@@ -585,6 +585,9 @@ def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, 
 
 
 def _get_grad(self):
+    """``self.grad`` as torch has it (the Tensor property's getter).  Facade code reads a
+    gradient through this (``grad_of``), never through ``p.grad``: inside torchproxy that is
+    Paddle's own property, which holds a copy of a tensor assigned to ``.grad``."""
     assigned = _assigned_grad(self) if _ASSIGNED_GRADS else None
     if assigned is not None:
         return assigned
@@ -597,6 +600,9 @@ def _get_grad(self):
     # Paddle's grad tensor records stop_gradient=False; torch's .grad never requires grad.
     # detach() shares the memory, so in-place updates (x.grad.zero_()) reach the real grad.
     return g.detach()
+
+
+grad_of = _get_grad
 
 
 # torch's backward accumulates into a leaf's existing .grad in place (AccumulateGrad without

@@ -518,8 +518,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
         # bias) needs none: the affine part is applied outside the kernel then
         out = layer_norm(input, normalized_shape, None, None, eps)
         if weight is not None:
-            out = out * weight
-        return out + bias if bias is not None else out
+            out = out * exact_broadcast(weight, out.shape)
+        return out + exact_broadcast(bias, out.shape) if bias is not None else out
     if len(normalized_shape) > 1:  # Paddle wants 1-D scale/bias: the flattened ones
         weight = weight.reshape([-1]) if weight is not None else None
         bias = bias.reshape([-1]) if bias is not None else None
@@ -581,8 +581,14 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 def linear(input, weight, bias=None):
     if weight.dtype != input.dtype or (bias is not None and bias.dtype != weight.dtype):
         _linear_dtype_error(input, weight, bias)  # (Paddle promotes, or fails in its kernel)
+    return linear_kernel(input, weight, bias)
+
+
+def linear_kernel(input, weight, bias):
+    """``input @ weight.T + bias`` (torch's layout, no argument checks), the bias gradient
+    summed over the batch with torch's accuracy (_accurate_sum.py); F.linear, the RNN cells
+    and multi-head attention's projections."""
     out = paddle.matmul(input, weight, transpose_y=True)
-    # (the bias gradient summed over the batch with torch's accuracy: _accurate_sum.py)
     return out + exact_broadcast(bias, out.shape) if bias is not None else out
 
 

@@ -28,6 +28,7 @@ import paddle.nn.functional as PF
 # the shared helpers (re-exported here for the families that import them from this module)
 from ._nn_common import _floating, _is_int, _reduce, legacy_reduction  # noqa: F401
 from ._nn_common import _ntuple_values as _ntuple  # noqa: F401
+from ._accurate_sum import exact_broadcast
 from .nn import _relu, softmax  # _relu: Paddle's relu, computed in float32 for CPU halves
 from .registry import torch_function
 
@@ -227,7 +228,7 @@ def bilinear(input1, input2, weight, bias=None):
     o, i, j = weight.shape
     t = paddle.matmul(input1, weight.transpose([1, 0, 2]).reshape([i, o * j]))
     out = (t.reshape(list(t.shape[:-1]) + [o, j]) * input2.unsqueeze(-2)).sum(axis=-1)
-    return out + bias if bias is not None else out
+    return out + exact_broadcast(bias, out.shape) if bias is not None else out
 
 
 @torch_function(F + "one_hot")

@@ -25,6 +25,7 @@ import math
 import paddle
 import paddle.nn.functional as PF
 
+from .nn import linear_kernel
 from .nn_functional import F
 from ..errors import NotProvidedError
 from .registry import module, torch_function, type_, value
@@ -127,10 +128,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         if key_padding_mask is not None:
             is_causal = False
 
-    def lin(x, w, b):
-        out = paddle.matmul(x, w, transpose_y=True)
-        return out + b if b is not None else out
-
+    lin = linear_kernel
     if not use_separate_proj_weight:
         wq, wk, wv = paddle.chunk(in_proj_weight, 3, axis=0)
     else:

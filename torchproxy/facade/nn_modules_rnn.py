@@ -15,14 +15,12 @@ import paddle
 import paddle.nn.functional as PF
 
 from . import nn_init as init
-from .nn import Module, _finish_layer
+from .nn import Module, _finish_layer, linear_kernel
 from .nn_modules import _export, _param
 
 
 # -- recurrent layers ---------------------------------------------------------------------------
-def _linear(x, w, b):
-    out = paddle.matmul(x, w, transpose_y=True)
-    return out + b if b is not None else out
+_linear = linear_kernel  # (x @ w.T + b, the bias gradient summed as torch does)
 
 
 def _rnn_cell(mode, x, hx, w_ih, w_hh, b_ih, b_hh, w_hr=None):

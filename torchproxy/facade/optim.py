@@ -24,7 +24,7 @@ from typing import Any
 
 import paddle
 
-from .autograd import clear_grad
+from .autograd import clear_grad, grad_of
 from .registry import module, type_
 
 from .registry import manifest
@@ -128,13 +128,13 @@ class Optimizer:
     def zero_grad(self, set_to_none: bool = True) -> None:
         for group in self.param_groups:
             for p in group["params"]:
-                if p.grad is None:
+                if grad_of(p) is None:
                     continue
                 clear_grad(p, set_to_none)  # an assigned .grad too (autograd.py)
 
     def _params_with_grad(self, group):
         for p in group["params"]:
-            g = p.grad
+            g = grad_of(p)  # (an assigned .grad as it is now: autograd.py)
             if g is not None:
                 yield p, g
 

@@ -17,6 +17,7 @@ import math
 
 import paddle
 
+from .autograd import grad_of
 from .optim import Optimizer, _assign, _is_tensor
 from .registry import type_
 
@@ -174,7 +175,7 @@ class LBFGS(Optimizer):
     def _gather_flat_grad(self):
         views = []
         for p in self._params:
-            g = p.grad
+            g = grad_of(p)
             if g is None:
                 views.append(paddle.zeros([math.prod(_real_view(p).shape)],
                                           dtype=_real_view(p).dtype))
