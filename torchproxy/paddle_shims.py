@@ -64,6 +64,36 @@ kernel_empty_like = _C_ops.empty_like
 # with 2.6) nor hashes it (the float8 check).  2.6 takes a VarType (RAW is its undefined), 3.x
 # a DataType.  Checked per dtype in tests/facade/test_host_fast_paths.py.
 EMPTY_LIKE_OWN_DTYPE = _core.VarDesc.VarType.RAW if IS_PADDLE_2 else _core.DataType.UNDEFINED
+
+
+def _empty_like_own_place():
+    """The place argument that makes empty_like allocate where x lives without reading x.place
+    (a new pybind Place per read: 0.15-0.2 us of torch.empty_like's hot path), or None where
+    only x.place itself is known to give that answer.
+
+    An undefined Place defers to the input (phi's ParseBackendWithInputOrder: the kernel's
+    backend is then the tensor's own).  The place only picks the backend; the device index of a
+    GPU result is the current device, which Paddle's Python entry point sets from a GPU *place
+    argument* and not from an input.  So the undefined place is used where no second device can
+    exist: a build with no GPU / XPU / custom-device support, or a Paddle 2.6 CUDA build seeing
+    at most one GPU (the H100 leases check it: gpu/facade_cuda_check.py's empty_like rows).
+    Paddle 3.x CUDA builds keep x.place: their ParseBackend(tensor) answers GPUDNN for GPU
+    tensors (a kernel-table fallback to GPU), not verified on a GPU here.  Keep while reading
+    x.place costs a pybind object."""
+    try:
+        custom = list(_core.get_all_custom_device_type())
+    except AttributeError:  # builds without custom-device support
+        custom = []
+    if custom or _core.is_compiled_with_xpu():
+        return None
+    if _core.is_compiled_with_cuda() or _core.is_compiled_with_rocm():
+        if not IS_PADDLE_2 or _core.get_cuda_device_count() > 1:
+            return None
+    return _core.Place()
+
+
+# None: pass x.place (see _empty_like_own_place)
+EMPTY_LIKE_OWN_PLACE = _empty_like_own_place()
 _full_kernel = _C_ops.full
 # Paddle 3.x has uint32/uint64 tensors (cast and view kernels) but no CPU `full` kernel for them
 # ("kernel `full` is not registered ... uint32"): such a fill is made in int64 (the value's bits

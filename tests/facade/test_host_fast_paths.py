@@ -60,6 +60,13 @@ EMPTY_LIKE = [
     "torch.empty_like(x, memory_format=torch.contiguous_format)",
     "torch.empty_like(x, memory_format=torch.preserve_format)",
     "torch.empty_like(x.requires_grad_())",     # torch: the new tensor does not require grad
+    # pin_memory= (torch's empty_like takes it; True needs an accelerator: RuntimeError on
+    # this CPU-only host in both) and layout=, which leave the hot path
+    "torch.empty_like(x, pin_memory=False)", "torch.empty_like(x, pin_memory=None)",
+    "torch.empty_like(x, pin_memory=True)", "torch.empty_like(x, pin_memory=1)",
+    "torch.empty_like(x, dtype=torch.int32, pin_memory=False)",
+    "torch.empty_like(x, layout=torch.strided)", "torch.empty_like(x, layout=torch.strided, dtype=torch.float16)",
+    "torch.empty_like(x, layout=3)", "torch.empty_like(x[:, ::2])",
 ]
 
 
