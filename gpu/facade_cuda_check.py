@@ -194,6 +194,58 @@ def _():
     return {"dtypes": rows, "cxx_export": fast}
 
 
+@check("round 10: torch.empty_like's result lands where Paddle's empty_like(x, x.place) puts it")
+def _():
+    """The hot path passes no Place where paddle_shims.EMPTY_LIKE_OWN_PLACE says it cannot
+    differ (Paddle 2.6, one GPU): GPU inputs (whole, views, each dtype) get a GPU result on
+    x's device, pinned and CPU inputs the place Paddle's kernel gives for x.place (the previous
+    hot path's argument).  Any tree: the BASELINE tree has no EMPTY_LIKE_OWN_PLACE."""
+    from torchproxy import paddle_shims
+    own = getattr(paddle_shims, "EMPTY_LIKE_OWN_PLACE", "absent")
+    k, od = paddle_shims.kernel_empty_like, paddle_shims.EMPTY_LIKE_OWN_DTYPE
+    rows = []
+    gpu = paddle.to_tensor(np.arange(12, dtype="float32").reshape(3, 4), place=paddle.CUDAPlace(0))
+    cpu = paddle.to_tensor(np.arange(12, dtype="float32").reshape(3, 4), place=paddle.CPUPlace())
+    inputs = [("gpu", gpu), ("gpu view", gpu[:, 1:]), ("gpu fp16", gpu.astype("float16")),
+              ("gpu int64", paddle.to_tensor(np.arange(4), place=paddle.CUDAPlace(0))),
+              ("cpu", cpu), ("pinned", cpu.pin_memory())]
+    for label, x in inputs:
+        got = in_scope("result = torch.empty_like(x)", x=x)
+        ref = k(x, od, x.place)
+        row = (label, str(x.place), str(got.place), str(ref.place), str(got.dtype) == str(x.dtype),
+               list(got.shape) == list(x.shape))
+        rows.append(row)
+        assert row[2] == row[3] and row[4] and row[5], row
+        if label.startswith("gpu"):
+            assert got.place.is_gpu_place() and got.place.gpu_device_id() == 0, row
+    return {"own_place": str(own), "rows": rows}
+
+
+@check("round 10: the exchange table's stream read (cache first) follows every switch")
+def _():
+    """What tvm-ffi is told per call (_cdlpack's current_work_stream, as tvm-ffi calls it)
+    equals Paddle's current stream before, inside and after stream switches."""
+    from torchproxy import _cdlpack, paddle_shims
+    from torchproxy.integrations import tvm_ffi as tp
+    if not tp.install_exchange_api():
+        return {"skipped": f"Paddle {paddle.__version__} has its own exchange table"}
+    truth = paddle_shims.current_stream_handle
+    seen = [(_cdlpack.stream(2, 0), truth(0))]
+    s1, s2 = paddle.device.cuda.Stream(), paddle.device.cuda.Stream()
+    with paddle.device.cuda.stream_guard(s1):
+        seen += [(_cdlpack.stream(2, 0), truth(0)), (_cdlpack.stream(2, 0), truth(0))]
+        with paddle.device.stream_guard(s2):
+            seen.append((_cdlpack.stream(2, 0), truth(0)))
+        seen.append((_cdlpack.stream(2, 0), truth(0)))
+    ts = T.cuda.Stream()
+    with T.cuda.stream(ts):
+        seen.append((_cdlpack.stream(2, 0), truth(0)))
+    seen.append((_cdlpack.stream(2, 0), truth(0)))
+    assert all(a == b for a, b in seen), [(hex(a), hex(b)) for a, b in seen]
+    assert len({b for _, b in seen}) >= 3, "the switches did not change Paddle's stream"
+    return {"seen": [hex(a) for a, _ in seen]}
+
+
 @check("memory stats move with allocations")
 def _():
     before = T.cuda.memory_allocated()
