@@ -196,12 +196,16 @@ def _():
 
 @check("round 10: torch.empty_like's result lands where Paddle's empty_like(x, x.place) puts it")
 def _():
-    """The hot path passes no Place where paddle_shims.EMPTY_LIKE_OWN_PLACE says it cannot
-    differ (Paddle 2.6, one GPU): GPU inputs (whole, views, each dtype) get a GPU result on
-    x's device, pinned and CPU inputs the place Paddle's kernel gives for x.place (the previous
-    hot path's argument).  Any tree: the BASELINE tree has no EMPTY_LIKE_OWN_PLACE."""
+    """The hot path passes x's place read through fast_dtype.place_reader (one Place object per
+    device) on GPU builds: GPU inputs (whole, views, each dtype) get a GPU result on x's
+    device, pinned and CPU inputs the place Paddle's kernel gives for x.place (the previous
+    hot path's argument).  Any tree: the BASELINE tree has neither name."""
     from torchproxy import paddle_shims
     own = getattr(paddle_shims, "EMPTY_LIKE_OWN_PLACE", "absent")
+    from torchproxy.facade import fast_dtype
+    reader = getattr(fast_dtype, "place_reader", None)
+    one_object = None if reader is None else reader()(paddle.to_tensor(
+        [1.0], place=paddle.CUDAPlace(0))) is reader()(paddle.to_tensor([2.0], place=paddle.CUDAPlace(0)))
     k, od = paddle_shims.kernel_empty_like, paddle_shims.EMPTY_LIKE_OWN_DTYPE
     rows = []
     gpu = paddle.to_tensor(np.arange(12, dtype="float32").reshape(3, 4), place=paddle.CUDAPlace(0))
@@ -218,7 +222,7 @@ def _():
         assert row[2] == row[3] and row[4] and row[5], row
         if label.startswith("gpu"):
             assert got.place.is_gpu_place() and got.place.gpu_device_id() == 0, row
-    return {"own_place": str(own), "rows": rows}
+    return {"own_place": str(own), "one_place_object_per_device": one_object, "rows": rows}
 
 
 @check("round 10: the exchange table's stream read (cache first) follows every switch")
@@ -231,7 +235,8 @@ def _():
         return {"skipped": f"Paddle {paddle.__version__} has its own exchange table"}
     truth = paddle_shims.current_stream_handle
     seen = [(_cdlpack.stream(2, 0), truth(0))]
-    s1, s2 = paddle.device.cuda.Stream(), paddle.device.cuda.Stream()
+    # each guard with its own module's Stream (paddle.device.stream_guard reads .device)
+    s1, s2 = paddle.device.cuda.Stream(), paddle.device.Stream()
     with paddle.device.cuda.stream_guard(s1):
         seen += [(_cdlpack.stream(2, 0), truth(0)), (_cdlpack.stream(2, 0), truth(0))]
         with paddle.device.stream_guard(s2):

@@ -69,26 +69,21 @@ EMPTY_LIKE_OWN_DTYPE = _core.VarDesc.VarType.RAW if IS_PADDLE_2 else _core.DataT
 def _empty_like_own_place():
     """The place argument that makes empty_like allocate where x lives without reading x.place
     (a new pybind Place per read: 0.15-0.2 us of torch.empty_like's hot path), or None where
-    only x.place itself is known to give that answer.
+    x's own place must be passed.
 
-    An undefined Place defers to the input (phi's ParseBackendWithInputOrder: the kernel's
-    backend is then the tensor's own).  The place only picks the backend; the device index of a
-    GPU result is the current device, which Paddle's Python entry point sets from a GPU *place
-    argument* and not from an input.  So the undefined place is used where no second device can
-    exist: a build with no GPU / XPU / custom-device support, or a Paddle 2.6 CUDA build seeing
-    at most one GPU (the H100 leases check it: gpu/facade_cuda_check.py's empty_like rows).
-    Paddle 3.x CUDA builds keep x.place: their ParseBackend(tensor) answers GPUDNN for GPU
-    tensors (a kernel-table fallback to GPU), not verified on a GPU here.  Keep while reading
-    x.place costs a pybind object."""
+    An undefined Place defers to the input (phi's ParseBackendWithInputOrder) on builds without
+    any device support: CPU-only builds of 2.6.2 and 3.3.1 (tests/facade/test_host_fast_paths.py).
+    A CUDA build refuses it: Paddle 2.6.2's GPU build raises "Place(undefined:0) is not
+    supported" (context_pool.cc; seen on the H100 lease of round ten, gpu/facade_cuda_check.py),
+    so there the facade passes x's place, read through fast_dtype.place_reader (one Place
+    object per device).  Keep while reading x.place costs a pybind object."""
     try:
         custom = list(_core.get_all_custom_device_type())
     except AttributeError:  # builds without custom-device support
         custom = []
-    if custom or _core.is_compiled_with_xpu():
+    if (custom or _core.is_compiled_with_xpu() or _core.is_compiled_with_cuda()
+            or _core.is_compiled_with_rocm()):
         return None
-    if _core.is_compiled_with_cuda() or _core.is_compiled_with_rocm():
-        if not IS_PADDLE_2 or _core.get_cuda_device_count() > 1:
-            return None
     return _core.Place()
 
 

@@ -26,6 +26,7 @@ import paddle
 
 from ..paddle_shims import EMPTY_LIKE_OWN_DTYPE as _OWN_DTYPE
 from ..paddle_shims import EMPTY_LIKE_OWN_PLACE as _OWN_PLACE
+from .fast_dtype import place_reader as _place_reader
 from ..paddle_shims import astype_exact, is_meta, meta_tensor
 from ..paddle_shims import (copy_to, kernel_empty, kernel_empty_like, kernel_full, same_place,
                             tensor_from_numpy_zero_copy)
@@ -43,6 +44,9 @@ DTYPES = _dt.DTYPES
 _FLOAT32 = DTYPES["float32"]
 _INT64 = DTYPES["int64"]
 _BOOL = DTYPES["bool"]
+# x.place for empty_like's hot path where it must be passed (GPU builds): one Place object per
+# device once the facade is enabled (fast_dtype.install_device_reading), Paddle's read before
+_place_of = _place_reader()
 _FLOAT8 = frozenset(DTYPES[n] for n in ("float8_e4m3fn", "float8_e5m2") if n in DTYPES)
 
 
@@ -260,19 +264,19 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     if (dtype is None and device is None and not requires_grad and memory_format is None
             and layout is None and pin_memory is False):
         # the hot path (kernel wrappers' torch.empty_like(x)): Paddle takes input's dtype
-        # itself, no dtype object is read or hashed here, and where it cannot differ
-        # (paddle_shims.EMPTY_LIKE_OWN_PLACE) its place too, no Place object is built
+        # itself, no dtype object is read or hashed here, and no Place object is built: none
+        # on CPU-only builds (paddle_shims.EMPTY_LIKE_OWN_PLACE), one per device on others
         place = _OWN_PLACE
         if not _FLOAT8:  # Paddle 2.6: no float8 dtypes
             # 2.6's kernel gives a meta input (no storage, paddle_shims.meta_tensor) a CPU
             # result: storage-less inputs (meta and 0-size ones) take the general path
             if input._is_initialized():
                 return kernel_empty_like(input, _OWN_DTYPE,
-                                         input.place if place is None else place)
+                                         _place_of(input) if place is None else place)
         else:
             try:
                 return kernel_empty_like(input, _OWN_DTYPE,
-                                         input.place if place is None else place)
+                                         _place_of(input) if place is None else place)
             except Exception:
                 # Paddle's CPU empty_like has no float8 kernel ("kernel ... is not
                 # registered"): float8 inputs take the general path below, and so do meta
