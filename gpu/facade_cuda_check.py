@@ -23,6 +23,7 @@ import torch as real  # noqa: E402  (unscoped: real torch)
 
 import torchproxy  # noqa: E402
 
+print("torchproxy from", os.path.dirname(torchproxy.__file__), flush=True)
 torchproxy.enable(scope={"gpu_scoped"})
 scoped = types.ModuleType("gpu_scoped")
 sys.modules["gpu_scoped"] = scoped
