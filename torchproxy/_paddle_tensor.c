@@ -307,10 +307,12 @@ static void clear_places(void) {
             Py_CLEAR(g_places[i][j]);
 }
 
-static PyObject *m_place(PyObject *m, PyObject *obj) {
+static PyObject *place_object(PyObject *obj, int pinned_to_cpu) {
     int type, device;
     if (g_place_type != NULL && read_place(obj, g_place_type, &type, &device) && type >= 1
             && type < PLACE_TYPES && device >= 0 && device < PLACE_DEVICES) {
+        if (pinned_to_cpu && type == 3 && g_places[1][0] != NULL)
+            return Py_NewRef(g_places[1][0]);
         PyObject *p = g_places[type][device];
         if (p != NULL)
             return Py_NewRef(p);
@@ -320,6 +322,18 @@ static PyObject *m_place(PyObject *m, PyObject *obj) {
         return p;
     }
     return PyObject_GetAttr(obj, g_place_name);
+}
+
+static PyObject *m_place(PyObject *m, PyObject *obj) {
+    return place_object(obj, 0);
+}
+
+/* like_place(x): where torch.empty_like(x) allocates, as place(x) but the CPU place for a
+ * GPU-pinned tensor (torch's result is an ordinary CPU tensor; Paddle's empty_like refuses the
+ * pinned place on a CUDA build), once the CPU place object is known (install_device_reading
+ * reads a CPU tensor first); before that, Paddle's x.place */
+static PyObject *m_like_place(PyObject *m, PyObject *obj) {
+    return place_object(obj, 1);
 }
 
 /* set_place_type(paddle.Tensor) turns place()'s cache on, set_place_type(None) off (emptied) */
@@ -543,6 +557,8 @@ static PyMethodDef methods[] = {
     {"place", m_place, METH_O,
      "place(x) -> x.place: one Place object per (place type, device) for allocated dense CPU / "
      "GPU / pinned tensors once set_place_type() ran; Paddle's x.place otherwise."},
+    {"like_place", m_like_place, METH_O,
+     "like_place(x) -> place(x), but the CPU place for a GPU-pinned tensor."},
     {"set_place_type", m_set_place_type, METH_O,
      "set_place_type(paddle.Tensor or None) -> bool: place()'s cache on / off."},
     {"api", m_api, METH_NOARGS,

@@ -254,8 +254,15 @@ def _meta_empty(shape, dtype, requires_grad, out=None):
 
 
 def _like(x, dtype, device):
-    return (x.dtype if dtype is None else _to_dtype(dtype),
-            x.place if device is None else to_place(device))
+    if device is None:
+        place = x.place
+        if place.is_cuda_pinned_place():
+            # torch's result is an ordinary CPU tensor (pinning is not a device), and Paddle's
+            # empty_like refuses the pinned place on a CUDA build
+            place = paddle.CPUPlace()
+    else:
+        place = to_place(device)
+    return (x.dtype if dtype is None else _to_dtype(dtype), place)
 
 
 @torch_function("torch.empty_like")

@@ -119,11 +119,12 @@ def uninstall_device_reading() -> None:
 
 
 def place_reader():
-    """``x.place`` for torch.empty_like's hot path: _paddle_tensor.c place() (one Place object
-    per place once install_device_reading() ran, Paddle's own read before), or
+    """Where torch.empty_like(x) allocates, for its hot path: _paddle_tensor.c like_place() (x's
+    place, the CPU one for a GPU-pinned x; one Place object per place once
+    install_device_reading() ran, Paddle's own ``x.place`` before), or
     ``operator.attrgetter("place")`` without the build."""
     C = _module()
     if C is None:
         import operator
         return operator.attrgetter("place")
-    return C.place
+    return C.like_place
