@@ -311,8 +311,8 @@ static PyObject *place_object(PyObject *obj, int pinned_to_cpu) {
     int type, device;
     if (g_place_type != NULL && read_place(obj, g_place_type, &type, &device) && type >= 1
             && type < PLACE_TYPES && device >= 0 && device < PLACE_DEVICES) {
-        if (pinned_to_cpu && type == 3 && g_places[1][0] != NULL)
-            return Py_NewRef(g_places[1][0]);
+        if (pinned_to_cpu && type == 3)
+            Py_RETURN_NONE;
         PyObject *p = g_places[type][device];
         if (p != NULL)
             return Py_NewRef(p);
@@ -328,10 +328,9 @@ static PyObject *m_place(PyObject *m, PyObject *obj) {
     return place_object(obj, 0);
 }
 
-/* like_place(x): where torch.empty_like(x) allocates, as place(x) but the CPU place for a
- * GPU-pinned tensor (torch's result is an ordinary CPU tensor; Paddle's empty_like refuses the
- * pinned place on a CUDA build), once the CPU place object is known (install_device_reading
- * reads a CPU tensor first); before that, Paddle's x.place */
+/* like_place(x): place(x), but None for a GPU-pinned tensor once set_place_type() ran: Paddle
+ * 2.6.2's CUDA build cannot run empty_like on a pinned input ("Place(undefined:0) is not
+ * supported", seen on an H100 lease), so torch.empty_like takes its general path for it */
 static PyObject *m_like_place(PyObject *m, PyObject *obj) {
     return place_object(obj, 1);
 }
@@ -558,7 +557,7 @@ static PyMethodDef methods[] = {
      "place(x) -> x.place: one Place object per (place type, device) for allocated dense CPU / "
      "GPU / pinned tensors once set_place_type() ran; Paddle's x.place otherwise."},
     {"like_place", m_like_place, METH_O,
-     "like_place(x) -> place(x), but the CPU place for a GPU-pinned tensor."},
+     "like_place(x) -> place(x), but None for a GPU-pinned tensor once set_place_type() ran."},
     {"set_place_type", m_set_place_type, METH_O,
      "set_place_type(paddle.Tensor or None) -> bool: place()'s cache on / off."},
     {"api", m_api, METH_NOARGS,

@@ -254,15 +254,8 @@ def _meta_empty(shape, dtype, requires_grad, out=None):
 
 
 def _like(x, dtype, device):
-    if device is None:
-        place = x.place
-        if place.is_cuda_pinned_place():
-            # torch's result is an ordinary CPU tensor (pinning is not a device), and Paddle's
-            # empty_like refuses the pinned place on a CUDA build
-            place = paddle.CPUPlace()
-    else:
-        place = to_place(device)
-    return (x.dtype if dtype is None else _to_dtype(dtype), place)
+    return (x.dtype if dtype is None else _to_dtype(dtype),
+            x.place if device is None else to_place(device))
 
 
 @torch_function("torch.empty_like")
@@ -274,16 +267,18 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
         # itself, no dtype object is read or hashed here, and no Place object is built: none
         # on CPU-only builds (paddle_shims.EMPTY_LIKE_OWN_PLACE), one per device on others
         place = _OWN_PLACE
-        if not _FLOAT8:  # Paddle 2.6: no float8 dtypes
+        if place is None:
+            place = _place_of(input)  # None for a GPU-pinned input: the general path
+        if place is None:
+            pass
+        elif not _FLOAT8:  # Paddle 2.6: no float8 dtypes
             # 2.6's kernel gives a meta input (no storage, paddle_shims.meta_tensor) a CPU
             # result: storage-less inputs (meta and 0-size ones) take the general path
             if input._is_initialized():
-                return kernel_empty_like(input, _OWN_DTYPE,
-                                         _place_of(input) if place is None else place)
+                return kernel_empty_like(input, _OWN_DTYPE, place)
         else:
             try:
-                return kernel_empty_like(input, _OWN_DTYPE,
-                                         _place_of(input) if place is None else place)
+                return kernel_empty_like(input, _OWN_DTYPE, place)
             except Exception:
                 # Paddle's CPU empty_like has no float8 kernel ("kernel ... is not
                 # registered"): float8 inputs take the general path below, and so do meta
@@ -299,6 +294,11 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     dt, place = _like(input, dtype, device)
     if is_meta(input):  # a meta input materialised on a real device: only its shape is read
         return _finish(kernel_empty(list(input.shape), dt, place), requires_grad)
+    if device is None and place.is_cuda_pinned_place():
+        # torch's result is an ordinary CPU tensor (pinning is not a device); Paddle 2.6.2's
+        # CUDA build cannot run empty_like on a pinned input ("Place(undefined:0) is not
+        # supported", H100 lease of round ten): only the shape is read
+        return _finish(kernel_empty(list(input.shape), dt, paddle.CPUPlace()), requires_grad)
     if dt in _FLOAT8 or input.dtype in _FLOAT8:
         # Paddle's CPU empty_like has no float8 kernel (its empty has one)
         return _finish(kernel_empty(list(input.shape), dt, place), requires_grad)

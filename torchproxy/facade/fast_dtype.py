@@ -119,10 +119,9 @@ def uninstall_device_reading() -> None:
 
 
 def place_reader():
-    """Where torch.empty_like(x) allocates, for its hot path: _paddle_tensor.c like_place() (x's
-    place, the CPU one for a GPU-pinned x; one Place object per place once
-    install_device_reading() ran, Paddle's own ``x.place`` before), or
-    ``operator.attrgetter("place")`` without the build."""
+    """x's place for torch.empty_like's hot path: _paddle_tensor.c like_place() (one Place
+    object per place, None for a GPU-pinned x, once install_device_reading() ran; Paddle's own
+    ``x.place`` before), or ``operator.attrgetter("place")`` without the build."""
     C = _module()
     if C is None:
         import operator
