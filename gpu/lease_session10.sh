@@ -19,7 +19,11 @@
 #   5    cd .hc_gpu && ROUNDS=3 bash gpu/lease_session10.sh launch && bash gpu/lease_session10.sh unscoped
 #                                                          (+ tl1, .hc_gpu, .hc_gpu_base)
 #   6    cd .hc_gpu && bash gpu/lease_session10.sh tvmffi  (+ tl2, .hc_gpu, .hc_gpu_base)
-#   7    call 5 again, then bash gpu/lease_session10.sh flashinfer   (.hc_gpu, .hc_gpu_base)
+#   7    call 5 again, then bash gpu/lease_session10.sh flashinfer twice and this tree's
+#        facade_cuda_check.py on both trees                (.hc_gpu, .hc_gpu_base)
+#   then, on a fresh machine after each fix the checks called for: calls 1-3 again and
+#   8    cd .hc_gpu && bash gpu/lease_session10.sh recheck (+ p03, .hc_gpu, .hc_gpu_base)
+# (as run: docs/results/gpu-host-cost-h100-session10.txt's header says which tree each log had)
 # Each step's log comes back as $OUT/host_cost_log.txt; gpu/summarize_host_cost.py turns the logs
 # into docs/results/gpu-host-cost-h100-session10.txt.  The steps: gpu/lease_steps.sh
 # (checks-base and flashinfer added this round).
