@@ -23,6 +23,7 @@ import torch as real  # noqa: E402  (unscoped: real torch)
 
 import torchproxy  # noqa: E402
 
+print("torchproxy from", os.path.dirname(torchproxy.__file__), flush=True)
 torchproxy.enable(scope={"gpu_scoped"})
 scoped = types.ModuleType("gpu_scoped")
 sys.modules["gpu_scoped"] = scoped
@@ -192,6 +193,70 @@ def _():
                 assert da[1:3] == (2, 0) and tp._agree(da, db), (dt, da, db)
         rows.append(dt)
     return {"dtypes": rows, "cxx_export": fast}
+
+
+@check("round 10: torch.empty_like's result lands where torch's does (GPU, CPU and pinned inputs)")
+def _():
+    """The hot path passes x's place read through fast_dtype.place_reader (one Place object per
+    device) on GPU builds: GPU inputs (whole, views, each dtype) get a GPU result on x's device,
+    as Paddle's kernel given x.place does; CPU and GPU-pinned inputs an ordinary CPU tensor
+    (torch's empty_like does not pin).  Each input is tried (an error is recorded, not the end
+    of the check).  Any tree: the BASELINE tree has no place_reader."""
+    from torchproxy import paddle_shims
+    from torchproxy.facade import fast_dtype
+    k, od = paddle_shims.kernel_empty_like, paddle_shims.EMPTY_LIKE_OWN_DTYPE
+    reader = getattr(fast_dtype, "place_reader", None)
+    g = lambda v: paddle.to_tensor(v, place=paddle.CUDAPlace(0))  # noqa: E731
+    one_object = None if reader is None else reader()(g([1.0])) is reader()(g([2.0]))
+    gpu = g(np.arange(12, dtype="float32").reshape(3, 4))
+    cpu = paddle.to_tensor(np.arange(12, dtype="float32").reshape(3, 4), place=paddle.CPUPlace())
+    inputs = [("gpu", gpu), ("gpu view", gpu[:, 1:]), ("gpu fp16", g(np.ones((3, 4), "float16"))),
+              ("gpu int64", g(np.arange(4))), ("cpu", cpu), ("pinned", cpu.pin_memory())]
+
+    def attempt(fn):
+        try:
+            t = fn()
+            return (str(t.place), str(t.dtype), list(t.shape))
+        except Exception as e:  # noqa: BLE001 - recorded per input
+            return f"{type(e).__name__}: {str(e)[:90]}"
+    rows, bad = [], []
+    for label, x in inputs:
+        got = attempt(lambda: in_scope("result = torch.empty_like(x)", x=x))
+        ref = attempt(lambda: k(x, od, x.place))  # Paddle's kernel given x.place
+        want = "Place(cpu)" if label in ("cpu", "pinned") else "Place(gpu:0)"
+        ok = (isinstance(got, tuple) and got[0] == want and got[1] == str(x.dtype)
+              and got[2] == list(x.shape) and (label == "pinned" or got == ref))
+        rows.append((label, str(x.place), got, ref, ok))
+        if not ok:
+            bad.append(label)
+    assert not bad, rows
+    return {"one_place_object_per_device": one_object, "rows": rows}
+
+
+@check("round 10: the exchange table's stream read (cache first) follows every switch")
+def _():
+    """What tvm-ffi is told per call (_cdlpack's current_work_stream, as tvm-ffi calls it)
+    equals Paddle's current stream before, inside and after stream switches."""
+    from torchproxy import _cdlpack, paddle_shims
+    from torchproxy.integrations import tvm_ffi as tp
+    if not tp.install_exchange_api():
+        return {"skipped": f"Paddle {paddle.__version__} has its own exchange table"}
+    truth = paddle_shims.current_stream_handle
+    seen = [(_cdlpack.stream(2, 0), truth(0))]
+    # each guard with its own module's Stream (paddle.device.stream_guard reads .device)
+    s1, s2 = paddle.device.cuda.Stream(), paddle.device.Stream()
+    with paddle.device.cuda.stream_guard(s1):
+        seen += [(_cdlpack.stream(2, 0), truth(0)), (_cdlpack.stream(2, 0), truth(0))]
+        with paddle.device.stream_guard(s2):
+            seen.append((_cdlpack.stream(2, 0), truth(0)))
+        seen.append((_cdlpack.stream(2, 0), truth(0)))
+    ts = T.cuda.Stream()
+    with T.cuda.stream(ts):
+        seen.append((_cdlpack.stream(2, 0), truth(0)))
+    seen.append((_cdlpack.stream(2, 0), truth(0)))
+    assert all(a == b for a, b in seen), [(hex(a), hex(b)) for a, b in seen]
+    assert len({b for _, b in seen}) >= 3, "the switches did not change Paddle's stream"
+    return {"seen": [hex(a) for a, _ in seen]}
 
 
 @check("memory stats move with allocations")

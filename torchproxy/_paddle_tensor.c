@@ -286,6 +286,70 @@ static int read_place(PyObject *obj, PyTypeObject *tensor_type, int *type, int *
     return 1;
 }
 
+/* -- place objects, for torch.empty_like's hot path (tenth round) -------------------------------
+ * Paddle's `x.place` builds a new pybind Place per read (0.15-0.2 us; torch.empty_like passes
+ * it to Paddle's kernel, which copies it).  place(x) answers the Place object Paddle gave for the
+ * first tensor read here with the same (AllocationType, device): CPU, GPU and GPU-pinned places
+ * are those two numbers and nothing else.  Every other tensor (not read: not dense, no
+ * allocation, another place type) and every call before set_place_type() installed the tensor
+ * type, after the same check as the dispatcher's, is Paddle's own `x.place`.  The objects are
+ * only handed to Paddle's kernels (torch.empty_like), never to user code, which could mutate
+ * one (Place.set_place). */
+#define PLACE_TYPES 4     /* phi::AllocationType: UNDEFINED 0, CPU 1, GPU 2, GPUPINNED 3 */
+#define PLACE_DEVICES 64
+static PyObject *g_places[PLACE_TYPES][PLACE_DEVICES];
+static PyTypeObject *g_place_type = NULL;   /* paddle.Tensor once set_place_type() ran */
+static PyObject *g_place_name = NULL;       /* "place", interned */
+
+static void clear_places(void) {
+    for (int i = 0; i < PLACE_TYPES; i++)
+        for (int j = 0; j < PLACE_DEVICES; j++)
+            Py_CLEAR(g_places[i][j]);
+}
+
+static PyObject *place_object(PyObject *obj, int pinned_to_cpu) {
+    int type, device;
+    if (g_place_type != NULL && read_place(obj, g_place_type, &type, &device) && type >= 1
+            && type < PLACE_TYPES && device >= 0 && device < PLACE_DEVICES) {
+        if (pinned_to_cpu && type == 3)
+            Py_RETURN_NONE;
+        PyObject *p = g_places[type][device];
+        if (p != NULL)
+            return Py_NewRef(p);
+        p = PyObject_GetAttr(obj, g_place_name);
+        if (p != NULL)
+            g_places[type][device] = Py_NewRef(p);
+        return p;
+    }
+    return PyObject_GetAttr(obj, g_place_name);
+}
+
+static PyObject *m_place(PyObject *m, PyObject *obj) {
+    return place_object(obj, 0);
+}
+
+/* like_place(x): place(x), but None for a GPU-pinned tensor once set_place_type() ran: Paddle
+ * 2.6.2's CUDA build cannot run empty_like on a pinned input ("Place(undefined:0) is not
+ * supported", seen on an H100 lease), so torch.empty_like takes its general path for it */
+static PyObject *m_like_place(PyObject *m, PyObject *obj) {
+    return place_object(obj, 1);
+}
+
+/* set_place_type(paddle.Tensor) turns place()'s cache on, set_place_type(None) off (emptied) */
+static PyObject *m_set_place_type(PyObject *m, PyObject *tp) {
+    if (tp != Py_None && !PyType_Check(tp)) {
+        PyErr_SetString(PyExc_TypeError, "set_place_type: the Paddle tensor type or None");
+        return NULL;
+    }
+    if (tp != Py_None && f_place == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "set_place_type: no place() export bound");
+        return NULL;
+    }
+    clear_places();
+    Py_XSETREF(g_place_type, tp == Py_None ? NULL : (PyTypeObject *)Py_NewRef(tp));
+    return PyBool_FromLong(g_place_type != NULL);
+}
+
 /* -- a DLPack export of a Paddle tensor, for torchproxy._cdlpack (issue 26, eighth round) ----
  * _dlpack_exchange.c's export goes through Paddle's `x.get_tensor()._to_dlpack()` (two pybind
  * calls, a DenseTensor copy, a capsule) and `get_strides()`: 1.1-1.7 us per tensor, torch's 0.3.
@@ -489,6 +553,13 @@ static PyMethodDef methods[] = {
     {"set_export", m_set_export, METH_VARARGS,
      "set_export(Paddle's data_ptr, {dtype code: (DLPack code, bits, lanes)}) -> bool: the "
      "DLPack export _cdlpack uses (False without dims()/strides() exports)."},
+    {"place", m_place, METH_O,
+     "place(x) -> x.place: one Place object per (place type, device) for allocated dense CPU / "
+     "GPU / pinned tensors once set_place_type() ran; Paddle's x.place otherwise."},
+    {"like_place", m_like_place, METH_O,
+     "like_place(x) -> place(x), but None for a GPU-pinned tensor once set_place_type() ran."},
+    {"set_place_type", m_set_place_type, METH_O,
+     "set_place_type(paddle.Tensor or None) -> bool: place()'s cache on / off."},
     {"api", m_api, METH_NOARGS,
      "The capsule the C dispatcher reads places through (None without a place() export)."},
     {NULL, NULL, 0, NULL},
@@ -503,6 +574,8 @@ static struct PyModuleDef moduledef = {
 
 PyMODINIT_FUNC PyInit__cptensor(void) {
     if (PyType_Ready(&DtypeDescrType) < 0)
+        return NULL;
+    if (g_place_name == NULL && (g_place_name = PyUnicode_InternFromString("place")) == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (m == NULL)

@@ -64,6 +64,31 @@ kernel_empty_like = _C_ops.empty_like
 # with 2.6) nor hashes it (the float8 check).  2.6 takes a VarType (RAW is its undefined), 3.x
 # a DataType.  Checked per dtype in tests/facade/test_host_fast_paths.py.
 EMPTY_LIKE_OWN_DTYPE = _core.VarDesc.VarType.RAW if IS_PADDLE_2 else _core.DataType.UNDEFINED
+
+
+def _empty_like_own_place():
+    """The place argument that makes empty_like allocate where x lives without reading x.place
+    (a new pybind Place per read: 0.15-0.2 us of torch.empty_like's hot path), or None where
+    x's own place must be passed.
+
+    An undefined Place defers to the input (phi's ParseBackendWithInputOrder) on builds without
+    any device support: CPU-only builds of 2.6.2 and 3.3.1 (tests/facade/test_host_fast_paths.py).
+    A CUDA build refuses it: Paddle 2.6.2's GPU build raises "Place(undefined:0) is not
+    supported" (context_pool.cc; seen on the H100 lease of round ten, gpu/facade_cuda_check.py),
+    so there the facade passes x's place, read through fast_dtype.place_reader (one Place
+    object per device).  Keep while reading x.place costs a pybind object."""
+    try:
+        custom = list(_core.get_all_custom_device_type())
+    except AttributeError:  # builds without custom-device support
+        custom = []
+    if (custom or _core.is_compiled_with_xpu() or _core.is_compiled_with_cuda()
+            or _core.is_compiled_with_rocm()):
+        return None
+    return _core.Place()
+
+
+# None: pass x.place (see _empty_like_own_place)
+EMPTY_LIKE_OWN_PLACE = _empty_like_own_place()
 _full_kernel = _C_ops.full
 # Paddle 3.x has uint32/uint64 tensors (cast and view kernels) but no CPU `full` kernel for them
 # ("kernel `full` is not registered ... uint32"): such a fill is made in int64 (the value's bits

@@ -60,12 +60,52 @@ EMPTY_LIKE = [
     "torch.empty_like(x, memory_format=torch.contiguous_format)",
     "torch.empty_like(x, memory_format=torch.preserve_format)",
     "torch.empty_like(x.requires_grad_())",     # torch: the new tensor does not require grad
+    # pin_memory= (torch's empty_like takes it; True needs an accelerator: RuntimeError on
+    # this CPU-only host in both) and layout=, which leave the hot path
+    "torch.empty_like(x, pin_memory=False)", "torch.empty_like(x, pin_memory=None)",
+    "torch.empty_like(x, pin_memory=True)", "torch.empty_like(x, pin_memory=1)",
+    "torch.empty_like(x, dtype=torch.int32, pin_memory=False)",
+    "torch.empty_like(x, layout=torch.strided)", "torch.empty_like(x, layout=torch.strided, dtype=torch.float16)",
+    "torch.empty_like(x, layout=3)", "torch.empty_like(x[:, ::2])",
 ]
 
 
 @pytest.mark.parametrize("expr", EMPTY_LIKE)
 def test_empty_like_forms(expr):
     check(_meta(expr), X)
+
+
+@pytest.mark.parametrize("expr", EMPTY_LIKE[:5])
+def test_empty_like_forms_passing_x_place(expr, monkeypatch):
+    """The hot path as GPU builds take it (paddle_shims.EMPTY_LIKE_OWN_PLACE is None there:
+    Paddle's CUDA build refuses an undefined place): x's place read through
+    fast_dtype.place_reader, one Place object per device."""
+    from torchproxy.facade import creation
+    monkeypatch.setattr(creation, "_OWN_PLACE", None)
+    check(_meta(expr), X)
+
+
+def test_place_reader_answers_x_place():
+    """_paddle_tensor.c place(): Paddle's own Place value for every tensor, one object per
+    (place type, device) once the facade installed the reading, Paddle's read for what it does
+    not read (a 0-size tensor has no allocation), Paddle's error for a non-tensor."""
+    import paddle
+    from difftest import _ensure_enabled
+    from torchproxy.facade import fast_dtype
+    _ensure_enabled()
+    read = fast_dtype.place_reader()
+    a, b = paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([[3]], dtype="int64")
+    same = lambda p, q: str(p) == str(q)  # noqa: E731 - 2.6's Place has no __eq__
+    assert same(read(a), a.place) and same(read(b), b.place)
+    C = fast_dtype._module()
+    if C is not None:
+        # one object where the reading is installed (the dispatcher's, on both Paddles here)
+        assert (read(a) is read(b)) == (C.place_of(a, paddle.Tensor) is not None)
+        assert read(a) is read(b) or not hasattr(C, "api") or C.api() is None
+        z = paddle.zeros([0, 3])
+        assert same(read(z), z.place) and read(z) is not read(z)  # no allocation: Paddle's read
+    with pytest.raises(AttributeError):
+        read(object())
 
 
 def _value(expr):

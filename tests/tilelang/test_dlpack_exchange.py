@@ -186,8 +186,37 @@ def test_current_work_stream_reads_the_reader():
         with pytest.raises(TypeError):
             _cdlpack.set_stream_reader(5)
     finally:
-        from torchproxy.paddle_shims import cached_stream_handle
-        _cdlpack.set_stream_reader(cached_stream_handle)
+        from torchproxy.paddle_shims import STREAMS, cached_stream_handle
+        _cdlpack.set_stream_reader(cached_stream_handle, STREAMS)
+
+
+def test_current_work_stream_reads_the_cache_first():
+    """With a cache (paddle_shims.STREAMS in use), a device whose handle the cache holds is
+    answered from its dict without calling the reader; a miss, and every read after the cache
+    was emptied (a stream switch), calls the reader, whose answer the cache keeps."""
+    from torchproxy.paddle_shims import STREAMS, StreamHandleCache, cached_stream_handle
+    calls = []
+
+    def read(index):
+        calls.append(index)
+        return 0x7000 + index + 16 * len(calls)  # a new handle per read: a stale one shows
+
+    cache = StreamHandleCache(read)
+    try:
+        _cdlpack.set_stream_reader(cache.get, cache)
+        assert _cdlpack.stream(2, 1) == 0x7011 and calls == [1]   # miss: the reader
+        assert _cdlpack.stream(2, 1) == 0x7011 and calls == [1]   # hit: the dict, no call
+        assert _cdlpack.stream(2, 0) == 0x7020 and calls == [1, 0]
+        cache.invalidate()                                         # a stream switch
+        assert _cdlpack.stream(2, 1) == 0x7031 and calls == [1, 0, 1]
+        assert _cdlpack.stream(1, 1) == 0 and calls == [1, 0, 1]   # kDLCPU: neither
+        _cdlpack.set_stream_reader(lambda index: 0x9000 + index, object())
+        with pytest.raises(AttributeError):                        # a cache without _handles
+            _cdlpack.stream(2, 0)
+        _cdlpack.set_stream_reader(None, cache)                    # no reader: no stream
+        assert _cdlpack.stream(2, 1) == 0
+    finally:
+        _cdlpack.set_stream_reader(cached_stream_handle, STREAMS)
 
 
 def test_tvm_ffi_reads_paddle_tensors_through_the_table():

@@ -25,6 +25,8 @@ import numpy as np
 import paddle
 
 from ..paddle_shims import EMPTY_LIKE_OWN_DTYPE as _OWN_DTYPE
+from ..paddle_shims import EMPTY_LIKE_OWN_PLACE as _OWN_PLACE
+from .fast_dtype import place_reader as _place_reader
 from ..paddle_shims import astype_exact, is_meta, meta_tensor
 from ..paddle_shims import (copy_to, kernel_empty, kernel_empty_like, kernel_full, same_place,
                             tensor_from_numpy_zero_copy)
@@ -42,6 +44,9 @@ DTYPES = _dt.DTYPES
 _FLOAT32 = DTYPES["float32"]
 _INT64 = DTYPES["int64"]
 _BOOL = DTYPES["bool"]
+# x.place for empty_like's hot path where it must be passed (GPU builds): one Place object per
+# device once the facade is enabled (fast_dtype.install_device_reading), Paddle's read before
+_place_of = _place_reader()
 _FLOAT8 = frozenset(DTYPES[n] for n in ("float8_e4m3fn", "float8_e5m2") if n in DTYPES)
 
 
@@ -255,25 +260,33 @@ def _like(x, dtype, device):
 
 @torch_function("torch.empty_like")
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None):
-    require_strided(layout, 'empty_like')
-    if dtype is None and device is None and not requires_grad and memory_format is None:
+               pin_memory=False, memory_format=None):
+    if (dtype is None and device is None and not requires_grad and memory_format is None
+            and layout is None and pin_memory is False):
         # the hot path (kernel wrappers' torch.empty_like(x)): Paddle takes input's dtype
-        # itself, no dtype object is read or hashed here
-        if not _FLOAT8:  # Paddle 2.6: no float8 dtypes
+        # itself, no dtype object is read or hashed here, and no Place object is built: none
+        # on CPU-only builds (paddle_shims.EMPTY_LIKE_OWN_PLACE), one per device on others
+        place = _OWN_PLACE
+        if place is None:
+            place = _place_of(input)  # None for a GPU-pinned input: the general path
+        if place is None:
+            pass
+        elif not _FLOAT8:  # Paddle 2.6: no float8 dtypes
             # 2.6's kernel gives a meta input (no storage, paddle_shims.meta_tensor) a CPU
             # result: storage-less inputs (meta and 0-size ones) take the general path
             if input._is_initialized():
-                return kernel_empty_like(input, _OWN_DTYPE, input.place)
+                return kernel_empty_like(input, _OWN_DTYPE, place)
         else:
             try:
-                return kernel_empty_like(input, _OWN_DTYPE, input.place)
+                return kernel_empty_like(input, _OWN_DTYPE, place)
             except Exception:
                 # Paddle's CPU empty_like has no float8 kernel ("kernel ... is not
                 # registered"): float8 inputs take the general path below, and so do meta
                 # inputs (no kernel takes their undefined place); any other failure is Paddle's
                 if input.dtype not in _FLOAT8 and not is_meta(input):
                     raise
+    require_strided(layout, 'empty_like')
+    _check_pin_memory(pin_memory, 'empty_like')
     _check_memory_format(memory_format)
     if device is None and is_meta(input) or device is not None and is_meta_device(device):
         return _meta_empty(list(input.shape), input.dtype if dtype is None else dtype,
@@ -281,6 +294,11 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     dt, place = _like(input, dtype, device)
     if is_meta(input):  # a meta input materialised on a real device: only its shape is read
         return _finish(kernel_empty(list(input.shape), dt, place), requires_grad)
+    if device is None and place.is_cuda_pinned_place():
+        # torch's result is an ordinary CPU tensor (pinning is not a device); Paddle 2.6.2's
+        # CUDA build cannot run empty_like on a pinned input ("Place(undefined:0) is not
+        # supported", H100 lease of round ten): only the shape is read
+        return _finish(kernel_empty(list(input.shape), dt, paddle.CPUPlace()), requires_grad)
     if dt in _FLOAT8 or input.dtype in _FLOAT8:
         # Paddle's CPU empty_like has no float8 kernel (its empty has one)
         return _finish(kernel_empty(list(input.shape), dt, place), requires_grad)
@@ -907,6 +925,22 @@ value("torch.strided", strided)
 for _name in ("sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "_mkldnn",
               "jagged"):
     value(f"torch.{_name}", layout(_name))
+
+
+def _check_pin_memory(pin_memory, fn: str) -> None:
+    """``pin_memory=`` as torch takes it (bool or None).  True asks for page-locked host
+    memory: refused with torch's message where no GPU is visible (torch has no pinned
+    allocator without an accelerator), and not provided yet where one is."""
+    if pin_memory is None or pin_memory is False:
+        return
+    if pin_memory is not True:
+        raise TypeError(f"{fn}(): argument 'pin_memory' must be bool, not "
+                        f"{type(pin_memory).__name__}")
+    from ..paddle_shims import has_cuda
+    if not has_cuda():
+        raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no "
+                           "pinned memory allocator is available on this system.")
+    raise NotProvidedError(f"torch.{fn}(pin_memory=True)")
 
 
 def require_strided(layout_, fn: str) -> None:

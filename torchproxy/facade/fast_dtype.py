@@ -99,7 +99,13 @@ def install_device_reading(paddle) -> bool:
     t = paddle.to_tensor([1.0], place=paddle.CPUPlace())
     if C.place_of(t, paddle.Tensor) != (place_type(t.place), 0):
         return False
-    return bool(D.set_tensor_api(cap, paddle.Tensor))
+    if not D.set_tensor_api(cap, paddle.Tensor):
+        return False
+    # the same reading keys torch.empty_like's Place objects (_paddle_tensor.c place())
+    C.set_place_type(paddle.Tensor)
+    if str(C.place(t)) != str(t.place):  # 2.6's Place has no __eq__ (identity)
+        C.set_place_type(None)
+    return True
 
 
 def uninstall_device_reading() -> None:
@@ -107,3 +113,17 @@ def uninstall_device_reading() -> None:
     D = dispatch._C
     if D is not None and hasattr(D, "set_tensor_api"):
         D.set_tensor_api(None, None)
+    C = _module()
+    if C is not None:
+        C.set_place_type(None)
+
+
+def place_reader():
+    """x's place for torch.empty_like's hot path: _paddle_tensor.c like_place() (one Place
+    object per place, None for a GPU-pinned x, once install_device_reading() ran; Paddle's own
+    ``x.place`` before), or ``operator.attrgetter("place")`` without the build."""
+    C = _module()
+    if C is None:
+        import operator
+        return operator.attrgetter("place")
+    return C.like_place

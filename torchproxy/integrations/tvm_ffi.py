@@ -31,6 +31,7 @@ from ..paddle_shims import IS_PADDLE_2
 # Paddle's current stream, read from Paddle once per stream switch (paddle_shims.STREAMS:
 # every switch through paddle.base.core._set_current_stream invalidates it)
 from ..paddle_shims import cached_stream_handle as _stream_handle
+from ..paddle_shims import STREAMS as _STREAMS
 from ..paddle_shims import dlpack_capsule as _dlpack_capsule
 
 _PT = paddle.Tensor
@@ -57,7 +58,8 @@ def install_exchange_api() -> bool:
     have = _PT.__dict__.get("__dlpack_c_exchange_api__")
     if have is not None:
         return getattr(_PT, "__torchproxy_dlpack_exchange__", False)
-    _cdlpack.set_stream_reader(_stream_handle)
+    # the cache's handles are read in C first (no Python frame between stream switches)
+    _cdlpack.set_stream_reader(_stream_handle, _STREAMS)
     install_fast_export()
     _PT.__dlpack_c_exchange_api__ = _cdlpack.capsule()
     _PT.__torchproxy_dlpack_exchange__ = True
