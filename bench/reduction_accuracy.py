@@ -97,6 +97,9 @@ def _cpu_ms(fn, repeats=5, calls=3):
 def main():
     import paddle
     import torch
+    # CPU time of one thread on each side (Paddle's CPU kernels here run on one; torch's own
+    # intra-op threads would add their CPU time and contend with each other on a shared host)
+    torch.set_num_threads(1)
     print(f"Paddle {paddle.__version__}, torch {torch.__version__}; float32 CPU inputs "
           f"(x ~ 2 N(0,1) + 0.5, upstream gradient ~ N(0,1)), torch.set_num_threads"
           f"({torch.get_num_threads()}); error: max abs difference from float64; cost: CPU ms "
