@@ -62,6 +62,7 @@ AREAS = (
     "torchproxy.facade.accelerator",  # torch.accelerator, torch.Stream (CPU)
     "torchproxy.facade.autograd",   # autograd.Function, no_grad, enable_grad, inference_mode
     "torchproxy.facade.autograd_anomaly",  # detect_anomaly / set_detect_anomaly, the mode flags
+    "torchproxy.facade.autograd_gradcheck",  # torch.autograd.gradcheck (torch's slow mode)
     "torchproxy.facade.library",    # torch.library, torch.ops
     "torchproxy.facade.nn",         # torch.nn.Module/Parameter, torch.nn.functional
     "torchproxy.facade.nn_functional",  # torch.nn.functional: activations, bilinear, one_hot; helpers
