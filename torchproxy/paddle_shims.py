@@ -806,6 +806,35 @@ _HALF_ROUNDING = {
 _SCALE_ABOVE = 2.0 ** 100  # the split's product overflows float32 past about 5e33
 
 
+class _Widen(paddle.autograd.PyLayer):
+    """A half tensor widened to float32/float64 whose backward rounds the gradient to the half
+    dtype as torch does (astype_exact): Paddle's own cast backward is its cast of the float32
+    gradient, which truncates (2.6) or turns values far below float16's smallest subnormal into
+    nonzero ones (3.3.1: tiny_to_float16_garbled), e.g. a cross-entropy gradient of widely
+    spread logits behind ``.float()`` (Liger-Kernel's test_amp)."""
+
+    @staticmethod
+    def forward(ctx, x, dtype):
+        ctx.half = x.dtype
+        return x.astype(dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        return astype_exact(g, ctx.half)
+
+
+def widen(x, dtype="float32"):
+    """``x.astype(dtype)`` for a half tensor widened to float32/float64: through _Widen where
+    it records a graph and Paddle's cast backward would round the gradient otherwise than torch
+    (cast_truncates / tiny_to_float16_garbled)."""
+    half = str(x.dtype).rsplit(".", 1)[-1]
+    if x.stop_gradient or half not in _HALF_ROUNDING or not paddle.is_grad_enabled() or not (
+            cast_truncates(half) or half == "float16" and tiny_to_float16_garbled()) or \
+            not x.place.is_cpu_place():  # (the probes are of Paddle's CPU cast kernels)
+        return x.astype(dtype)
+    return _Widen.apply(x, dtype)
+
+
 def astype_exact(x, dtype):
     """``x.astype(dtype)``, rounding to nearest even where Paddle's cast to a half dtype
     truncates (cast_truncates), and zeroing what float16 cannot hold where Paddle garbles it
@@ -815,6 +844,8 @@ def astype_exact(x, dtype):
     with gradient 1.  Checked against torch on every exponent range, ties and edges
     (tests/facade/test_half_rounding.py)."""
     name = str(dtype).rsplit(".", 1)[-1]
+    if name in ("float32", "float64"):
+        return widen(x, dtype)  # (a half source: its gradient rounded as torch's)
     if name not in _HALF_ROUNDING or str(x.dtype).rsplit(".", 1)[-1] not in ("float32",
                                                                              "float64"):
         return x.astype(dtype)

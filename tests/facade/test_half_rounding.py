@@ -72,3 +72,27 @@ def test_the_probe_matches_this_paddle():
     assert paddle_shims.cast_truncates("float16") == paddle_shims.IS_PADDLE_2
     # Paddle 3.3.1 garbles float32 magnitudes of 2**-89..2**-78 cast to float16 (2.6.2 does not)
     assert paddle_shims.tiny_to_float16_garbled() == (not paddle_shims.IS_PADDLE_2)
+
+
+def test_gradient_through_a_widening_cast_is_rounded_as_torch():
+    """The backward of ``half.float()`` (and of the float32 compute of CPU halves) rounds the
+    float32 gradient to the half dtype as torch does: Paddle's cast backward truncates (2.6) or
+    turns values far below float16's smallest subnormal into nonzero ones (3.3.1), and a
+    cross-entropy gradient of widely spread logits holds such values (Liger's test_amp)."""
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal((6, 40)) * 8).astype(np.float32)
+    t = rng.integers(0, 40, 6)
+    check("""
+import torch
+import torch.nn.functional as F
+def f(x, t):
+    out = []
+    for dt in (torch.float16,):  # (bfloat16 holds float32's range: nothing to garble)
+        h = x.to(dt).requires_grad_(True)
+        F.cross_entropy(h.float() * 3, t).backward()
+        k = x.to(dt).requires_grad_(True)
+        F.cross_entropy((k * 3).float(), t).backward()      # the float32 compute of CPU halves
+        # (the counts of nonzero entries too: the garbled ones are a few subnormal quanta)
+        out += [h.grad, k.grad, int((h.grad != 0).sum()), int((k.grad != 0).sum())]
+    return out
+""", x, t, rtol=0, atol=0)

@@ -69,7 +69,7 @@ def _find_half(args):
 
 def _up(v):
     if _cpu_half(v):
-        return v.astype("float32")
+        return _shims.widen(v)  # (its gradient rounded back as torch's: paddle_shims.widen)
     if isinstance(v, (list, tuple)) and v and isinstance(v[0], paddle.Tensor):
         return type(v)(_up(b) for b in v)
     return v
