@@ -131,8 +131,7 @@ KNOWN_PROXY_FAILURES = {
        "float16's smallest subnormal into nonzero ones (paddle_shims.tiny_to_float16_garbled; "
        "the facade's forward casts avoid it through astype_exact, the cast's gradient does not); "
        "cross_entropy's gradient holds such values (the softmax of widely spread logits).  "
-       "Paddle "
-       "2.6.2's cast zeroes them"
+       "Paddle 2.6.2's cast zeroes them"
        for a in ("None", "accum_dtype1")},
     f"{_T}test_fused_linear_selected_log_probs.py::"
     "test_float64_recovery_reference_values_and_gradients":
