@@ -25,14 +25,22 @@ A case counts only where real torch passes it.
     python tests/clients/liger_suite.py --record --side-timeout=1200 FILE  # a side stops after
                                       # 1200 s; its finished cases are kept (said per file)
     python tests/clients/liger_suite.py --record --case-timeout=600 ...  # pytest-timeout per case
+    python tests/clients/liger_suite.py --record --extend --max-cases=24 FILE  # add the cases
+                                      # of the even selection of 24 its record lacks
+    python tests/clients/liger_suite.py --record --extend FILE  # add every case it lacks
     python tests/clients/liger_suite.py --write-md          # docs/results/liger-suite-cpu.md
+    python tests/clients/liger_suite.py --recheck-proxy FILE  # after a fix: the proxy side again on
+                                      # the recorded cases real torch passed and it failed
+    python tests/clients/liger_suite.py --help              # (an unknown option: usage error)
 
 ``--record`` runs every file of the sdist's test/transformers (or the FILES named), one pytest
 process per file and side, and keeps each file's outcomes in ``docs/results/liger-suite/
 <file>.json`` (committed, with the versions it ran with; ``_files.json`` lists the sdist's test
 files), so ``--write-md`` regenerates the results file on a fresh clone without running or
 downloading anything.  A file recorded there is skipped (the run can be stopped and resumed,
-or split over several invocations; delete its JSON to record it again).  ``--max-cases`` picks
+or split over several invocations; delete its JSON to record it again; ``--extend`` grows a
+recorded selection instead, running only the cases its JSON lacks and keeping the others' outcomes
+as recorded: ``extension``).  ``--max-cases`` picks
 among the cases that their own skip/skipif markers do not skip on this machine (pytest's
 evaluation of those markers, run at collection: torchproxy_early's $TORCHPROXY_COLLECT_SKIPS).
 Each side logs every case as it finishes (``<file>.real.jsonl`` / ``<file>.proxy.jsonl`` in
@@ -53,6 +61,7 @@ Liger's conftest runs.
 """
 from __future__ import annotations
 
+import argparse
 import hashlib
 import importlib.metadata
 import json
@@ -422,8 +431,49 @@ def _counts(cases):
     return ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
 
 
+def _recorded_cases(entry, side):
+    """A recorded entry's outcomes of one side, as ``read_case_log`` gives them."""
+    return {k: {"outcome": v, "message": entry.get(side + "_messages", {}).get(k, ""),
+                "duration": entry.get(side + "_durations", {}).get(k),
+                "cpu": entry.get(side + "_cpu", {}).get(k)}
+            for k, v in entry.get(side, {}).items()}
+
+
+def extension(f, old, ids, skips, max_cases, fixes, versions, case_timeout):
+    """(the cases to record, the selection or None) where ``--extend`` grows the recorded
+    selection of file ``f`` (``old``, its JSON): the union of the cases recorded and ``select``'s
+    ``max_cases`` of the runnable ones (as ``--max-cases`` picks them), or, with no
+    ``max_cases``, every collected case (the record becomes the whole file's, without a
+    selection).  The cases recorded are not run again, so everything that could make them
+    differ from the new ones must be the same: the versions, the interpreter fixes, the
+    per-case timeout, and the collection (ValueError naming what differs)."""
+    sel = old.get("selection")
+    if not sel:
+        raise ValueError(f"{f}: recorded in full already (nothing to extend)")
+    for what, was, now in (("versions", old["versions"], versions), ("fixes", old["fixes"], fixes),
+                           ("case_timeout", old["case_timeout"], case_timeout),
+                           ("collected cases", sel["collected"], len(ids))):
+        if was != now:
+            raise ValueError(f"{f}: recorded with {what} {was}, this run has {now}: a selection "
+                             "can only be extended under the same conditions (delete its JSON "
+                             "to record the file again)")
+    gone = [i for i in sel["ids"] if i not in ids]
+    if gone:
+        raise ValueError(f"{f}: recorded cases no longer collected: {gone[:3]}")
+    if not max_cases:
+        return list(ids), None
+    runnable = [i for i in ids if i not in skips]
+    picked = set(sel["ids"]) | set(select(runnable or ids, max_cases))
+    if len(picked) == len(ids):
+        return list(ids), None
+    ordered = [i for i in ids if i in picked]  # collection order
+    return ordered, {"cases": len(ordered), "collected": len(ids),
+                     "skipped_at_collection": len(ids) - len(runnable), "ids": ordered,
+                     "max_cases": sel.get("max_cases", [sel["cases"]]) + [max_cases]}
+
+
 def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=FILE_TIMEOUT,
-           case_timeout=TIMEOUT_PER_TEST):
+           case_timeout=None, extend=False):
     """Run each file on both sides (skipping files recorded already) and keep its outcomes.
     ``max_cases``: run at most that many of a file's cases (``select``), recorded as a
     selection (the machine's time does not run 2,278 interpreter cases twice).  ``batch``: run
@@ -434,9 +484,18 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
     at ``side_timeout`` seconds is recorded with the cases it finished and the number it did
     not reach (``unfinished``).  The proxy side runs only the cases real torch passed (the only
     ones that count).  ``case_timeout``: pytest-timeout's limit per case (wall clock: on a
-    loaded machine a case can hit it on either side; the results file counts those apart)."""
+    loaded machine a case can hit it on either side; the results file counts those apart;
+    default TIMEOUT_PER_TEST, or an extended file's recorded one).  ``extend``: a file recorded
+    with a selection is recorded again with a larger one (``extension``): only the cases its
+    record lacks run, and its recorded outcomes are kept as they are."""
     os.makedirs(record_dir(), exist_ok=True)
-    todo = [f for f in files if not os.path.isfile(_record_path(f))]
+    olds = {}  # file -> its record, for the files whose selection is extended
+    if extend:
+        for f in files:
+            if os.path.isfile(_record_path(f)):
+                with open(_record_path(f)) as fh:
+                    olds[f] = json.load(fh)
+    todo = [f for f in files if f in olds or not os.path.isfile(_record_path(f))]
     for f in files:
         if f not in todo:
             log(f"{f}: recorded already ({_record_path(f)})")
@@ -450,9 +509,19 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
             collected.update(ids)
             skips.update(sk)
     plan = {}  # file -> (its ids, selection or None)
-    for f in todo:
+    timeouts = {f: case_timeout or olds.get(f, {}).get("case_timeout", TIMEOUT_PER_TEST)
+                for f in todo}
+    for f in list(todo):
         ids = collected.get(f) or [f]
         sel = None
+        if f in olds:
+            try:
+                plan[f] = extension(f, olds[f], ids, skips, max_cases, fixes, _versions(f),
+                                    timeouts[f])
+            except ValueError as e:
+                log(f"not extended: {e}")
+                todo.remove(f)
+            continue
         if max_cases and len(ids) > max_cases:
             # pick among the cases that run: a case its own skip marker skips here (bfloat16
             # "not supported on this GPU" on CPU...) counts for nothing on either side
@@ -466,18 +535,24 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
     alone = [f for f in todo if not collected.get(f) or f in TRANSFORMERS5_FILES] \
         if batch > 1 else list(todo)
     grouped = [f for f in todo if f not in alone]
-    groups = [[f] for f in alone] + [grouped[i:i + batch] for i in range(0, len(grouped), batch)]
+    groups = [[f] for f in alone]
+    for t in dict.fromkeys(timeouts[f] for f in grouped):  # one pytest-timeout per process
+        same = [f for f in grouped if timeouts[f] == t]
+        groups += [same[i:i + batch] for i in range(0, len(same), batch)]
     selected = {f: plan[f][0] for f in todo}  # the cases recorded (the proxy runs fewer)
     for group in groups:
-        entries = {f: {"file": f, "fixes": fixes, "case_timeout": case_timeout,
+        entries = {f: {"file": f, "fixes": fixes, "case_timeout": timeouts[f],
                        "versions": _versions(f),
                        **({"selection": plan[f][1]} if plan[f][1] else {})} for f in group}
         for side in ("real", "proxy"):
             logs = {f: _case_log(f, side) for f in group}
-            done = {f: read_case_log(logs[f]) for f in group}
+            # an extended file's recorded outcomes stand (its case log may be gone or newer)
+            done = {f: {**read_case_log(logs[f]), **_recorded_cases(olds.get(f, {}), side)}
+                    for f in group}
             # a file that does not collect is one id (the file) and logs its collection error
             if side == "proxy":  # a case counts only where real torch passes it
-                real = {f: read_case_log(_case_log(f, "real")) for f in group}
+                real = {f: {**read_case_log(_case_log(f, "real")),
+                            **_recorded_cases(olds.get(f, {}), "real")} for f in group}
                 plan.update({f: ([i for i in plan[f][0] if real[f].get(i, {}).get("outcome")
                                   == "PASSED"], plan[f][1]) for f in group})
             ids = [i for f in group for i in _left(f, plan[f][0], done[f])]
@@ -485,7 +560,7 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
             if ids:
                 res, out = run(ids, proxy=side == "proxy", timeout=side_timeout, fixes=fixes,
                                case_log=os.path.join(record_dir(), "{file}." + side + ".jsonl"),
-                               extra=(f"--timeout={case_timeout}",))
+                               extra=(f"--timeout={timeouts[group[0]]}",))
                 summary = ([ln for ln in out.strip().splitlines() if ln.strip()][-1:] or [""])[0]
                 # the first exception line (a collection error has no one-line reason in -rA)
                 # (qualified or not: "E   torchproxy.errors.ModuleNotProvidedError: ...")
@@ -493,7 +568,7 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
                               re.MULTILINE)
                 first = m.group(1)[:300] if m else ""
             for f in group:
-                cases = read_case_log(logs[f])
+                cases = {**read_case_log(logs[f]), **_recorded_cases(olds.get(f, {}), side)}
                 if selected[f] != [f]:  # an earlier run with another selection logged more
                     cases = {k: c for k, c in cases.items() if k in selected[f] or k == f}
                 e = entries[f]
@@ -505,11 +580,16 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
                 unfinished = _left(f, plan[f][0], cases)
                 if unfinished:
                     e[side + "_unfinished"] = unfinished
-                own = len(group) == 1 and ids
+                own = len(group) == 1 and ids and f not in olds
                 e[side + "_summary"] = summary[-300:] if own else (_counts(cases) + (
-                    " (batched run)" if len(group) > 1 else " (case log)") if cases
+                    " (batched run)" if len(group) > 1 else " (extended)" if f in olds
+                    else " (case log)") if cases
                     else "not run: no case to run (real torch passed none)")
-                e[side + "_first_error"] = first if own else ""
+                if own or f not in olds:
+                    e[side + "_first_error"] = first if own else ""
+                else:  # this run's, when it ran the file alone, else the recorded one
+                    e[side + "_first_error"] = ((first if len(group) == 1 else "")
+                                                or olds[f].get(side + "_first_error", ""))
             log(f"{' '.join(os.path.basename(f) for f in group)} [{side}]: "
                 f"{summary[-200:] or 'all cases logged already'}")
         for f in group:
@@ -569,7 +649,15 @@ def write_md(path=RESULTS_MD):
         if other:
             note += ("run with " + ", ".join(f"{k} {v}" for k, v in sorted(other.items()))
                      + f": {FILE_NOTES.get(f, '')} ")
-        if e.get("selection"):
+        if e.get("selection") and len(e["selection"].get("max_cases", ())) > 1:
+            sel = e["selection"]  # extended (--record --extend --max-cases=N)
+            runnable = sel["collected"] - sel["skipped_at_collection"]
+            note += (f"selection: {sel['cases']} of {sel['collected']} collected cases (the "
+                     "union of the `--max-cases` selections of "
+                     f"{', '.join(map(str, sel['max_cases']))} cases, each evenly spaced over "
+                     + (f"the {runnable} its skip markers do not skip here). " if runnable else
+                        "them; its skip markers skip all of them here). "))
+        elif e.get("selection"):
             sel = e["selection"]
             runnable = sel["collected"] - sel["skipped_at_collection"]
             note += (f"selection: {sel['cases']} of {sel['collected']} collected cases "
@@ -579,6 +667,9 @@ def write_md(path=RESULTS_MD):
                      "(`--max-cases`, evenly spaced; its skip markers skip all of them here). ")
         if e["case_timeout"] != TIMEOUT_PER_TEST:
             note += f"per-case timeout {e['case_timeout']} s. "
+        if e.get("proxy_rechecked"):
+            note += (f"the proxy side of {len(e['proxy_rechecked'])} cases it had failed was run "
+                     "again after a fix (`--recheck-proxy`). ")
         if f in REAL_TORCH_FAILS:
             note += f"real torch fails: {REAL_TORCH_FAILS[f]} "
         for side in ("real", "proxy"):
@@ -610,7 +701,11 @@ def write_md(path=RESULTS_MD):
         "says so), evenly spaced over pytest's collection order among the cases that their own "
         "skip/skipif markers do not skip on this machine (pytest's evaluation of those markers, "
         "done at collection; a skip called inside a test's body cannot be known without running "
-        "it). Do not edit by hand.",
+        "it). `--record --extend --max-cases=M` adds to a file's recorded cases those of the "
+        "even selection of M it lacks (its note then names every `--max-cases` it was recorded "
+        "with: the cases are their union), `--record --extend` all the cases it lacks (the file "
+        "is then recorded whole); the cases recorded already are not run again. "
+        "Do not edit by hand.",
         "",
         (_vstr(main) if main else "nothing recorded") + " (unless a file's note says "
         "otherwise).",
@@ -638,25 +733,123 @@ def write_md(path=RESULTS_MD):
     return tot_ok, tot_both, missing
 
 
+def _positive(text):
+    n = int(text)
+    if n < 1:
+        raise ValueError(text)
+    return n
+
+
+_positive.__name__ = "positive integer"  # argparse's "invalid positive integer value: '0'"
+
+RECORD_ONLY = ("extend", "max_cases", "batch", "side_timeout", "case_timeout")
+
+
+def recheck_proxy(f):
+    """Run the proxy side again on the cases of the recorded file ``f`` that real torch passed
+    and the proxy did not (after a facade fix), under the file's recorded conditions; each
+    outcome, message, duration and CPU time replaces the recorded one, and the file's
+    ``proxy_rechecked`` list (named in its md note) gains the ids."""
+    f = f if f.startswith(_T) else _T + os.path.basename(f)
+    path = _record_path(f)
+    if not os.path.isfile(path):
+        raise SystemExit(f"liger_suite.py: {f} is not recorded ({path} does not exist)")
+    with open(path) as fh:
+        e = json.load(fh)
+    ids = [k for k, v in e["real"].items() if v == "PASSED" and e["proxy"].get(k) != "PASSED"]
+    if not ids:
+        return f"{os.path.basename(f)}: no case to recheck"
+    tmp = tempfile.mkdtemp(prefix="liger-recheck-")
+    try:
+        log_path = os.path.join(tmp, "{file}.jsonl")
+        run(ids, proxy=True, fixes=e["fixes"], case_log=log_path,
+            extra=(f"--timeout={e['case_timeout']}",))
+        cases = read_case_log(log_path.replace("{file}", os.path.basename(f)))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for k in ids:
+        c = cases.get(k)
+        if c is None:
+            continue
+        e["proxy"][k] = c["outcome"]
+        e.setdefault("proxy_messages", {}).pop(k, None)
+        if c["outcome"] != "PASSED" and c["message"]:
+            e["proxy_messages"][k] = c["message"]
+        e.setdefault("proxy_durations", {})[k] = c["duration"]
+        e.setdefault("proxy_cpu", {})[k] = c.get("cpu")
+    e["proxy_rechecked"] = sorted(set(e.get("proxy_rechecked", [])) | set(cases) & set(ids))
+    _save(f, e)
+    now = [k for k in ids if e["proxy"].get(k) == "PASSED"]
+    return f"{os.path.basename(f)}: rechecked {len(ids)} proxy cases, {len(now)} now pass"
+
+
+def parse_args(argv):
+    """The command line (the forms of this module's docstring); an unknown option, or one that
+    does not go with the others, exits with argparse's usage error (status 2)."""
+    p = argparse.ArgumentParser(
+        prog="liger_suite.py", allow_abbrev=False,
+        description="Liger-Kernel's test/transformers under real torch and under torchproxy "
+        "(the forms are described in this script's docstring). With no argument: the CI "
+        "selection, both sides, counts.")
+    p.add_argument("ids", nargs="*", metavar="ID",
+                   help="pytest ids (relative to the sdist's root, e.g. "
+                   "test/transformers/test_rope.py); with --record: test files")
+    p.add_argument("--full", action="store_true", help="the files measured for the report")
+    p.add_argument("--no-interpreter-fix", action="store_true",
+                   help="Triton's interpreter as is (no torchproxy fixes, either side)")
+    p.add_argument("--write-md", action="store_true",
+                   help=f"write {os.path.relpath(RESULTS_MD, ROOT)} from the records")
+    p.add_argument("--recheck-proxy", action="store_true",
+                   help="run the proxy side again on the recorded cases of the FILES (ids) "
+                   "that real torch passed and the proxy did not, after a fix; their outcomes "
+                   "replace the recorded ones")
+    p.add_argument("--record", action="store_true",
+                   help="file by file, both sides, each file's outcomes kept (resumable)")
+    p.add_argument("--extend", action="store_true",
+                   help="with --record: grow recorded selections (to --max-cases' even "
+                   "selection, or to the whole file), running only the cases not recorded")
+    p.add_argument("--max-cases", type=_positive, metavar="N",
+                   help="with --record: at most N cases a file, evenly spaced")
+    p.add_argument("--batch", type=_positive, metavar="K",
+                   help="with --record: K files a pytest process (default 1)")
+    p.add_argument("--side-timeout", type=_positive, metavar="S",
+                   help=f"with --record: a side stops after S s (default {FILE_TIMEOUT})")
+    p.add_argument("--case-timeout", type=_positive, metavar="S",
+                   help=f"with --record: pytest-timeout per case (default {TIMEOUT_PER_TEST}, "
+                   "or an extended file's recorded one)")
+    a = p.parse_args(argv)
+    if not a.record:
+        given = [o for o in RECORD_ONLY if getattr(a, o) not in (None, False)]
+        if given:
+            p.error(f"--{given[0].replace('_', '-')} goes only with --record")
+    if a.recheck_proxy and (a.record or a.full or a.write_md or not a.ids):
+        p.error("--recheck-proxy takes the recorded test files to recheck, nothing else")
+    if a.write_md and (a.record or a.full or a.ids or a.no_interpreter_fix):
+        p.error("--write-md takes no other argument (it reads the records, runs nothing)")
+    if a.full and (a.ids or a.record):
+        p.error("--full names its own files: no ID and no --record with it")
+    return a
+
+
 def main(argv):
-    fixes = "--no-interpreter-fix" not in argv
-    if "--write-md" in argv:
+    a = parse_args(argv)
+    fixes = not a.no_interpreter_fix
+    if a.write_md:
         ok, both, missing = write_md()
         print(f"{RESULTS_MD}: real torch passes {ok}, the proxy {both} of those; "
               f"{len(missing)} files not recorded")
         return 0
-    if "--record" in argv:
-        files = [a for a in argv if not a.startswith("--")] or all_files()
-        n = [int(a.split("=", 1)[1]) for a in argv if a.startswith("--max-cases=")]
-        k = [int(a.split("=", 1)[1]) for a in argv if a.startswith("--batch=")]
-        t = [int(a.split("=", 1)[1]) for a in argv if a.startswith("--side-timeout=")]
-        c = [int(a.split("=", 1)[1]) for a in argv if a.startswith("--case-timeout=")]
-        record(files, fixes, log=lambda m: print(m, flush=True), max_cases=n[-1] if n else None,
-               batch=k[-1] if k else 1, side_timeout=t[-1] if t else FILE_TIMEOUT,
-               case_timeout=c[-1] if c else TIMEOUT_PER_TEST)
+    if a.recheck_proxy:
+        for f in a.ids:
+            print(recheck_proxy(f), flush=True)
         return 0
-    ids = [a for a in argv if not a.startswith("--")] or (
-        FULL if "--full" in argv else SELECTED)
+    if a.record:
+        record(a.ids or all_files(), fixes, log=lambda m: print(m, flush=True),
+               max_cases=a.max_cases, batch=a.batch or 1,
+               side_timeout=a.side_timeout or FILE_TIMEOUT, case_timeout=a.case_timeout,
+               extend=a.extend)
+        return 0
+    ids = a.ids or (FULL if a.full else SELECTED)
     real, proxy, out = compare(ids, fixes)
     ok = sorted(k for k, v in real.items() if v == "PASSED")
     both = [k for k in ok if proxy.get(k) == "PASSED"]
