@@ -157,3 +157,22 @@ import torch
 def f():
     return {call}
 """)
+
+
+@pytest.mark.parametrize("call", [
+    "torch.empty(3, pin_memory={p}).shape", "torch.zeros(3, pin_memory={p})",
+    "torch.ones(2, 2, pin_memory={p})", "torch.full((2,), 1.5, pin_memory={p})",
+    "torch.tensor([1.0], pin_memory={p})", "torch.empty_strided((2,), (1,), pin_memory={p}).shape",
+    "torch.randn(2, pin_memory={p}).shape", "torch.rand(2, pin_memory={p}).shape",
+    "torch.randperm(3, pin_memory={p}).shape", "torch.scalar_tensor(1.0, pin_memory={p})",
+    "torch.empty_like(torch.ones(2), pin_memory={p}).shape",
+])
+@pytest.mark.parametrize("p", [False, True])
+def test_pin_memory_is_refused_without_an_accelerator_as_torch(call, p):
+    """pin_memory=True asks for page-locked host memory: torch's CPU build refuses it
+    (RuntimeError); it is never silently ignored.  pin_memory=False is accepted."""
+    check(f"""
+import torch
+def f():
+    return {call.format(p=p)}
+""")

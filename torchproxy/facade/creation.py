@@ -213,6 +213,8 @@ def _dtype_or_default(dtype):
 def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False, memory_format=None):
     require_strided(layout, 'empty')
+    if pin_memory is not False:
+        _check_pin_memory(pin_memory, 'empty')
     if device is not None and is_meta_device(device):
         return _meta_empty(parse_size(sizes, size, fn="empty"), dtype, requires_grad, out)
     if sizes and size is None and out is None and not requires_grad and memory_format is None:
@@ -309,6 +311,7 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False):
     require_strided(layout, 'empty_strided')
+    _check_pin_memory(pin_memory, 'empty_strided')
     shape = parse_size((size,), fn="empty_strided")
     stride = [int(s) for s in stride]
     _sizes.check_int64(stride, "empty_strided", "stride")
@@ -378,16 +381,18 @@ def check_fill(value, dtype):
 
 @torch_function("torch.zeros")
 def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
-          requires_grad=False):
+          requires_grad=False, pin_memory=False):
     require_strided(layout, 'zeros')
+    _check_pin_memory(pin_memory, 'zeros')
     return _full(parse_size(sizes, size, fn="zeros"), 0, _dtype_or_default(dtype), device,
                  requires_grad, out)
 
 
 @torch_function("torch.ones")
 def ones(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
-         requires_grad=False):
+         requires_grad=False, pin_memory=False):
     require_strided(layout, 'ones')
+    _check_pin_memory(pin_memory, 'ones')
     return _full(parse_size(sizes, size, fn="ones"), 1, _dtype_or_default(dtype), device,
                  requires_grad, out)
 
@@ -408,8 +413,9 @@ def _scalar_dtype(v):
 
 @torch_function("torch.full")
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
-         requires_grad=False):
+         requires_grad=False, pin_memory=False):
     require_strided(layout, 'full')
+    _check_pin_memory(pin_memory, 'full')
     dt = _scalar_dtype(fill_value) if dtype is None else _to_dtype(dtype)
     if isinstance(fill_value, paddle.Tensor):
         fill_value = fill_value.item()
@@ -619,6 +625,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
     """Uninitialised, of shape ``size``, laid out in memory in ``physical_layout``'s order
     (the tensor is a permuted view of a contiguous allocation, so its strides are torch's)."""
     require_strided(layout, 'empty_permuted')
+    _check_pin_memory(pin_memory, 'empty_permuted')
     shape = parse_size((size,), fn="empty_permuted")
     order = [int(d) for d in physical_layout]
     nd = len(shape)
@@ -758,6 +765,8 @@ def _suspect(arr, name, inferred) -> bool:
 
 @torch_function("torch.tensor")
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if pin_memory is not False:
+        _check_pin_memory(pin_memory, 'tensor')
     if isinstance(data, paddle.Tensor):
         t = data.detach().clone()
         if dtype is not None:

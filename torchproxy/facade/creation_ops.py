@@ -57,6 +57,7 @@ _value("torch.channels_last_3d", channels_last_3d,
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False):
     require_strided(layout, 'scalar_tensor')
+    _cr._check_pin_memory(pin_memory, 'scalar_tensor')
     dt = _dt.to_paddle(dtype) if dtype is not None else default_float()
     return _cr.tensor(s, dtype=dt, device=device, requires_grad=requires_grad)
 
@@ -65,6 +66,7 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
 def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False,
                       layout=None, pin_memory=False):
     require_strided(layout, 'Tensor.new_empty_strided')
+    _cr._check_pin_memory(pin_memory, 'Tensor.new_empty_strided')
     return _cr.empty_strided(size, stride, dtype=dtype if dtype is not None else self.dtype,
                              device=device if device is not None else self.place,
                              requires_grad=requires_grad)

@@ -26,7 +26,8 @@ from ..paddle_shims import (default_cpu_generator, default_cuda_generator, expec
 from . import dtypes as _dt
 from .device import CPU, to_place
 from .device import device as _device
-from .creation import (_INT64, _dtype_or_default, _finish, _like, _num, _to_dtype, _write_out,
+from .creation import (_INT64, _check_pin_memory, _dtype_or_default, _finish, _like, _num,
+                       _to_dtype, _write_out,
                        checked_alloc, parse_size, require_strided)
 from .registry import module, tensor_method, torch_function, type_, value
 
@@ -102,6 +103,7 @@ def _drawn(fn, name, sizes, size, generator, out, dtype, device, requires_grad):
 def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
     require_strided(layout, "randn")
+    _check_pin_memory(pin_memory, "randn")
     return _drawn(paddle.randn, "randn", sizes, size, generator, out, dtype, device,
                   requires_grad)
 
@@ -110,6 +112,7 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
 def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     require_strided(layout, "rand")
+    _check_pin_memory(pin_memory, "rand")
     return _drawn(paddle.rand, "rand", sizes, size, generator, out, dtype, device,
                   requires_grad)
 
@@ -474,6 +477,7 @@ def _out(result, out):
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     require_strided(layout, 'randperm')
+    _check_pin_memory(pin_memory, 'randperm')
     n = int(n)
     if n < 0:
         raise RuntimeError(f"n must be non-negative, got{n}")
@@ -492,6 +496,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
            device=None, requires_grad=False, pin_memory=False):
     require_strided(layout, 'normal')
+    _check_pin_memory(pin_memory, 'normal')
     mt, st = isinstance(mean, paddle.Tensor), isinstance(std, paddle.Tensor)
     if not mt and not st:
         if size is None:
