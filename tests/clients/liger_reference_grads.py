@@ -1,14 +1,15 @@
 """Liger's group_norm and poly_norm reference weight gradients: real torch, the facade, float64.
 
-The facade once failed Liger's tests on these: the reference modules of Liger's tests (torch.nn.GroupNorm;
-the test's NaivePolyNorm, copied below) run on the same float32 inputs under real torch and under
-the facade, each compared with float64 (numpy, from the same inputs).  The tests compare the
+The facade once failed Liger's tests on these: the reference modules of Liger's tests
+(torch.nn.GroupNorm; the test's NaivePolyNorm, copied below) run on the same float32 inputs under
+real torch and under the facade, each compared with float64 (numpy, from the same inputs).  The tests compare the
 reference's weight gradient with Liger's kernel at atol 1e-4 (group_norm) / 3e-4 (poly_norm);
 these are sums over every element of the input.  Paddle's float32 CPU reductions sum
 sequentially and were 29-73x further from float64 than torch's here; the facade now sums them
 in blocks (torchproxy/facade/_accurate_sum.py).
 
-    .venv/bin/python tests/clients/liger_reference_grads.py --write   # docs/results/liger-reference-grads.txt
+    .venv/bin/python tests/clients/liger_reference_grads.py --write
+    # (writes docs/results/liger-reference-grads.txt)
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ in one sequential float32 accumulation; torch sums in cascades.  Each case below
 torch-written snippet under real torch and under the facade on the same float32 inputs, and
 compares each side's error against float64 (real torch on float64 copies of the inputs): the
 facade's must stay within ``RATIO`` of torch's.  Before _accurate_sum.py the facade's errors
-were 5-120x torch's on these cases (docs/results/reduction-accuracy.txt:
+were 5-120x torch's on these cases (docs/results/bench-reduction_accuracy.txt:
 ``bench/reduction_accuracy.py``); the values, dtypes and shapes are checked against torch too.
 """
 from __future__ import annotations
@@ -81,8 +81,8 @@ CASES = {  # kind: input shape
     "mul_scalar": (8, 64, 1024), "mul_channel": (16, 32, 2048), "add_bias": (8192, 64),
     "rsub_scalar": (4, 64, 1024), "div_channel": (16, 32, 2048), "linear_bias": (8192, 64),
     "group_norm_weight": (16, 32, 2048), "batch_norm_weight": (64, 16, 32, 32),
-    "rms_norm_weight": (8, 512, 256),
-    "vector_norm_last": (64, 4096), "norm_p3_lead": (8, 512, 256), "clip_grad_norm": (64, 512, 256),
+    "rms_norm_weight": (8, 512, 256), "vector_norm_last": (64, 4096),
+    "norm_p3_lead": (8, 512, 256), "clip_grad_norm": (64, 512, 256),
 }
 
 

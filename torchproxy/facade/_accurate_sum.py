@@ -6,14 +6,15 @@ gradient of a broadcast operand (``w * x`` with ``w`` of shape [C] or [], bias a
 sequential float32 accumulation over the whole reduced extent, so the rounding error grows with
 the extent; torch's CPU reductions sum in cascades (error growing with its logarithm).  On
 [8, 512, 768] and [16, 32, 4096] inputs the facade's weight gradients were 5-120x further from
-float64 than torch's (docs/results/reduction-accuracy.txt), enough to fail Liger-Kernel's
+float64 than torch's (docs/results/bench-reduction_accuracy.txt, bench/reduction_accuracy.py),
+enough to fail Liger-Kernel's
 reference comparisons and to move a training loop's loss curve away from torch's.
 
 How: a reduced extent longer than ``BLOCK`` is split in two (``n = n1 * n2``, both near
 ``sqrt(n)``; a zero pad completes an extent without such a factor) and summed in two Paddle
 reductions (each split again while longer than ``BLOCK``), one axis at a time, so no float32
-accumulation runs over more than ``BLOCK`` terms.  A full reduction stays one ``paddle.sum``: that kernel already sums pairwise.  The
-values are torch's sums rounded differently, not bit-identical ones (torch's are not
+accumulation runs over more than ``BLOCK`` terms.  A full reduction stays one ``paddle.sum``:
+that kernel already sums pairwise.  The values are torch's sums rounded differently, not bit-identical ones (torch's are not
 bit-identical across its own kernels either); the accuracy class is torch's.
 
 Only float32 tensors on the CPU take this path: float64 sums are already far below the
@@ -30,7 +31,7 @@ from paddle.autograd import PyLayer
 from ._opbase import broadcast_sizes
 
 # Longest extent summed by one sequential float32 accumulation (beyond it, the error of
-# Paddle's kernel exceeds torch's cascade sum measurably: docs/results/reduction-accuracy.txt)
+# Paddle's kernel exceeds torch's cascade sum measurably: bench/reduction_accuracy.py)
 BLOCK = 128
 
 _F32 = paddle.float32
@@ -69,10 +70,11 @@ def _sum_axis(x, axis):
 
 
 def accurate_sum(x, axes, keepdim=False):
-    """``paddle.sum(x, axes, keepdim)`` of a float32 CPU tensor with torch's accuracy.
-    ``axes``: None (all) or a sorted list of non-negative dims."""
+    """``paddle.sum(x, axes, keepdim)``; float32 CPU tensors with torch's accuracy.
+    ``axes``: None (all) or a list of non-negative dims (in any order: each is summed with
+    keepdim, so the others keep their positions)."""
     ndim = x.ndim
-    if axes is None or len(axes) >= ndim:
+    if not applies(x) or axes is None or len(axes) >= ndim:
         # Paddle's full reduction sums pairwise already (a 0-d tensor's dims are [0] or [-1])
         return paddle.sum(x, axis=axes, keepdim=keepdim)
     if math.prod(x.shape[a] for a in axes) <= BLOCK:

@@ -18,7 +18,7 @@ import paddle
 from . import dtypes as _dt
 from . import pickling as _pickling
 from ..paddle_shims import constant_result, empty_result
-from ._accurate_sum import accurate_sum, applies
+from ._accurate_sum import accurate_sum
 from ._opbase import _name, wrap_dim, write_out
 from .creation import default_float
 from ._opbase import broadcast_shape, result_type
@@ -398,13 +398,6 @@ def _norm_dtype(fn, A, dtype):
     return A
 
 
-def _sum(a, axis, keepdim):
-    """paddle.sum; float32 CPU tensors with torch's accuracy (_accurate_sum.py)."""
-    if applies(a):
-        return accurate_sum(a, None if axis is None else sorted(axis), keepdim)
-    return paddle.sum(a, axis=axis, keepdim=keepdim)
-
-
 def _vnorm(x, ord, axis, keepdim):
     a = paddle.abs(x)
     if _name(a.dtype).startswith("complex"):
@@ -421,13 +414,13 @@ def _vnorm(x, ord, axis, keepdim):
         return paddle.sum((a != 0).astype(a.dtype), axis=axis, keepdim=keepdim) + \
             paddle.sum(finite * 0, axis=axis, keepdim=keepdim)
     if ord == 1:
-        return _sum(a, axis, keepdim)
+        return accurate_sum(a, axis, keepdim)
     if ord == 2:
-        return paddle.sqrt(_sum(a * a, axis, keepdim))
+        return paddle.sqrt(accurate_sum(a * a, axis, keepdim))
     # exponents as tensors of the input's dtype (a Python float exponent is a float32
     # attribute in Paddle's pow: 0.9 would become 0.899999976)
     p = paddle.full([], float(ord), dtype=a.dtype)
-    return paddle.pow(_sum(paddle.pow(a, p), axis, keepdim),
+    return paddle.pow(accurate_sum(paddle.pow(a, p), axis, keepdim),
                       paddle.full([], 1.0 / ord, dtype=a.dtype))
 
 

@@ -23,6 +23,7 @@ import math
 import paddle
 
 from .autograd import grad_of
+from .linalg import vector_norm
 from .registry import module, torch_function, type_
 
 U = "torch.nn.utils."
@@ -50,7 +51,6 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     # torch's: each tensor's vector_norm, then the norm of those (Paddle's p_norm kernel sums
     # sequentially: its total of a model's gradients was 2e-5 relative off, which scaled every
     # clipped gradient by that much: linalg.vector_norm sums as torch does)
-    from .linalg import vector_norm
     norms = [vector_norm(t.detach().astype("float32"), norm_type) for t in tensors]
     total = vector_norm(paddle.stack(norms), norm_type)
     if error_if_nonfinite and not bool(paddle.isfinite(total)):

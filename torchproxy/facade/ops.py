@@ -44,8 +44,8 @@ from .. import paddle_shims as _shims
 
 from ._opbase import (_EMPTY_RESULT, _FLOATS, _INTS, _LEGACY_NAMES, _empty_like_dtype,
                       _float_input, _full, _name, _operands, _prod,
-                      _same_dtype, _register_op, _write_out, opmath_function, broadcast_shape, broadcast_sizes,
-                      kernel_empty, op, result_type, result_type_n)
+                      _same_dtype, _register_op, _write_out, opmath_function, broadcast_shape,
+                      broadcast_sizes, kernel_empty, op, result_type, result_type_n)
 from .creation import default_float
 from ._accurate_sum import grad_broadcast
 from .registry import tensor_method, torch_function

@@ -25,7 +25,7 @@ import paddle
 
 from . import dtypes as _dt
 from . import ops  # torch.max(a, b): the elementwise op
-from ._accurate_sum import accurate_mean, accurate_sum, applies
+from ._accurate_sum import accurate_mean, accurate_sum
 from ..errors import NotProvidedError
 from .linalg import matrix_norm, vector_norm
 from ._opbase import log_softmax_kernel
@@ -75,9 +75,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001
                                                x.dtype, x), x), out)
     if x.dtype == paddle.bool:  # sum(dtype=torch.bool): any
         return _write_out(paddle.any(x, axis=axis, keepdim=keepdim), out)
-    if applies(x):  # torch's accuracy: _accurate_sum.py
-        return _write_out(accurate_sum(x, axis, keepdim), out)
-    return _write_out(paddle.sum(x, axis=axis, keepdim=keepdim), out)
+    return _write_out(accurate_sum(x, axis, keepdim), out)  # (torch's accuracy)
 
 
 @op("torch.prod", method=True)

@@ -27,8 +27,7 @@ from . import dtypes as _dt
 from .device import CPU, to_place
 from .device import device as _device
 from .creation import (_INT64, _check_pin_memory, _dtype_or_default, _finish, _like, _num,
-                       _to_dtype, _write_out,
-                       checked_alloc, parse_size, require_strided)
+                       _to_dtype, _write_out, checked_alloc, parse_size, require_strided)
 from .registry import module, tensor_method, torch_function, type_, value
 
 from .registry import manifest
