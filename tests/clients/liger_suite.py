@@ -96,6 +96,9 @@ SELECTED = [_T + i for i in (
     "test_poly_norm.py::test_correctness_functional[dtype0-0.0001-1e-06-2-2-8]",
     "test_geglu.py::test_correctness_functional[dtype0-1e-05-1e-05-2-2-8]",
     "test_swiglu.py::test_correctness_functional[dtype0-1.0-1e-05-2-8-8]",
+    # bfloat16 through Triton's interpreter (torchproxy's bf16 interpreter fix, both sides)
+    "test_geglu.py::test_correctness_functional[dtype1-0.01-0.01-2-2-8]",
+    "test_swiglu.py::test_correctness_functional[dtype1-10000.0-0.01-2-8-8]",
     # the reference module is transformers' LlamaMLP (transformers in the scope)
     "test_swiglu.py::test_correctness_llamamlp[dtype0-1.0-1e-05-6-42-123-431]",
 )]
@@ -104,12 +107,9 @@ FULL = [_T + f"test_{f}.py" for f in ("softmax", "sparsemax", "relu_squared", "l
                                        "swiglu")]
 
 # nodeid -> why the proxy differs from real torch there (cases real torch passes)
-KNOWN_PROXY_FAILURES = {
-    **{f"{_T}{k}": "vacuous on real torch: Triton 3.6's interpreter multiplies bfloat16 values "
-       "as their uint16 bit patterns (geglu_a.cast(bf16) * b_row), so both calls return the "
-       "same garbage and allclose holds; with Paddle's random inputs that garbage holds a NaN"
-       for k in ("test_geglu.py::test_correctness_functional[dtype1-0.01-0.01-2-2-8]",
-                 "test_swiglu.py::test_correctness_functional[dtype1-10000.0-0.01-2-8-8]")},
+KNOWN_PROXY_FAILURES: dict[str, str] = {
+    # (the two bf16 cases of geglu and swiglu that real torch passed vacuously, on garbage from
+    # the interpreter's bf16 arithmetic, left with the interpreter's bf16 fix: they now compute)
 }
 
 
@@ -667,6 +667,9 @@ def write_md(path=RESULTS_MD):
                      "(`--max-cases`, evenly spaced; its skip markers skip all of them here). ")
         if e["case_timeout"] != TIMEOUT_PER_TEST:
             note += f"per-case timeout {e['case_timeout']} s. "
+        if e.get("bf16_rerecorded"):
+            note += (f"{len(e['bf16_rerecorded'])} bfloat16 cases recorded again under the "
+                     "interpreter's bf16 fix (`--rerecord-bf16`). ")
         if e.get("proxy_rechecked"):
             note += (f"the proxy side of {len(e['proxy_rechecked'])} cases it had failed was run "
                      "again after a fix (`--recheck-proxy`). ")
@@ -783,6 +786,92 @@ def recheck_proxy(f):
     return f"{os.path.basename(f)}: rechecked {len(ids)} proxy cases, {len(now)} now pass"
 
 
+def collect_bf16(files):
+    """The collected cases of ``files`` whose parameters hold torch.bfloat16, as real torch's
+    pytest collects them (torchproxy_early's $TORCHPROXY_COLLECT_BF16; one process per
+    environment: the transformers-5 files apart)."""
+    root = sources()
+    out = []
+    for part in ([f for f in files if f in TRANSFORMERS5_FILES],
+                 [f for f in files if f not in TRANSFORMERS5_FILES]):
+        if not part:
+            continue
+        env = _env(part, True)
+        with tempfile.TemporaryDirectory(prefix="liger-collect-") as tmp:
+            env["TORCHPROXY_COLLECT_BF16"] = path = os.path.join(tmp, "bf16.json")
+            r = subprocess.run([sys.executable, "-m", "pytest", *part, "--collect-only", "-q",
+                                "-p", "no:cacheprovider", "-o", "addopts=",
+                                "--continue-on-collection-errors", "-p", "torchproxy_early"],
+                               cwd=root, env=env, capture_output=True, text=True,
+                               timeout=FILE_TIMEOUT)
+            if not os.path.isfile(path):
+                raise RuntimeError("pytest --collect-only wrote no bfloat16 list "
+                                   f"(torchproxy_early's hook did not run):\n"
+                                   f"{(r.stdout + r.stderr)[-2000:]}")
+            with open(path) as fh:
+                out += json.load(fh)
+    return out
+
+
+def _replace_side(e, side, ids, cases):
+    """``cases`` (a case log's) replace the recorded outcomes of ``ids`` on ``side``; an id
+    with no new outcome loses its old one (the proxy side runs only what real torch passes)."""
+    for k in ids:
+        for key in ("_messages", "_durations", "_cpu"):
+            e.setdefault(side + key, {}).pop(k, None)
+        c = cases.get(k)
+        if c is None:
+            e[side].pop(k, None)
+            continue
+        e[side][k] = c["outcome"]
+        if c["outcome"] != "PASSED" and c["message"]:
+            e[side + "_messages"][k] = c["message"]
+        e[side + "_durations"][k] = c["duration"]
+        e[side + "_cpu"][k] = c.get("cpu")
+
+
+def rerecord_bf16(f, bf16_ids):
+    """Record again, on both sides, the cases of the recorded file ``f`` that are in
+    ``bf16_ids`` (collect_bf16's) and that its record ran on real torch (not skipped): the ones
+    the interpreter's bf16 fix (torchproxy/integrations/triton_interpreter_bf16.py) can change,
+    recorded before it existed.  Real torch first, then the proxy on those real torch passes,
+    under the file's recorded conditions; the record's ``bf16_rerecorded`` lists the ids (named
+    in its md note).  The other cases hold no bfloat16 tensor by their parameters and keep their
+    outcomes."""
+    f = f if f.startswith(_T) else _T + os.path.basename(f)
+    path = _record_path(f)
+    if not os.path.isfile(path):
+        raise SystemExit(f"liger_suite.py: {f} is not recorded ({path} does not exist)")
+    with open(path) as fh:
+        e = json.load(fh)
+    wanted = set(bf16_ids)
+    ids = [k for k, v in e["real"].items() if k in wanted and v != "SKIPPED"]
+    if not ids:
+        return f"{os.path.basename(f)}: no bfloat16 case ran on real torch"
+    before = sum(e["real"][k] == "PASSED" and e["proxy"].get(k) == "PASSED" for k in ids)
+    tmp = tempfile.mkdtemp(prefix="liger-bf16-")
+    try:
+        extra = (f"--timeout={e['case_timeout']}",)
+        log_path = os.path.join(tmp, "real-{file}.jsonl")
+        run(ids, proxy=False, fixes=e["fixes"], case_log=log_path, extra=extra)
+        _replace_side(e, "real", ids, read_case_log(log_path.replace("{file}",
+                                                                     os.path.basename(f))))
+        passed = [k for k in ids if e["real"].get(k) == "PASSED"]
+        cases = {}
+        if passed:
+            log_path = os.path.join(tmp, "proxy-{file}.jsonl")
+            run(passed, proxy=True, fixes=e["fixes"], case_log=log_path, extra=extra)
+            cases = read_case_log(log_path.replace("{file}", os.path.basename(f)))
+        _replace_side(e, "proxy", ids, cases)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    e["bf16_rerecorded"] = sorted(set(e.get("bf16_rerecorded", [])) | set(ids))
+    _save(f, e)
+    after = sum(e["real"][k] == "PASSED" and e["proxy"].get(k) == "PASSED" for k in ids)
+    return (f"{os.path.basename(f)}: {len(ids)} bfloat16 cases recorded again: real torch "
+            f"passes {len(passed)}, both sides {after} (before: {before})")
+
+
 def parse_args(argv):
     """The command line (the forms of this module's docstring); an unknown option, or one that
     does not go with the others, exits with argparse's usage error (status 2)."""
@@ -803,6 +892,10 @@ def parse_args(argv):
                    help="run the proxy side again on the recorded cases of the FILES (ids) "
                    "that real torch passed and the proxy did not, after a fix; their outcomes "
                    "replace the recorded ones")
+    p.add_argument("--rerecord-bf16", action="store_true",
+                   help="record again, both sides, the recorded cases of the FILES (ids; "
+                   "default: every recorded file) whose parameters hold torch.bfloat16, under "
+                   "the interpreter's bf16 fix")
     p.add_argument("--record", action="store_true",
                    help="file by file, both sides, each file's outcomes kept (resumable)")
     p.add_argument("--extend", action="store_true",
@@ -824,6 +917,8 @@ def parse_args(argv):
             p.error(f"--{given[0].replace('_', '-')} goes only with --record")
     if a.recheck_proxy and (a.record or a.full or a.write_md or not a.ids):
         p.error("--recheck-proxy takes the recorded test files to recheck, nothing else")
+    if a.rerecord_bf16 and (a.record or a.full or a.write_md or a.recheck_proxy):
+        p.error("--rerecord-bf16 takes recorded test files (or none: all of them), nothing else")
     if a.write_md and (a.record or a.full or a.ids or a.no_interpreter_fix):
         p.error("--write-md takes no other argument (it reads the records, runs nothing)")
     if a.full and (a.ids or a.record):
@@ -842,6 +937,13 @@ def main(argv):
     if a.recheck_proxy:
         for f in a.ids:
             print(recheck_proxy(f), flush=True)
+        return 0
+    if a.rerecord_bf16:
+        files = a.ids or [f for f in all_files() if os.path.isfile(_record_path(f))]
+        files = [f if f.startswith(_T) else _T + os.path.basename(f) for f in files]
+        bf16 = collect_bf16(files)
+        for f in files:
+            print(rerecord_bf16(f, bf16), flush=True)
         return 0
     if a.record:
         record(a.ids or all_files(), fixes, log=lambda m: print(m, flush=True),

@@ -94,15 +94,27 @@ if _case_log:
 # evaluated in the module's namespace), done early.  A skip made inside a test's body
 # (pytest.skip(...)) cannot be known without running it and is not listed.
 _collect_skips = os.environ.get("TORCHPROXY_COLLECT_SKIPS")
+# --- $TORCHPROXY_COLLECT_BF16=path (with --collect-only): the collected cases whose parameters
+# hold torch.bfloat16 (a ``dtype``, ``cast_dtype``, ``autocast_dtype``... parameter), as a JSON
+# list, for liger_suite --rerecord-bf16 (the cases an interpreter fix for bfloat16 can change)
+_collect_bf16 = os.environ.get("TORCHPROXY_COLLECT_BF16")
 
-if _collect_skips:
+if _collect_skips or _collect_bf16:
     def pytest_collection_modifyitems(session, config, items):
         import json
-        from _pytest.skipping import evaluate_skip_marks
-        skips = {}
-        for item in items:
-            s = evaluate_skip_marks(item)  # raises (pytest's own error) if a condition does
-            if s is not None:
-                skips[item.nodeid] = s.reason
-        with open(_collect_skips, "w") as fh:
-            json.dump(skips, fh, indent=1, sort_keys=True)
+        if _collect_skips:
+            from _pytest.skipping import evaluate_skip_marks
+            skips = {}
+            for item in items:
+                s = evaluate_skip_marks(item)  # raises (pytest's own error) if a condition does
+                if s is not None:
+                    skips[item.nodeid] = s.reason
+            with open(_collect_skips, "w") as fh:
+                json.dump(skips, fh, indent=1, sort_keys=True)
+        if _collect_bf16:
+            import torch
+            bf16 = [item.nodeid for item in items
+                    if any(v is torch.bfloat16 for v in
+                           getattr(getattr(item, "callspec", None), "params", {}).values())]
+            with open(_collect_bf16, "w") as fh:
+                json.dump(bf16, fh, indent=1)

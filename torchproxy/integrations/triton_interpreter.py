@@ -41,6 +41,12 @@ number, and installed only where this Triton needs it.  :func:`ensure_fixes` ins
     it.  The stubs are restored after every launch, so compiled Triton never sees the change.
     Only the backend-independent module is covered (``triton.language.extra.cuda.libdevice``
     functions stay as the interpreter has them).
+``bf16``
+    The interpreter stores bfloat16 as ``uint16`` bit patterns and runs its arithmetic,
+    comparisons, ``tl.dot`` and reductions on those integers (Liger-Kernel's
+    ``geglu_a.cast(bf16) * b_row``: garbage, on real torch too).  Each bf16 operation computes
+    in float32 and rounds back to bf16, as compiled Triton computes: see
+    :mod:`torchproxy.integrations.triton_interpreter_bf16`.
 ``nested_calls`` (speed only: nothing a kernel computes changes)
     The interpreter runs ``_patch_lang(fn)`` (``inspect.getmembers`` over ``triton.language``,
     its ``tensor`` and ``math``: ~1,300 attributes) at every launch *and at every call of a
@@ -57,7 +63,9 @@ import os
 
 import numpy as np
 
-FIXES = ("index", "float_args", "autotune", "loop_index", "libdevice", "nested_calls")
+from torchproxy.integrations import triton_interpreter_bf16
+
+FIXES = ("index", "float_args", "autotune", "loop_index", "libdevice", "bf16", "nested_calls")
 _installed: set[str] = set()
 
 
@@ -261,13 +269,22 @@ def _libdevice_call(*args, **_kwargs):
         a.value if isinstance(a, tl.constexpr) else a) for a in args]
     first = tensors[0]
     out_t = max(tensors, key=lambda t: len(t.shape))  # the broadcast shape
-    np_dtype = interp._get_np_dtype(first.dtype.scalar)
+    bf16 = first.dtype.scalar == tl.bfloat16  # stored as bit patterns: compute on the values
+    np_dtype = np.dtype(np.float32) if bf16 else interp._get_np_dtype(first.dtype.scalar)
+
+    def values(t):
+        if t.dtype.scalar == tl.bfloat16:
+            return triton_interpreter_bf16.bf16_to_f32(t.handle.data)
+        return np.asarray(t.handle.data).astype(np_dtype, copy=False)
+
     with np.errstate(all="ignore"):
-        data = fn(*[np.asarray(t.handle.data).astype(np_dtype, copy=False) for t in tensors])
+        data = fn(*[values(t) for t in tensors])
     data = np.asarray(data)
     scalar = tl.int1 if data.dtype == np.bool_ else first.dtype.scalar
     if data.dtype != np.bool_:
         data = data.astype(np_dtype, copy=False)
+        if bf16:
+            data = triton_interpreter_bf16.f32_to_bf16(data)
     ty = out_t.type.with_element_ty(scalar) if out_t.type.is_block() else scalar
     return tl.tensor(interp.TensorHandle(data, scalar), ty)
 
@@ -350,6 +367,19 @@ def ensure_nested_calls_fix() -> bool:
     return True
 
 
+# -- bf16 ----------------------------------------------------------------------------------------
+def ensure_bf16_fix() -> bool:
+    """bfloat16 operations compute on values (float32, rounded back), not on bit patterns."""
+    if "bf16" in _installed:
+        return True
+    from triton.runtime import interpreter as interp
+    import triton.language as tl
+    if not triton_interpreter_bf16.install(interp, tl):
+        return False
+    _installed.add("bf16")
+    return True
+
+
 def _interpreting() -> bool:
     try:
         from triton import knobs
@@ -365,6 +395,6 @@ def ensure_fixes() -> dict[str, bool]:
         return dict.fromkeys(FIXES, False)
     return {"index": ensure_index_fix(), "float_args": ensure_float_args_fix(),
             "autotune": ensure_autotune_fix(), "loop_index": ensure_loop_index_fix(),
-            "libdevice": ensure_libdevice_fix(),
+            "libdevice": ensure_libdevice_fix(), "bf16": ensure_bf16_fix(),
             # last: it wraps the _patch_lang the libdevice fix installed
             "nested_calls": ensure_nested_calls_fix()}
