@@ -242,16 +242,43 @@ def _scope(ids):
     return ",".join(["liger_kernel", "triton", "test", "transformers", *BY_FILE_MODULES, *mods])
 
 
-def read_case_log(path):
+_FINGERPRINT = []
+
+
+def code_fingerprint() -> str:
+    """A hash of the code a case's outcome depends on besides the versions: torchproxy's sources
+    (the facade, the interpreter fixes, the C helpers) and torchproxy_early.py.  Each case log
+    line carries the fingerprint of the code that ran it (torchproxy_early's
+    $TORCHPROXY_CASE_LOG_CODE), so a side resumed after a code change runs its cases again
+    instead of reusing outcomes of other code."""
+    if not _FINGERPRINT:
+        h = hashlib.sha1()
+        paths = [os.path.join(HERE, "torchproxy_early.py")]
+        for d, dirs, names in os.walk(os.path.join(ROOT, "torchproxy")):
+            dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+            paths += [os.path.join(d, n) for n in sorted(names)
+                      if n.endswith((".py", ".c", ".h", ".json", ".toml"))]
+        for p in paths:
+            h.update(os.path.relpath(p, ROOT).encode() + b"\0")
+            with open(p, "rb") as fh:
+                h.update(fh.read())
+        _FINGERPRINT.append(h.hexdigest()[:16])
+    return _FINGERPRINT[0]
+
+
+def read_case_log(path, code=None):
     """{nodeid: {"outcome", "message", "duration"}} from a case log (torchproxy_early's
     $TORCHPROXY_CASE_LOG: one JSON line per finished case); a case's first line wins (a teardown
-    error after PASSED is its second)."""
+    error after PASSED is its second).  ``code``: only the lines that code ran (a fingerprint,
+    ``code_fingerprint``); lines of other code, or of a harness that wrote none, are stale."""
     cases = {}
     if os.path.isfile(path):
         with open(path) as fh:
             for line in fh:
                 if line.endswith("\n"):  # a line cut by a kill is not a case
                     c = json.loads(line)
+                    if code is not None and c.get("code") != code:
+                        continue
                     cases.setdefault(c.pop("id"), c)
     return cases
 
@@ -272,6 +299,7 @@ def run(ids, proxy: bool, extra=(), timeout=1800, fixes=True, messages=None, cas
         tmp = tempfile.mkdtemp(prefix="liger-cases-")
         case_log = os.path.join(tmp, "{file}.jsonl")
     env["TORCHPROXY_CASE_LOG"] = case_log
+    env["TORCHPROXY_CASE_LOG_CODE"] = code_fingerprint()
     # --continue-on-collection-errors: one file's collection error (test_tvd's torch.cpu on real
     # torch) would otherwise stop every other file given in the same run
     args = [sys.executable, "-m", "pytest", *ids, "-q", "-rA", "-p", "no:cacheprovider",
@@ -293,7 +321,8 @@ def run(ids, proxy: bool, extra=(), timeout=1800, fixes=True, messages=None, cas
     files = sorted({i.split("::")[0] for i in ids})
     results = {}
     for f in files:
-        for k, c in read_case_log(case_log.replace("{file}", os.path.basename(f))).items():
+        for k, c in read_case_log(case_log.replace("{file}", os.path.basename(f)),
+                                  code_fingerprint()).items():
             results.setdefault(k, c["outcome"])
             if messages is not None and c["outcome"] != "PASSED" and c["message"]:
                 messages.setdefault(k, c["message"])
@@ -547,11 +576,13 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
         for side in ("real", "proxy"):
             logs = {f: _case_log(f, side) for f in group}
             # an extended file's recorded outcomes stand (its case log may be gone or newer)
-            done = {f: {**read_case_log(logs[f]), **_recorded_cases(olds.get(f, {}), side)}
+            # (a log's lines of other code are stale: code_fingerprint)
+            done = {f: {**read_case_log(logs[f], code_fingerprint()),
+                        **_recorded_cases(olds.get(f, {}), side)}
                     for f in group}
             # a file that does not collect is one id (the file) and logs its collection error
             if side == "proxy":  # a case counts only where real torch passes it
-                real = {f: {**read_case_log(_case_log(f, "real")),
+                real = {f: {**read_case_log(_case_log(f, "real"), code_fingerprint()),
                             **_recorded_cases(olds.get(f, {}), "real")} for f in group}
                 plan.update({f: ([i for i in plan[f][0] if real[f].get(i, {}).get("outcome")
                                   == "PASSED"], plan[f][1]) for f in group})
@@ -568,7 +599,8 @@ def record(files, fixes=True, log=print, max_cases=None, batch=1, side_timeout=F
                               re.MULTILINE)
                 first = m.group(1)[:300] if m else ""
             for f in group:
-                cases = {**read_case_log(logs[f]), **_recorded_cases(olds.get(f, {}), side)}
+                cases = {**read_case_log(logs[f], code_fingerprint()),
+                         **_recorded_cases(olds.get(f, {}), side)}
                 if selected[f] != [f]:  # an earlier run with another selection logged more
                     cases = {k: c for k, c in cases.items() if k in selected[f] or k == f}
                 e = entries[f]

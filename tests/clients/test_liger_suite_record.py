@@ -105,7 +105,8 @@ def harness(tmp_path, monkeypatch):
             for i in ids:
                 outcome = "PASSED" if proxy else outcomes[i]
                 fh.write(json.dumps({"id": i, "outcome": outcome, "duration": 1.0, "cpu": 0.5,
-                                     "message": "" if outcome == "PASSED" else "boom"}) + "\n")
+                                     "message": "" if outcome == "PASSED" else "boom",
+                                     "code": ls.code_fingerprint()}) + "\n")
         return {}, "1 passed"
 
     monkeypatch.setattr(ls, "run", run)
@@ -186,6 +187,7 @@ def test_command_line_documented_forms():
     (["--record", "--batch=x"], "argument --batch: invalid positive integer value: 'x'"),
     (["--write-md", "--record"], "--write-md takes no other argument"),
     (["--full", F], "--full names its own files"),
+    (["--rerecord-bf16", "--record"], "--rerecord-bf16 takes recorded test files"),
     (["--rec"], "unrecognized arguments: --rec"),  # no abbreviations
 ])
 def test_command_line_errors(argv, error, capsys):
@@ -221,3 +223,69 @@ def test_recheck_proxy_reruns_only_the_proxy_failures_and_says_so(harness):
     ls._write_index()
     ls.write_md(str(md))
     assert "the proxy side of 1 cases it had failed was run again after a fix" in md.read_text()
+
+
+def test_a_resumed_side_reruns_the_cases_other_code_logged(harness, tmp_path):
+    ran, path, _ = harness
+    logs = tmp_path / "logs"
+    logs.mkdir(exist_ok=True)
+    # a real-torch log left by an earlier run: IDS[3] by other code (stale), IDS[5] by this code
+    stale = {"id": IDS[3], "outcome": "PASSED", "duration": 1.0, "cpu": 0.5, "message": "",
+             "code": "0123456789abcdef"}
+    fresh = dict(stale, id=IDS[5], code=ls.code_fingerprint())
+    unmarked = dict(stale, id=IDS[7])
+    del unmarked["code"]  # a line of a harness that wrote no fingerprint: stale too
+    (logs / "test_x.py.real.jsonl").write_text(
+        "".join(json.dumps(c) + "\n" for c in (stale, fresh, unmarked)))
+    ls.record([F], log=lambda m: None, max_cases=4, extend=True)
+    assert ran["real"] == [([IDS[3], IDS[7]], ("--timeout=600",))]
+    e = json.loads(path.read_text())
+    assert e["real"][IDS[3]] == "FAILED"  # this code's outcome, not the stale PASSED
+    assert e["real"][IDS[5]] == "PASSED" and e["real_cpu"][IDS[5]] == 0.5
+
+
+def test_code_fingerprint_follows_torchproxy_sources(monkeypatch, tmp_path):
+    first = ls.code_fingerprint()
+    assert len(first) == 16 and ls.code_fingerprint() == first  # computed once a process
+    tree = tmp_path / "torchproxy"
+    tree.mkdir()
+    (tree / "a.py").write_text("x = 1\n")
+    monkeypatch.setattr(ls, "ROOT", str(tmp_path))
+    monkeypatch.setattr(ls, "_FINGERPRINT", [])
+    one = ls.code_fingerprint()
+    (tree / "a.py").write_text("x = 2\n")
+    monkeypatch.setattr(ls, "_FINGERPRINT", [])
+    assert ls.code_fingerprint() != one
+
+
+def test_rerecord_bf16_reruns_the_bf16_cases_recorded_on_both_sides(harness):
+    ran, path, md = harness
+    # IDS[0] (PASSED on both) and IDS[4] (FAILED on real torch) are recorded; IDS[2] is not
+    said = ls.rerecord_bf16(F, [IDS[0], IDS[4], IDS[2]])
+    assert said == ("test_x.py: 2 bfloat16 cases recorded again: real torch passes 2, both "
+                    "sides 2 (before: 1)")
+    assert ran["real"] == [([IDS[0], IDS[4]], ("--timeout=600",))]
+    assert ran["proxy"] == [([IDS[0], IDS[4]], ("--timeout=600",))]
+    e = json.loads(path.read_text())
+    assert e["real"] == {IDS[0]: "PASSED", IDS[4]: "PASSED"}
+    assert e["real_messages"] == {} and e["real_cpu"] == {IDS[0]: 0.5, IDS[4]: 0.5}
+    assert e["proxy"] == {IDS[0]: "PASSED", IDS[4]: "PASSED"}
+    assert e["bf16_rerecorded"] == [IDS[0], IDS[4]]
+    assert ls.rerecord_bf16(F, [IDS[2]]) == "test_x.py: no bfloat16 case ran on real torch"
+    ls._write_index()
+    ls.write_md(str(md))
+    assert "2 bfloat16 cases recorded again under the interpreter's bf16 fix" in md.read_text()
+
+
+def test_rerecord_bf16_drops_the_proxy_outcome_of_a_case_real_torch_now_fails(harness):
+    ran, path, _ = harness
+    e = json.loads(path.read_text())
+    e["real"][IDS[3]] = "PASSED"  # recorded passing on both sides, FAILED by the fake now
+    e["proxy"][IDS[3]] = "PASSED"
+    path.write_text(json.dumps(e))
+    said = ls.rerecord_bf16(F, [IDS[3]])
+    assert said.endswith("real torch passes 0, both sides 0 (before: 1)")
+    assert ran["proxy"] == []  # the proxy runs only what real torch passes
+    e = json.loads(path.read_text())
+    assert e["real"][IDS[3]] == "FAILED" and IDS[3] not in e["proxy"]
+    assert e["real_messages"][IDS[3]] == "boom"

@@ -34,8 +34,11 @@ def _log_case(nodeid, outcome, message, duration):
     # cpu: the process's CPU seconds over the case (all threads), which a loaded machine does
     # not stretch the way it stretches the wall-clock duration
     cpu = time.process_time() - _cpu_start.pop(nodeid, time.process_time())
+    # code: liger_suite.code_fingerprint() of the code that ran the case (a resumed side
+    # reruns the cases other code logged)
     line = json.dumps({"id": nodeid, "outcome": outcome, "message": message,
-                       "duration": round(duration, 3), "cpu": round(cpu, 3)}) + "\n"
+                       "duration": round(duration, 3), "cpu": round(cpu, 3),
+                       "code": os.environ.get("TORCHPROXY_CASE_LOG_CODE", "")}) + "\n"
     path = _case_log.replace("{file}", os.path.basename(nodeid.split("::")[0]))
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
