@@ -602,7 +602,41 @@ def _get_grad(self):
     return g.detach()
 
 
+# Facade code reads a gradient and uses it at once (optimizers, clipping): the detached alias.
 grad_of = _get_grad
+
+# What ``x.grad`` hands the user must outlive the leaf's gradient, as torch's does: torch's
+# ``p.grad = None`` / ``zero_grad()`` / ``p.grad = other`` detach the old gradient tensor from
+# the leaf, and whoever holds it keeps its values.  Paddle's detach() shares the gradient's
+# DenseTensor object itself, and Paddle releases a gradient by resetting that object's memory
+# (clear_gradient(False)) and assigns one by copying into it: a held x.grad then became an
+# uninitialised tensor (Paddle 3.3) or read freed memory (Paddle 2.6), or took the new values.
+# A view is its own DenseTensor on the same allocation: in-place updates still reach the real
+# gradient both ways (g.zero_(), backward's accumulation), and a release leaves it whole.  The
+# view is remembered weakly per leaf, so ``p.grad is p.grad`` holds while anyone holds it, as
+# torch keeps one Python object per gradient.
+# id(leaf) -> (a weak reference to the leaf, a weak reference to the view it was handed)
+_GRAD_VIEWS: dict = {}
+
+
+def _user_grad(self):
+    """``x.grad``'s getter: a view of Paddle's gradient (above), the same object while held."""
+    g = _get_grad(self)
+    if g is None or (_ASSIGNED_GRADS and g is _assigned_grad(self)):
+        return g  # none, or the tensor the user assigned (theirs, as it is)
+    key = id(self)
+    entry = _GRAD_VIEWS.get(key)
+    if entry is not None and entry[0]() is self:
+        v = entry[1]()
+        # the same allocation, shape and dtype: the gradient it viewed is the current one (an
+        # allocation a live view holds cannot be reused by a new gradient)
+        if v is not None and v.data_ptr() == g.data_ptr() and v.shape == g.shape \
+                and v.dtype == g.dtype:
+            return v
+    v = g.view(g.shape)
+    _GRAD_VIEWS[key] = (weakref.ref(self, lambda _ref: _GRAD_VIEWS.pop(key, None)),
+                        weakref.ref(v))
+    return v
 
 
 # torch's backward accumulates into a leaf's existing .grad in place (AccumulateGrad without
@@ -686,12 +720,15 @@ def _set_grad(self, value):
         if ZERO_SIZE_GRAD_CRASHES:
             _forget_empty_leaf_grad(self)
     else:
+        if self.grad is not None:  # Paddle's setter copies into the gradient it has: release
+            self.clear_gradient(False)  # that one, so an x.grad held from before keeps its values
         self.grad = value  # Paddle's setter
         _assign_grad(self, value)
 
 
 tensor_method("grad", note="a view of Paddle's grad with requires_grad False, as torch's; "
-                           "x.grad = None releases it")(property(_get_grad, _set_grad))
+                           "x.grad = None releases it; a held x.grad keeps its values"
+              )(property(_user_grad, _set_grad))
 
 
 def _get_grad_fn(self):
