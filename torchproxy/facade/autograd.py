@@ -622,8 +622,10 @@ _GRAD_VIEWS: dict = {}
 def _user_grad(self):
     """``x.grad``'s getter: a view of Paddle's gradient (above), the same object while held."""
     g = _get_grad(self)
-    if g is None or (_ASSIGNED_GRADS and g is _assigned_grad(self)):
-        return g  # none, or the tensor the user assigned (theirs, as it is)
+    if g is None or (_ASSIGNED_GRADS and g is _assigned_grad(self)) or 0 in g.shape:
+        # none, the tensor the user assigned (theirs, as it is), or no memory to outlive
+        # (Paddle's view refuses 0 elements)
+        return g
     key = id(self)
     entry = _GRAD_VIEWS.get(key)
     if entry is not None and entry[0]() is self:
