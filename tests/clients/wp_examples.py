@@ -327,7 +327,7 @@ def run_super_resolution(torch, side, workdir, src, batch=4, epochs=2, upscale=2
     Y-channel crops, test()'s PSNR, ``torch.save(model, ...)`` of the whole module; then
     super_resolve.py runs whole (runpy) on a 12x10 RGB PNG with that checkpoint
     (torch.load under serialization.safe_globals).  Eval: PSNRs, super_resolve.py's output
-    tensor and the PNG it wrote."""
+    tensor (which it scales in place through numpy()) and the PNG it wrote."""
     import numpy as np
     from math import log10
     from PIL import Image
@@ -381,8 +381,11 @@ def run_super_resolution(torch, side, workdir, src, batch=4, epochs=2, upscale=2
             contextlib.redirect_stdout(io.StringIO()):
         g = runpy.run_path(os.path.join(src, "super_resolve.py"), run_name="__main__")
     png = np.asarray(Image.open(out_png)).astype(float).flatten().tolist()
-    return {"losses": losses, "check": "eval",
-            "values": psnrs + g["out"].detach().flatten().tolist() + png}
+    # super_resolve.py scales ``out`` by 255 in place, through ``out[0].detach().numpy()`` (a
+    # view of out's memory in torch); compared over 255, in Python floats: values of order 1,
+    # as EVAL_TOL assumes (a copy instead of a view leaves them 255 times smaller)
+    out = [v / 255.0 for v in g["out"].detach().flatten().tolist()]
+    return {"losses": losses, "check": "eval", "values": psnrs + out + png}
 
 
 # ---------------------------------------------------------------- fast_neural_style
