@@ -929,6 +929,9 @@ class _DropoutNd(Module):
     def forward(self, input):
         return type(self)._fn(input, self.p, self.training, self.inplace)
 
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
+
 
 class Dropout(_DropoutNd):
     _fn = staticmethod(dropout)
@@ -955,6 +958,9 @@ class ReLU(Module):
     def forward(self, input):
         return _maybe_inplace(input, _relu(input), self.inplace)
 
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
 
 class SiLU(Module):
     def __init__(self, inplace=False):
@@ -963,6 +969,9 @@ class SiLU(Module):
 
     def forward(self, input):
         return silu(input, self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
 
 
 class GELU(Module):
@@ -973,6 +982,9 @@ class GELU(Module):
     def forward(self, input):
         return gelu(input, self.approximate)
 
+    def extra_repr(self):
+        return f"approximate={self.approximate!r}"
+
 
 class Softmax(Module):
     def __init__(self, dim=None):
@@ -981,6 +993,9 @@ class Softmax(Module):
 
     def forward(self, input):
         return softmax(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
 
 
 class Identity(Module):
