@@ -123,10 +123,17 @@ SOURCES = {
 KNOWN_FAILURES: dict = {}
 # program -> what `torchproxy scan` rightly finds missing in its files, in code the harness runs
 # under real torch only (gat/main.py's load_cora builds sparse tensors, a facade gap; its arrays
-# come from numpy on both sides, checked equal to load_cora's): tests/scan/test_scan_truth.py
-# expects exactly these names and attributes, with these sites
+# come from numpy on both sides, checked equal to load_cora's) or in code no side reaches
+# (dcgan's nn.parallel.data_parallel, for inputs on several GPUs), and attribute uses a static
+# scan cannot tell from Tensor methods the facade lacks (PIL's Image.resize in super_resolve.py
+# and fast_neural_style's utils.load_image, read as Tensor.resize):
+# tests/scan/test_scan_truth.py expects exactly these names and attributes, with these sites
 SCAN_MISSING = {"gat": {"torch.sparse_coo_tensor": ["main.py:246"],
-                        "torch.Tensor.to_sparse": ["main.py:228"]}}
+                        "torch.Tensor.to_sparse": ["main.py:228"]},
+                "dcgan": {"torch.nn.parallel.data_parallel": ["main.py:156", "main.py:196"]},
+                "super_resolution": {"torch.Tensor.resize": ["super_resolve.py:47",
+                                                             "super_resolve.py:48"]},
+                "fast_neural_style": {"torch.Tensor.resize": ["utils.py:8", "utils.py:10"]}}
 # where each program's importable code sits inside its fetched source directory
 IMPORT_ROOT = {"nanogpt": "", "mingpt": "", "efficientnet": "efficientnet_pytorch-0.7.1",
                "tcn": "", "wlm_lstm": "word_language_model", "wlm_gru": "word_language_model",
@@ -818,6 +825,11 @@ per Paddle version, each rewritten by a run on that Paddle.  Same weights (real 
 fixed seed), dropout 0; bounds: loss {loss} per step{loss_extra}, eval outputs {eval}, generate
 token for token.  Sources: {sources}.  Seconds: the program's run inside each child (real torch's
 includes torch.optim's first-use import of torch._dynamo, about 10 s on a loaded machine).
+mnist, vae, dcgan, super_resolution, fast_neural_style, mnist_rnn and regression
+(tests/clients/wp_examples.py) get their data from a torchvision stand-in (synthetic datasets),
+the numbers they draw with torch.randn/randn_like from one numpy stream on both sides, and
+their curve from a recording wrapper around their loss; fast_neural_style trains with SGD and
+regression runs in float64 (Adam, float32: chaotic, measured in wp_examples.py).
 
 """
 
