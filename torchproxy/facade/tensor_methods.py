@@ -245,7 +245,7 @@ def cpu(self, memory_format=None):
     return copy_to(self, paddle.CPUPlace(), True)
 
 
-# -- numpy(): the tensor's memory, as torch's -------------------------------------------------------
+# -- numpy(): the tensor's memory, as torch's -------------------------------------------------
 # Paddle's numpy() returns a copy; torch's shares the tensor's memory (its strides and offset),
 # so programs write through it: pytorch/examples super_resolve.py scales ``out[0].detach()
 # .numpy()`` in place and torch's ``out`` holds the scaled values after.
