@@ -1,9 +1,10 @@
 """Whole programs, unmodified, under the facade in global mode vs real torch (whole_programs.py):
 nanoGPT model.py (its configure_optimizers AdamW, clip_grad_norm_, generate), minGPT's Trainer,
 efficientnet-pytorch, pytorch-tcn and pytorch/examples (word_language_model's LSTM, GRU and
-Transformer, time_sequence_prediction's LBFGS, gat); same weights and batches, Paddle's
-default flags, each side in its own heap-checked process.  A crash of either child is a failure
-naming the signal."""
+Transformer, time_sequence_prediction's LBFGS, gat, mnist, vae, dcgan, super_resolution,
+fast_neural_style's TransformerNet, mnist_rnn, regression: wp_examples.py); same weights and
+batches, Paddle's default flags, each side in its own heap-checked process.  A crash of either
+child is a failure naming the signal."""
 from __future__ import annotations
 
 import pytest

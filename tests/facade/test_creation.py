@@ -109,6 +109,28 @@ def f():
 """)
 
 
+@pytest.mark.parametrize("body", [
+    # pytorch/examples super_resolve.py: out_img_y = out[0].detach().numpy(); out_img_y *= 255.0
+    # (torch's out holds the scaled values after; Paddle's numpy() was a copy)
+    "out = torch.arange(8.).reshape(2, 1, 2, 2) / 8\n    a = out[0].detach().numpy()\n"
+    "    a *= 255.0\n    return out, a.tolist()",
+    # strides and offset of views, both directions of writing
+    "x = torch.arange(12.).reshape(3, 4)\n    a = x[1:, 1:3].numpy()\n    a[0, 0] = 100\n"
+    "    x.add_(1)\n    return x, a.tolist(), a.strides, a.flags.writeable",
+    "x = torch.arange(6, dtype=torch.int32).reshape(2, 3)\n    a = x.t().numpy()\n"
+    "    a[0, 1] = -5\n    return x, a.strides, a.dtype.name",
+    "t = torch.ones(2, requires_grad=True)\n    a = t.numpy(force=True)\n    a[0] = 5\n"
+    "    return t.detach(), a.tolist()",
+    "x = torch.tensor(3.5)\n    a = x.numpy()\n    a[()] = 1.5\n    return x, a.shape",
+    "x = torch.ones(0, 3)\n    return x.numpy().shape, x.numpy().dtype.name",
+    "x = torch.tensor([True, False])\n    a = x.numpy()\n    a[1] = True\n    return x",
+    "return torch.ones(2, requires_grad=True).numpy()",
+    "return torch.ones(2, dtype=torch.bfloat16).numpy()",
+])
+def test_numpy_shares_memory_like_torch(body):
+    check(f"import torch\ndef f():\n    {body}\n")
+
+
 def test_tensor_copies():
     check("""
 import numpy as np

@@ -28,7 +28,8 @@ def test_device_values(ctor, expr):
     "hash(torch.device('cpu')) == hash(torch.device('cpu'))",
     "{torch.device('cpu'): 1}[torch.device('cpu')]",
     "x.device", "x.device.type", "x.device.index", "str(x.device)", "x.device == torch.device('cpu')",
-    "isinstance(x.device, torch.device)", "torch.device(x.device)", "x.is_cuda",
+    "isinstance(x.device, torch.device)", "torch.device(x.device)", "x.is_cuda", "x.is_xpu",
+    "x.is_cuda or x.is_xpu",  # pytorch/examples dcgan's forward
     "x.t().device", "x[1:].device", "torch.empty(2, device=x.device).device",
     "torch.empty_like(x).device", "x.to(x.device) is x", "x.to('cpu') is x",
     "x.cpu() is x", "x.to(torch.device('cpu'), torch.float64).dtype",

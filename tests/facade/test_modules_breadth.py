@@ -184,3 +184,29 @@ def f(x, y):
             torch.nn.KLDivLoss(size_average=False).reduction,
             torch.nn.MSELoss(size_average=True, reduce=True)(x, y)]
 """, X, Y)
+
+
+# pytorch/examples dcgan prints its Generator and Discriminator (print(netG)): the facade showed
+# ReLU(inplace=True) as ReLU(), LeakyReLU without inplace, Dropout(), PixelShuffle(),
+# Upsample() -- extra_repr missing or dropping inplace
+REPRS = [
+    "nn.ReLU()", "nn.ReLU(True)", "nn.ReLU6(True)", "nn.ELU(0.5, True)", "nn.ELU()",
+    "nn.CELU(inplace=True)", "nn.SELU(True)", "nn.SELU()", "nn.Hardswish(True)",
+    "nn.Hardsigmoid(True)", "nn.Mish(True)", "nn.LeakyReLU(0.2, inplace=True)", "nn.LeakyReLU()",
+    "nn.Threshold(0.1, 2.0, True)", "nn.SiLU(True)", "nn.SiLU()", "nn.GLU()", "nn.Hardshrink()",
+    "nn.Softshrink(0.25)", "nn.Softplus()", "nn.LogSoftmax(1)", "nn.Dropout()",
+    "nn.Dropout(0.25, True)", "nn.Dropout2d(0.25)", "nn.Dropout1d()", "nn.Dropout3d()",
+    "nn.AlphaDropout(0.2)", "nn.FeatureAlphaDropout()", "nn.PixelShuffle(2)",
+    "nn.PixelUnshuffle(3)", "nn.Upsample(scale_factor=2)",
+    "nn.Upsample(size=(4, 5), mode='bilinear')",
+    "nn.Upsample(scale_factor=(2, 3), mode='bilinear', align_corners=True)",
+    "nn.UpsamplingNearest2d(scale_factor=2)", "nn.UpsamplingBilinear2d(size=3)", "nn.Unfold(2)",
+    "nn.Fold((4, 4), 2)", "nn.Hardtanh()", "nn.Hardtanh(-2.0, 2.0, True)", "nn.GELU()",
+    "nn.GELU('tanh')", "nn.Softmax(1)", "nn.PReLU()", "nn.PReLU(3)", "nn.RReLU()",
+    "nn.RReLU(0.1, 0.2, True)",
+]
+
+
+@pytest.mark.parametrize("expr", REPRS)
+def test_module_repr_like_torch(expr):
+    check(f"import torch\nimport torch.nn as nn\ndef f():\n    return repr({expr})\n")

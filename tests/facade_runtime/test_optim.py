@@ -132,7 +132,7 @@ def f(data, x, y, steps):
         opt.zero_grad()
         ((m(x) - y) ** 2).mean().backward()
         opt.step()
-    return m.weight.numpy(), float(opt.state_dict()["state"][0]["step"])
+    return m.weight.detach().numpy(), float(opt.state_dict()["state"][0]["step"])
 """, scoped=True)
     import paddle
     buf.seek(0)

@@ -165,6 +165,26 @@ def test_cudnn_flags_context():
     torch.backends.cudnn.enabled = True
 
 
+def test_import_backends_cudnn_as_a_module_like_torch():
+    """pytorch/examples dcgan: ``import torch.backends.cudnn as cudnn`` then
+    ``cudnn.benchmark = True`` (the facade's cudnn was an object: the import raised
+    ModuleNotProvidedError)."""
+    check("""
+import types
+import torch
+import torch.backends.cudnn as cudnn
+def f():
+    before = cudnn.benchmark
+    cudnn.benchmark = True
+    try:
+        return (before, cudnn.benchmark, torch.backends.cudnn.benchmark,
+                cudnn is torch.backends.cudnn, isinstance(cudnn, types.ModuleType),
+                cudnn.__name__)
+    finally:
+        cudnn.benchmark = False
+""")
+
+
 # -- torch._C ----------------------------------------------------------------------------------------
 @pytest.mark.skipif(paddle.is_compiled_with_cuda(), reason="the no-CUDA answer")
 def test_private_cuda_entry_points_without_cuda():

@@ -386,6 +386,74 @@ def test_module_object_pickle_is_refused_with_its_name(tmp_path):
         ft.load(path, weights_only=False)   # torch.nn.modules.container.Sequential: a pickled module
 
 
+def _super_resolution_net(nn):
+    """super_resolution/model.py's Net, small: conv, relu, PixelShuffle."""
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.relu = nn.ReLU()
+            self.conv1 = nn.Conv2d(1, 8, (3, 3), (1, 1), (1, 1))
+            self.conv2 = nn.Conv2d(8, 4, (3, 3), (1, 1), (1, 1))
+            self.pixel_shuffle = nn.PixelShuffle(2)
+
+        def forward(self, x):
+            return self.pixel_shuffle(self.conv2(self.relu(self.conv1(x))))
+    return Net
+
+
+TorchSRNet = _super_resolution_net(torch.nn)
+TorchSRNet.__qualname__ = TorchSRNet.__name__ = "TorchSRNet"
+FacadeSRNet = _super_resolution_net(ft.nn)
+FacadeSRNet.__qualname__ = FacadeSRNet.__name__ = "FacadeSRNet"
+
+
+@pytest.mark.parametrize("side", ["torch", "facade"])
+def test_whole_module_saved_loads_weights_only_with_its_classes_allowed(side):
+    """pytorch/examples super_resolution: main.py saves the whole model (torch.save(model)),
+    super_resolve.py loads it under serialization.safe_globals([Net, ReLU, Conv2d,
+    PixelShuffle]) with weights_only (the default).  The facade pickled each Module with
+    Paddle's LayerObjectHelper in its state (refused as an unsupported global), and its
+    torch.nn classes through pickling.new_instance (refused too).  Both sides now: the load
+    gives the same module (parameters, training flag, output), and an allow-list without
+    PixelShuffle is refused naming torch.nn.modules.pixelshuffle.PixelShuffle."""
+    t = torch if side == "torch" else ft
+    Net = TorchSRNet if side == "torch" else FacadeSRNet
+    if side == "torch":
+        torch.manual_seed(0)
+        net = Net()
+    else:  # real torch's weights, so the outputs compare across the two sides
+        torch.manual_seed(0)
+        net = Net()
+        net.load_state_dict({k: ft.from_numpy(v.detach().numpy().copy())
+                             for k, v in TorchSRNet().state_dict().items()})
+    net.eval()
+    buf = io.BytesIO()
+    t.save(net, buf)
+    nn = t.nn.modules
+    allowed = [Net, nn.activation.ReLU, nn.conv.Conv2d, nn.pixelshuffle.PixelShuffle]
+    buf.seek(0)
+    with t.serialization.safe_globals(allowed):
+        got = t.load(buf)
+    assert type(got) is Net and got.training is False and got.conv1.training is False
+    assert list(got.state_dict()) == ["conv1.weight", "conv1.bias", "conv2.weight", "conv2.bias"]
+    x = np.linspace(0, 1, 36, dtype="float32").reshape(1, 1, 6, 6)
+    with t.no_grad():
+        out = np_of(got(t.from_numpy(x)))
+        assert np.array_equal(out, np_of(net(t.from_numpy(x))))
+    torch.manual_seed(0)
+    with torch.no_grad():
+        want = TorchSRNet().eval()(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(out, want, rtol=1e-6, atol=1e-6)
+    got.train()
+    assert got.relu.training is True
+    buf.seek(0)
+    with t.serialization.safe_globals(allowed[:3]):
+        with pytest.raises(pickle.UnpicklingError,
+                           match=r"GLOBAL torch\.nn\.modules\.pixelshuffle\.PixelShuffle was not an "
+                                 "allowed global"):
+            t.load(buf)
+
+
 # -- no torch installed --------------------------------------------------------------------------
 NO_TORCH = textwrap.dedent("""
     import sys, importlib.abc

@@ -2,9 +2,11 @@
 the facade is not called ready.
 
 - whole programs (tests/clients/whole_programs.py: nanoGPT, minGPT, efficientnet-pytorch,
-  pytorch-tcn, pytorch/examples' word_language_model, time_sequence_prediction and gat, run
-  under torchproxy.trace()): the scan's verdict is "ready" (gat: exactly the sparse names of
-  its load_cora, which the harness runs under real torch only, are missing) and every torch
+  pytorch-tcn, pytorch/examples' word_language_model, time_sequence_prediction, gat, mnist,
+  vae, dcgan, super_resolution, fast_neural_style, mnist_rnn and regression, run under
+  torchproxy.trace()): the scan's verdict is "ready" (or exactly wp.SCAN_MISSING's names are
+  missing: gat's load_cora sparse names, which the harness runs under real torch only, and
+  the others it lists) and every torch
   name or Tensor attribute the run touched from the program's own files is one the scan
   classifies as provided (and the run touched no missing name);
 - attribute uses on receivers a static scan cannot type (`x.relu()`, `x.is_cpu`,

@@ -15,7 +15,7 @@ from .registry import manifest
 # import registered: a name added or removed must be added or removed here).
 NAMES = manifest("""
     torch: device get_default_device
-    torch.Tensor: device is_cuda is_meta
+    torch.Tensor: device is_cuda is_meta is_xpu
 """)
 
 import paddle
@@ -233,6 +233,13 @@ def is_meta_(self):
 @property
 def is_cuda(self):
     return self.place.is_gpu_place()
+
+
+@tensor_method("is_xpu")
+@property
+def is_xpu(self):
+    """pytorch/examples dcgan reads ``input.is_cuda or input.is_xpu`` in every forward."""
+    return self.place.is_xpu_place()
 
 
 @torch_function("torch.get_default_device")

@@ -81,6 +81,13 @@ def _is_dtype(obj) -> bool:
 
 
 # -- Module ------------------------------------------------------------------------------------
+import paddle.nn.layer.layers as _layers  # noqa: E402
+
+_LAYER_HELPERS = ("_helper", "_op_recorder")
+# Paddle 2.6 spells the class LayerOpsRecoder
+_OPS_RECORDER = getattr(_layers, "LayerOpsRecorder", None) or _layers.LayerOpsRecoder
+
+
 class Module(paddle.nn.Layer):
     """torch.nn.Module on paddle.nn.Layer (torch signatures where they differ)."""
 
@@ -92,6 +99,25 @@ class Module(paddle.nn.Layer):
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
                                   '"forward" function')
+
+    # A pickled Module (``torch.save(model)``) leaves out the two Paddle helper objects every
+    # Layer holds: torch's Module state has nothing like them, and a weights-only torch.load
+    # refuses their classes (pytorch/examples super_resolve.py loads a saved model under
+    # ``serialization.safe_globals([Net, ReLU, Conv2d, PixelShuffle])``, which real torch
+    # accepts).  __setstate__ builds them again from the layer's name, as Layer.__init__ does.
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        for k in _LAYER_HELPERS:
+            state.pop(k, None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        d = self.__dict__
+        if "_helper" not in d and "_full_name" in d:
+            d["_helper"] = _layers.LayerObjectHelper(d["_full_name"])
+        if "_op_recorder" not in d:
+            d["_op_recorder"] = _OPS_RECORDER(ops=[], hooks=[])
 
     # Paddle's own Layer code calls these methods with its keywords (include_sublayers=,
     # persistable=...): the overrides accept both spellings.
@@ -903,6 +929,9 @@ class _DropoutNd(Module):
     def forward(self, input):
         return type(self)._fn(input, self.p, self.training, self.inplace)
 
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
+
 
 class Dropout(_DropoutNd):
     _fn = staticmethod(dropout)
@@ -929,6 +958,9 @@ class ReLU(Module):
     def forward(self, input):
         return _maybe_inplace(input, _relu(input), self.inplace)
 
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
 
 class SiLU(Module):
     def __init__(self, inplace=False):
@@ -937,6 +969,9 @@ class SiLU(Module):
 
     def forward(self, input):
         return silu(input, self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
 
 
 class GELU(Module):
@@ -947,6 +982,9 @@ class GELU(Module):
     def forward(self, input):
         return gelu(input, self.approximate)
 
+    def extra_repr(self):
+        return f"approximate={self.approximate!r}"
+
 
 class Softmax(Module):
     def __init__(self, dim=None):
@@ -955,6 +993,9 @@ class Softmax(Module):
 
     def forward(self, input):
         return softmax(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
 
 
 class Identity(Module):

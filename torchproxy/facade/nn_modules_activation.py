@@ -47,7 +47,14 @@ def _simple(name, fn, params=(), inplace=False, extra=""):
         return fn(input, *args)
 
     def extra_repr(self):
-        return ", ".join(f"{p}={getattr(self, p)}" for p in params)
+        # torch's: "name=value" per parameter, then ", inplace=True" only when set;
+        # Hardshrink/Softshrink print the bare lambd, Hardswish/Hardsigmoid nothing
+        if name in ("Hardshrink", "Softshrink"):
+            return f"{self.lambd}"
+        shown = [f"{p}={getattr(self, p)}" for p in params]
+        if inplace and self.inplace and name not in ("Hardswish", "Hardsigmoid"):
+            shown.append("inplace=True")
+        return ", ".join(shown)
     cls = type(name, (Module,), {"__init__": __init__, "forward": forward,
                                  "extra_repr": extra_repr, "__module__": __name__})
     return _export(cls)
@@ -98,6 +105,10 @@ class Hardtanh(Module):
     def forward(self, input):
         return hardtanh(input, self.min_val, self.max_val, self.inplace)
 
+    def extra_repr(self):
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"min_val={self.min_val}, max_val={self.max_val}{inplace}"
+
 
 @_export
 class RReLU(Module):
@@ -107,6 +118,10 @@ class RReLU(Module):
 
     def forward(self, input):
         return rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"lower={self.lower}, upper={self.upper}{inplace}"
 
 
 @_export
@@ -129,3 +144,6 @@ class PReLU(Module):
 
     def forward(self, input):
         return prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"

@@ -90,6 +90,9 @@ class PixelShuffle(Module):
     def forward(self, input):
         return pixel_shuffle(input, self.upscale_factor)
 
+    def extra_repr(self):
+        return f"upscale_factor={self.upscale_factor}"
+
 
 @_export
 class PixelUnshuffle(Module):
@@ -99,6 +102,9 @@ class PixelUnshuffle(Module):
 
     def forward(self, input):
         return pixel_unshuffle(input, self.downscale_factor)
+
+    def extra_repr(self):
+        return f"downscale_factor={self.downscale_factor}"
 
 
 @_export
@@ -111,6 +117,10 @@ class Unfold(Module):
     def forward(self, input):
         return unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
 
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_size}, dilation={self.dilation}, "
+                f"padding={self.padding}, stride={self.stride}")
+
 
 @_export
 class Fold(Module):
@@ -122,6 +132,10 @@ class Fold(Module):
     def forward(self, input):
         return fold(input, self.output_size, self.kernel_size, self.dilation, self.padding,
                        self.stride)
+
+    def extra_repr(self):
+        return (f"output_size={self.output_size}, kernel_size={self.kernel_size}, "
+                f"dilation={self.dilation}, padding={self.padding}, stride={self.stride}")
 
 
 @_export
@@ -137,6 +151,11 @@ class Upsample(Module):
     def forward(self, input):
         return interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
                               recompute_scale_factor=self.recompute_scale_factor)
+
+    def extra_repr(self):
+        info = (f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None
+                else f"size={self.size!r}")
+        return f"{info}, mode={self.mode!r}"
 
 
 @_export

@@ -29,6 +29,7 @@ NAMES = manifest("""
 
 import contextlib
 import functools
+import types
 import warnings
 
 import paddle
@@ -206,12 +207,15 @@ def _cuda_is_built() -> bool:
     return paddle.is_compiled_with_cuda()
 
 
-class _Cudnn:
+class _Cudnn(types.ModuleType):
     """``torch.backends.cudnn``: ``allow_tf32`` is Paddle's cuDNN TF32 switch.
 
-    An object, not a module, because its flags are properties (torch uses a module subclass
-    for the same reason); ``import torch.backends.cudnn`` is therefore not provided, while
-    ``torch.backends.cudnn.x`` after ``import torch`` is."""
+    A module subclass whose flags are properties, as torch's (CudnnModule): ``import
+    torch.backends.cudnn as cudnn`` then ``cudnn.benchmark = True`` (pytorch/examples dcgan)
+    works as ``torch.backends.cudnn.benchmark = True`` does."""
+
+    def __init__(self):
+        super().__init__("torch.backends.cudnn")
 
     @property
     def enabled(self) -> bool:
@@ -229,7 +233,7 @@ class _Cudnn:
                                              "algorithm search).")
 
     def __setattr__(self, name, value):
-        # a flag this object does not know would be set and silently ignored: refuse it
+        # a flag this module does not know would be set and silently ignored: refuse it
         if not hasattr(type(self), name):
             raise NotProvidedError(f"torch.backends.cudnn.{name}")
         object.__setattr__(self, name, value)

@@ -34,8 +34,8 @@ from .registry import manifest
 NAMES = manifest("""
     torch.Tensor: T _version abs bfloat16 bool byte char clone copy_ cpu cuda data_ptr double fill_
         flatten float half imag int is_floating_point item long ndimension nelement new_full new_ones
-        new_tensor new_zeros permute real repeat retain_grad retains_grad short split squeeze to
-        transpose tril triu type type_as unsqueeze where
+        new_tensor new_zeros numpy permute real repeat retain_grad retains_grad short split squeeze
+        to transpose tril triu type type_as unsqueeze where
 """)
 # registered on some Paddle versions only: data_ptr on 2.6 (0-size tensors: None there)
 # clone, tril, triu, T on 2.6 (0-size tensors' gradient edges)
@@ -243,6 +243,48 @@ def cpu(self, memory_format=None):
     if is_meta(self):
         raise NotImplementedError(_NO_DATA)
     return copy_to(self, paddle.CPUPlace(), True)
+
+
+# -- numpy(): the tensor's memory, as torch's -------------------------------------------------
+# Paddle's numpy() returns a copy; torch's shares the tensor's memory (its strides and offset),
+# so programs write through it: pytorch/examples super_resolve.py scales ``out[0].detach()
+# .numpy()`` in place and torch's ``out`` holds the scaled values after.
+_NO_NUMPY_DTYPE = {"bfloat16": "BFloat16", "float8_e4m3fn": "Float8_e4m3fn",
+                   "float8_e5m2": "Float8_e5m2"}
+
+
+class _SharedMemory:
+    """What numpy builds the array on: the tensor's first element, its shape and byte strides,
+    and a detached tensor holding the allocation (alive as long as the array is, even where
+    Paddle later gives the original tensor another allocation)."""
+
+    def __init__(self, held, np_dtype):
+        import numpy as np
+        itemsize = np.dtype(np_dtype).itemsize
+        self.held = held
+        self.__array_interface__ = {
+            "data": (held.data_ptr(), False), "shape": tuple(_shape(held)),
+            "strides": tuple(int(s) * itemsize for s in held.get_strides()),
+            "typestr": np.dtype(np_dtype).str, "version": 3}
+
+
+@tensor_method("numpy")
+def numpy(self, *, force=False):
+    import numpy as np
+    if not force and not self.stop_gradient:
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                           "tensor.detach().numpy() instead.")
+    if not self.place.is_cpu_place():
+        if not force and not is_meta(self):
+            raise TypeError(f"can't convert {device_of_place(self.place)} device type tensor to "
+                            "numpy. Use Tensor.cpu() to copy the tensor to host memory first.")
+        return _original("numpy")(self)  # force: a copy (a meta tensor: Paddle's, gaps.toml)
+    name = _name(self.dtype)
+    if name in _NO_NUMPY_DTYPE:
+        raise TypeError(f"Got unsupported ScalarType {_NO_NUMPY_DTYPE[name]}")
+    if _numel(_shape(self)) == 0:
+        return _original("numpy")(self)  # no memory to share
+    return np.asarray(_SharedMemory(self.detach(), np.dtype(name)))
 
 
 # -- new_* -------------------------------------------------------------------------------------
