@@ -126,9 +126,27 @@ def f():
     "x = torch.tensor([True, False])\n    a = x.numpy()\n    a[1] = True\n    return x",
     "return torch.ones(2, requires_grad=True).numpy()",
     "return torch.ones(2, dtype=torch.bfloat16).numpy()",
+    # the array keeps the memory it was made on when the tensor's is released or replaced
+    # (Paddle does both in place: the array must hold its own view of the allocation)
+    "p = torch.nn.Parameter(torch.ones(4))\n    (p * 3).sum().backward()\n"
+    "    a = p.grad.numpy()\n    p.grad = None\n    junk = [torch.full((4,), 7.0) for _ in "
+    "range(50)]\n    return a.tolist(), p.grad is None",
+    "x = torch.arange(6.)\n    a = x.numpy()\n    x.data = torch.full((6,), 5.0)\n"
+    "    junk = [torch.full((6,), 9.0) for _ in range(50)]\n    a[0] = -1\n"
+    "    return a.tolist(), x",
 ])
 def test_numpy_shares_memory_like_torch(body):
     check(f"import torch\ndef f():\n    {body}\n")
+
+
+def test_numpy_array_outlives_a_resize_of_its_tensor():
+    # real torch refuses the resize ("Trying to resize storage that is not resizable"); the
+    # facade resizes into new memory, and the array must keep the old (with a detach()-based
+    # array it read freed memory on Paddle 3.3 and zeros on 2.6)
+    mod = load("import torch\ndef f():\n    x = torch.arange(6.)\n    a = x.numpy()\n"
+               "    x.resize_(1000)\n    junk = [torch.full((1000,), 9.0) for _ in range(20)]\n"
+               "    return a.tolist(), x.shape[0]\n", scoped=True)
+    assert mod.f() == ([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], 1000)
 
 
 def test_tensor_copies():

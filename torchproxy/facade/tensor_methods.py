@@ -255,8 +255,8 @@ _NO_NUMPY_DTYPE = {"bfloat16": "BFloat16", "float8_e4m3fn": "Float8_e4m3fn",
 
 class _SharedMemory:
     """What numpy builds the array on: the tensor's first element, its shape and byte strides,
-    and a detached tensor holding the allocation (alive as long as the array is, even where
-    Paddle later gives the original tensor another allocation)."""
+    and a view holding the allocation (alive as long as the array is, even where Paddle later
+    gives the original tensor another allocation or releases it)."""
 
     def __init__(self, held, np_dtype):
         import numpy as np
@@ -284,7 +284,11 @@ def numpy(self, *, force=False):
         raise TypeError(f"Got unsupported ScalarType {_NO_NUMPY_DTYPE[name]}")
     if _numel(_shape(self)) == 0:
         return _original("numpy")(self)  # no memory to share
-    return np.asarray(_SharedMemory(self.detach(), np.dtype(name)))
+    # held: a view (its own DenseTensor on the same allocation, the same strides and offset),
+    # not detach(), which shares the DenseTensor object itself: Paddle releases or replaces a
+    # DenseTensor's memory in place (a gradient's release, x.data = y), which would leave the
+    # array on freed memory; torch's array keeps the storage it was made on
+    return np.asarray(_SharedMemory(self.detach().view(_shape(self)), np.dtype(name)))
 
 
 # -- new_* -------------------------------------------------------------------------------------
