@@ -173,10 +173,60 @@ _FREED_GRAPH = ("Trying to backward through the graph a second time (or directly
                 "you need to access saved tensors after calling backward.")
 
 
+# Paddle runs a PyLayer's node once: its backward() releases the node's context whatever
+# retain_graph says (torch.autograd.grad runs copies of the nodes and leaves them whole), and
+# the next backward or grad through that node segfaults (docs/memory-model.md, Paddle bug 13;
+# the facade's views (expand, strided views) and torch.autograd.Function are PyLayers).  After
+# a backward(retain_graph=True) the facade remembers the PyLayer nodes it ran, and refuses a
+# later backward or grad that reaches one of them instead of crashing.  node_ptr() ->
+# a weak reference to a tensor the backward started from: while it lives, so does its graph,
+# so the address still names that node.
+_SPENT_PYLAYERS: dict = {}
+
+
+def _pylayer_nodes(roots):
+    """Addresses of the PyLayer nodes in the graphs of ``roots``."""
+    stack = [t.grad_fn for t in roots if isinstance(t, paddle.Tensor) and not t.stop_gradient
+             and t.grad_fn is not None]  # Paddle's grad_fn (inside torchproxy)
+    seen, found = set(), []
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        seen.add(ptr)
+        if node.name().startswith("GradNodePyLayer"):
+            found.append(ptr)
+        stack.extend(node.next_functions)
+    return found
+
+
+def _refuse_spent_pylayers(roots):
+    for ptr, ref in list(_SPENT_PYLAYERS.items()):
+        if ref() is None:
+            del _SPENT_PYLAYERS[ptr]
+    if not _SPENT_PYLAYERS:
+        return
+    if any(ptr in _SPENT_PYLAYERS for ptr in _pylayer_nodes(roots)):
+        raise RuntimeError(
+            "torchproxy: a second backward through a graph that backward(retain_graph=True) "
+            f"already ran is not provided where it passes a PyLayer (Paddle {_shims.VERSION} "
+            "crashes there: a PyLayer node runs once; the facade's expand/strided views and "
+            "torch.autograd.Function are PyLayers); compute the gradients in one backward, or "
+            "use torch.autograd.grad for the earlier ones")
+
+
 def _run_backward(fn, *args, **kwargs):
     """Run a Paddle backward; if a torch Function's backward raised, re-raise that error."""
     from .autograd_anomaly import refuse_nan_checked_backward  # (an area loaded after this)
     refuse_nan_checked_backward("a backward (torch.autograd.backward / grad, Tensor.backward)")
+    own = getattr(fn, "__self__", None)
+    roots = [own] if isinstance(own, paddle.Tensor) else list(args[0])
+    _refuse_spent_pylayers(roots)
+    retained = fn is not paddle.grad and bool(kwargs.get("retain_graph", args[2] if len(args) > 2
+                                                          else False))
     _pending.error = None
     if _ASSIGNED_GRADS:
         _sync_assigned_grads()
@@ -193,6 +243,10 @@ def _run_backward(fn, *args, **kwargs):
             _write_back_assigned_grads()
         if _RETAINED:
             _accumulate_retained(fn is not paddle.grad)
+        if retained and roots:
+            ref = weakref.ref(roots[0])
+            for ptr in _pylayer_nodes(roots):
+                _SPENT_PYLAYERS[ptr] = ref
         return result
     except Exception:
         err, _pending.error = getattr(_pending, "error", None), None
@@ -284,6 +338,8 @@ def _backward_into(outputs, grads, inputs, retain_graph):
     gs = _run_backward(paddle.grad, outputs, inputs, grad_outputs=grads,
                        retain_graph=bool(retain_graph), create_graph=False, allow_unused=True)
     for x, g in zip(inputs, gs):
+        if _LEAF_HOOKS:  # paddle.grad returns a leaf's gradient without its hooks
+            g = _apply_leaf_hooks(x, g)
         if g is None:
             continue
         g = g.detach()
@@ -631,7 +687,7 @@ def register_hook(self, hook):
         key = id(self)
         entry = _LEAF_HOOKS.get(key)
         if entry is None or entry[0]() is not self:
-            entry = _LEAF_HOOKS[key] = [weakref.ref(self, lambda _r: _LEAF_HOOKS.pop(key, None)),
+            entry = _LEAF_HOOKS[key] = [weakref.ref(self, lambda _r, d=_LEAF_HOOKS: d.pop(key, None)),
                                         []]
         entry[1].append(handle)
     else:
@@ -702,7 +758,7 @@ def track_retained(t) -> None:
     key = id(t)
     if _retained_entry(t) is not None:
         return
-    _RETAINED[key] = [weakref.ref(t, lambda _r: _RETAINED.pop(key, None)), None, None, None]
+    _RETAINED[key] = [weakref.ref(t, lambda _r, d=_RETAINED: d.pop(key, None)), None, None, None]
     _RETAINED[key][1] = t.register_hook(_capture_hook(key))  # Paddle's
 
 
