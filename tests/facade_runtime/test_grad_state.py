@@ -153,3 +153,32 @@ def test_a_second_backward_through_a_pylayer_is_refused_not_a_crash(tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split() == ["refused", "ok", "24.0"], out.stdout
+
+
+def test_a_leaf_turned_off_after_the_forward_gets_no_gradient():
+    check('''
+import torch
+def f(x):
+    a = x.clone().requires_grad_()
+    b = (x * 2).requires_grad_()
+    c = (x * 3).requires_grad_()
+    (a * b).sum().backward()
+    loss = (a * b * c).sum()
+    b.requires_grad_(False)      # torch's AccumulateGrad skips it: b.grad stays as it was
+    c.requires_grad = False      # and c.grad stays None
+    loss.backward()
+    return a.grad, b.grad, c.grad is None, b.requires_grad
+''', X)
+
+
+def test_a_saved_tensor_modified_in_place_raises_torchs_error():
+    check(_message('''
+import torch
+def f(x):
+    a = x.clone().requires_grad_()
+    loss = (a[1:] ** 2).mean()
+    loss.backward(retain_graph=True)
+    RUN
+''').replace("BODY", "with torch.no_grad():\n            a.mul_(0.5)\n        loss.backward()"
+             ).replace("return type(e).__name__, str(e)", "return type(e).__name__, str(e)[:70]"),
+          X)

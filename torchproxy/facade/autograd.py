@@ -227,6 +227,7 @@ def _run_backward(fn, *args, **kwargs):
     _refuse_spent_pylayers(roots)
     retained = fn is not paddle.grad and bool(kwargs.get("retain_graph", args[2] if len(args) > 2
                                                           else False))
+    frozen = _snapshot_frozen() if _FROZEN and fn is not paddle.grad else None
     _pending.error = None
     if _ASSIGNED_GRADS:
         _sync_assigned_grads()
@@ -239,6 +240,18 @@ def _run_backward(fn, *args, **kwargs):
             if "TensorWrappers" not in str(e):
                 raise
             raise RuntimeError(_FREED_GRAPH) from e
+        except RuntimeError as e:
+            # Paddle's version check of saved tensors, in torch's words (Paddle's details kept:
+            # it names no tensor or op as torch does)
+            text = str(e)
+            if "(PermissionDenied)" not in text or "modified by an inplace operation" not in text:
+                raise
+            raise RuntimeError("one of the variables needed for gradient computation has been "
+                               "modified by an inplace operation: (Paddle: "
+                               f"{text.strip().splitlines()[0]})") from e
+        finally:
+            if frozen:
+                _restore_frozen(frozen)
         if _ASSIGNED_GRADS:
             _write_back_assigned_grads()
         if _RETAINED:
@@ -631,8 +644,46 @@ def _get_requires_grad(self) -> bool:
     return not self.stop_gradient
 
 
+# Leaves whose requires_grad was turned off after a graph recorded them: torch's backward
+# leaves their .grad alone (AccumulateGrad skips a leaf that no longer requires grad), Paddle's
+# accumulates into it.  id(leaf) -> a weak reference; a backward snapshots their gradients and
+# puts them back (_run_backward).
+_FROZEN: dict = {}
+
+
 def _set_requires_grad(self, flag) -> None:
-    self.stop_gradient = not bool(flag)
+    flag = bool(flag)
+    if self.is_leaf:
+        key = id(self)
+        if not flag and not self.stop_gradient:
+            _FROZEN[key] = weakref.ref(self, lambda _r, d=_FROZEN: d.pop(key, None))
+        elif flag:
+            _FROZEN.pop(key, None)
+    self.stop_gradient = not flag
+
+
+def _snapshot_frozen():
+    """[(leaf, a copy of its Paddle gradient or None)] for the leaves turned off."""
+    out = []
+    for ref in list(_FROZEN.values()):
+        leaf = ref()
+        if leaf is None or not leaf.stop_gradient:
+            continue
+        g = leaf.grad  # Paddle's (inside torchproxy)
+        out.append((leaf, None if g is None else paddle.assign(g.detach())))
+    return out
+
+
+def _restore_frozen(frozen):
+    for leaf, before in frozen:
+        g = leaf.grad  # Paddle's
+        if g is None:
+            continue
+        if before is None:
+            leaf.clear_gradient(False)
+        else:
+            with paddle.no_grad():
+                paddle.assign(before, output=g.detach())  # in place: x.grad keeps its identity
 
 
 # the property is complete (getter and setter) before it is registered
@@ -708,7 +759,7 @@ def _apply_leaf_hooks(x, g):
 
 @tensor_method("requires_grad_")
 def requires_grad_(self, requires_grad: bool = True):
-    self.stop_gradient = not bool(requires_grad)
+    _set_requires_grad(self, requires_grad)
     return self
 
 
