@@ -182,3 +182,16 @@ def f(x):
 ''').replace("BODY", "with torch.no_grad():\n            a.mul_(0.5)\n        loss.backward()"
              ).replace("return type(e).__name__, str(e)", "return type(e).__name__, str(e)[:70]"),
           X)
+
+
+@pytest.mark.parametrize("new", ["p.data * 2", "torch.ones(5)"])
+def test_assigning_data_keeps_the_gradient(new):
+    check(f'''
+import torch
+def f(x):
+    p = torch.nn.Parameter(x.clone())
+    (p * p).sum().backward()
+    g = p.grad
+    p.data = {new}               # Paddle 2.6's setter dropped p.grad
+    return g, p.grad, g is p.grad, p.detach(), p.requires_grad
+''', X)

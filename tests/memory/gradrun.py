@@ -172,8 +172,11 @@ def compare_step(e_rec, a_rec):
             continue
         same, kind = _same_value(e[1], a[1])
         if not same:
+            # after a step that raised on both sides, the state is what the backward had done
+            # before it stopped (the engines run nodes in different orders): said in the text
+            both = "after both raised: " if e_out[0] == "err" and a_out[0] == "err" else ""
             found.append((kind or _cls_of(key),
-                          f"{key}: torch {_short(e[1])}; facade {_short(a[1])}"))
+                          f"{both}{key}: torch {_short(e[1])}; facade {_short(a[1])}"))
     return found
 
 

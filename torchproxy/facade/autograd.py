@@ -252,10 +252,10 @@ def _run_backward(fn, *args, **kwargs):
         finally:
             if frozen:
                 _restore_frozen(frozen)
+            if _RETAINED:  # what reached a retained tensor before an error counts, as in torch
+                _accumulate_retained(fn is not paddle.grad)
         if _ASSIGNED_GRADS:
             _write_back_assigned_grads()
-        if _RETAINED:
-            _accumulate_retained(fn is not paddle.grad)
         if retained and roots:
             ref = weakref.ref(roots[0])
             for ptr in _pylayer_nodes(roots):
