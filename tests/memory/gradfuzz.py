@@ -177,6 +177,8 @@ def main(argv=None) -> int:
                                                          "(one per first failure class + step kind)")
     p.add_argument("--show", type=int, default=10)
     p.add_argument("--json", help="write every failing program here")
+    p.add_argument("--summary", help="write the summary (the printed JSON, with the command "
+                                     "and the git commit) here")
     args = p.parse_args(argv)
     if args.replay:
         with open(args.replay) as f:
@@ -223,6 +225,17 @@ def main(argv=None) -> int:
         s.update({"explained_by_open_finding": dict(sorted(explained_by.items())),
                   "unexplained": len(failing)})
     print(json.dumps(s, indent=1))
+    if args.summary:
+        import subprocess
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
+                                capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=HERE, capture_output=True, text=True).stdout.strip()
+        s.update({"command": "python -m tests.memory.gradfuzz " + " ".join(argv or sys.argv[1:]),
+                  "commit": commit + ("+changes" if dirty else "")})
+        with open(args.summary, "w") as f:
+            json.dump(s, f, indent=1)
+            f.write("\n")
     if args.json:
         with open(args.json, "w") as f:
             json.dump([{"index": r.index, "classes": r.classes, "program": r.chain,
