@@ -195,3 +195,17 @@ def f(x):
     p.data = {new}               # Paddle 2.6's setter dropped p.grad
     return g, p.grad, g is p.grad, p.detach(), p.requires_grad
 ''', X)
+
+
+def test_a_turned_off_leaf_keeps_an_assigned_gradient_written_since():
+    check('''
+import torch
+def f(x):
+    a = x.clone().requires_grad_()
+    b = (x * 2).requires_grad_()
+    b.grad = torch.ones(3, 4) * 0.5
+    b.requires_grad_(False)
+    b.grad.add_(1.0)             # into the assigned tensor: the next backward must keep it
+    (a * a).sum().backward()
+    return a.grad, b.grad
+''', X)

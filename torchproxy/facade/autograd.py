@@ -227,10 +227,11 @@ def _run_backward(fn, *args, **kwargs):
     _refuse_spent_pylayers(roots)
     retained = fn is not paddle.grad and bool(kwargs.get("retain_graph", args[2] if len(args) > 2
                                                           else False))
-    frozen = _snapshot_frozen() if _FROZEN and fn is not paddle.grad else None
     _pending.error = None
     if _ASSIGNED_GRADS:
         _sync_assigned_grads()
+    # after the sync: an assigned .grad written since (p.grad.add_) is the value to keep
+    frozen = _snapshot_frozen() if _FROZEN and fn is not paddle.grad else None
     try:
         try:
             result = fn(*args, **kwargs)
