@@ -35,6 +35,7 @@ from viewcompare import Outcome  # noqa: E402
 from viewledger import explain  # noqa: E402
 
 RUNNER = "gradrun:run_program"
+REPO = os.path.dirname(os.path.dirname(HERE))
 LEDGER = os.path.join(HERE, "gradledger.json")
 REGRESSIONS = os.path.join(HERE, "gradregressions.json")
 
@@ -229,7 +230,9 @@ def main(argv=None) -> int:
         import subprocess
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
                                 capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+        # the code that ran: changes to the facade or the fuzzer (not to results files)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                                os.path.join(REPO, "torchproxy"), HERE],
                                cwd=HERE, capture_output=True, text=True).stdout.strip()
         s.update({"command": "python -m tests.memory.gradfuzz " + " ".join(argv or sys.argv[1:]),
                   "commit": commit + ("+changes" if dirty else "")})
