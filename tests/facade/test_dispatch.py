@@ -113,6 +113,7 @@ SAMPLES.update({
     "to": (X, lambda: (paddle.float64,), {}), "size": (X, lambda: (1,), {}),
     "stride": (X, lambda: (0,), {}), "max": (X, lambda: (1,), {}), "min": (X, lambda: (0,), {}),
     "backward": (GRAD_ROOT, lambda: (), {}),
+    "register_hook": (GRAD_ROOT, lambda: (lambda g: g * 2,), {}),
     "__setitem__": (X, lambda: ((0, 1), 9.0), {}), "__getitem__": (X, lambda: ((0, 1),), {}),
     "geometric_": (X, lambda: (0.5,), {}), "multinomial": (X, lambda: (2,), {}),
 })
@@ -253,8 +254,11 @@ def _norm(v, values=True):
         return ("UntypedStorage", v.nbytes())
     if isinstance(v, (list, tuple)):
         return (type(v).__name__, tuple(_norm(i, values) for i in v))
-    if type(v).__name__ in ("PyCapsule", "GradNodeBase"):
-        return (type(v).__name__,)  # (a new wrapper object on every read: compare the type)
+    if type(v).__name__ in ("PyCapsule", "GradNodeBase", "_HookHandle",
+                            "TensorHookRemoveHelper"):
+        # a new wrapper object on every read, or register_hook's handle (one per call):
+        # compare the type
+        return (type(v).__name__,)
     if isinstance(v, (bool, int, float, str, type(None))):
         return (type(v).__name__, v if values else None)
     return (type(v).__name__, repr(v))

@@ -68,8 +68,10 @@ def child_env(perturb: int) -> dict:
 class Server:
     """One fork server (viewchild.py) with the facade imported."""
 
-    def __init__(self, python: str, workdir: str, perturb: int = 165):
+    def __init__(self, python: str, workdir: str, perturb: int = 165,
+                 runner: str = "chainrun:run_chain"):
         self.workdir = workdir
+        self.runner = runner  # what the fork runs on each item ("module:function")
         self.log = open(os.path.join(workdir, f"server-{id(self)}.log"), "wb")
         self.proc = subprocess.Popen([python, os.path.join(HERE, "viewchild.py")],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -91,7 +93,8 @@ class Server:
         stem = os.path.join(self.workdir, f"b{id(self)}-{self.n}")
         with open(stem + ".json", "w") as f:
             json.dump(chains, f)
-        req = {"chains": stem + ".json", "out": stem + ".pickle", "err": stem + ".err"}
+        req = {"chains": stem + ".json", "out": stem + ".pickle", "err": stem + ".err",
+               "runner": self.runner}
         self.proc.stdin.write(json.dumps(req) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
@@ -143,7 +146,8 @@ class FacadeRun:
     anomalies: list = field(default_factory=list)  # forks that died outside a chain
 
 
-def run_facade(python, chains, jobs=2, batch=250, workdir=None) -> FacadeRun:
+def run_facade(python, chains, jobs=2, batch=250, workdir=None,
+               runner="chainrun:run_chain") -> FacadeRun:
     result = FacadeRun()
     lock = threading.Lock()
     work = queue.Queue()
@@ -156,7 +160,7 @@ def run_facade(python, chains, jobs=2, batch=250, workdir=None) -> FacadeRun:
 
     def worker():
         try:
-            server = Server(python, workdir)
+            server = Server(python, workdir, runner=runner)
         except Exception as exc:  # noqa: BLE001 - reported by the caller
             errors.append(exc)
             return

@@ -49,12 +49,14 @@ def ledger_text(chain) -> str:
     return one_line(chain) + "; " + REDUCE[chain["reduce"]].replace("\n", "; ")
 
 
-def explain(chain, failures, findings):
+def explain(chain, failures, findings, text=None):
     """failures: [(class, detail)] -> (explained: {class: finding id}, unexplained: [(class, detail)]).
 
     A failure is explained by an open finding that names its class, whose ``match`` is found in
-    the chain's snippet and whose optional ``detail`` is found in the failure's text."""
-    text = ledger_text(chain)
+    the chain's snippet and whose optional ``detail`` is found in the failure's text.  ``text``:
+    what ``match`` is searched in, when not a view chain's (the gradient-state fuzzer's
+    programs)."""
+    text = ledger_text(chain) if text is None else text
     explained, unexplained = {}, []
     for cls, detail in failures:
         hit = next((f["id"] for f in findings

@@ -17,7 +17,7 @@ from .registry import manifest
 NAMES = manifest("""
     torch: autograd enable_grad inference_mode is_grad_enabled is_inference_mode_enabled no_grad
         set_grad_enabled
-    torch.Tensor: backward grad grad_fn requires_grad requires_grad_
+    torch.Tensor: backward detach_ grad grad_fn register_hook requires_grad requires_grad_
     torch.autograd: Function Variable backward enable_grad function grad inference_mode no_grad
         set_grad_enabled
     torch.autograd.function: Function FunctionCtx once_differentiable
@@ -166,17 +166,101 @@ def is_inference_mode_enabled() -> bool:
 _pending = threading.local()
 
 
+_FREED_GRAPH = ("Trying to backward through the graph a second time (or directly access saved "
+                "tensors after they have already been freed). Saved intermediate values of the "
+                "graph are freed when you call .backward() or autograd.grad(). Specify "
+                "retain_graph=True if you need to backward through the graph a second time or if "
+                "you need to access saved tensors after calling backward.")
+
+
+# Paddle runs a PyLayer's node once: its backward() releases the node's context whatever
+# retain_graph says (torch.autograd.grad runs copies of the nodes and leaves them whole), and
+# the next backward or grad through that node segfaults (docs/memory-model.md, Paddle bug 13;
+# the facade's views (expand, strided views) and torch.autograd.Function are PyLayers).  After
+# a backward(retain_graph=True) the facade remembers the PyLayer nodes it ran, and refuses a
+# later backward or grad that reaches one of them instead of crashing.  node_ptr() ->
+# a weak reference to a tensor the backward started from: while it lives, so does its graph,
+# so the address still names that node.
+_SPENT_PYLAYERS: dict = {}
+
+
+def _pylayer_nodes(roots):
+    """Addresses of the PyLayer nodes in the graphs of ``roots``."""
+    stack = [t.grad_fn for t in roots if isinstance(t, paddle.Tensor) and not t.stop_gradient
+             and t.grad_fn is not None]  # Paddle's grad_fn (inside torchproxy)
+    seen, found = set(), []
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        seen.add(ptr)
+        if node.name().startswith("GradNodePyLayer"):
+            found.append(ptr)
+        stack.extend(node.next_functions)
+    return found
+
+
+def _refuse_spent_pylayers(roots):
+    for ptr, ref in list(_SPENT_PYLAYERS.items()):
+        if ref() is None:
+            del _SPENT_PYLAYERS[ptr]
+    if not _SPENT_PYLAYERS:
+        return
+    if any(ptr in _SPENT_PYLAYERS for ptr in _pylayer_nodes(roots)):
+        raise RuntimeError(
+            "torchproxy: a second backward through a graph that backward(retain_graph=True) "
+            f"already ran is not provided where it passes a PyLayer (Paddle {_shims.VERSION} "
+            "crashes there: a PyLayer node runs once; the facade's expand/strided views and "
+            "torch.autograd.Function are PyLayers); compute the gradients in one backward, or "
+            "use torch.autograd.grad for the earlier ones")
+
+
 def _run_backward(fn, *args, **kwargs):
     """Run a Paddle backward; if a torch Function's backward raised, re-raise that error."""
     from .autograd_anomaly import refuse_nan_checked_backward  # (an area loaded after this)
     refuse_nan_checked_backward("a backward (torch.autograd.backward / grad, Tensor.backward)")
+    own = getattr(fn, "__self__", None)
+    roots = [own] if isinstance(own, paddle.Tensor) else list(args[0])
+    _refuse_spent_pylayers(roots)
+    retained = fn is not paddle.grad and bool(kwargs.get("retain_graph", args[2] if len(args) > 2
+                                                          else False))
     _pending.error = None
     if _ASSIGNED_GRADS:
         _sync_assigned_grads()
+    # after the sync: an assigned .grad written since (p.grad.add_) is the value to keep
+    frozen = _snapshot_frozen() if _FROZEN and fn is not paddle.grad else None
     try:
-        result = fn(*args, **kwargs)
+        try:
+            result = fn(*args, **kwargs)
+        except SystemError as e:
+            # Paddle's "(Fatal) The TensorWrappers of <node> do not exist": a second backward
+            # through a graph whose saved tensors the first one freed; torch's error for it
+            if "TensorWrappers" not in str(e):
+                raise
+            raise RuntimeError(_FREED_GRAPH) from e
+        except RuntimeError as e:
+            # Paddle's version check of saved tensors, in torch's words (Paddle's details kept:
+            # it names no tensor or op as torch does)
+            text = str(e)
+            if "(PermissionDenied)" not in text or "modified by an inplace operation" not in text:
+                raise
+            raise RuntimeError("one of the variables needed for gradient computation has been "
+                               "modified by an inplace operation: (Paddle: "
+                               f"{text.strip().splitlines()[0]})") from e
+        finally:
+            if frozen:
+                _restore_frozen(frozen)
+            if _RETAINED:  # what reached a retained tensor before an error counts, as in torch
+                _accumulate_retained(fn is not paddle.grad)
         if _ASSIGNED_GRADS:
             _write_back_assigned_grads()
+        if retained and roots:
+            ref = weakref.ref(roots[0])
+            for ptr in _pylayer_nodes(roots):
+                _SPENT_PYLAYERS[ptr] = ref
         return result
     except Exception:
         err, _pending.error = getattr(_pending, "error", None), None
@@ -212,6 +296,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if allow_unused is None:
         allow_unused = materialize_grads
     inputs_l = _as_list(inputs)
+    # torch's checks, outputs first (Paddle raises other errors, or none)
+    _check_differentiable(_as_list(outputs))
+    if any(isinstance(x, paddle.Tensor) and x.stop_gradient for x in inputs_l):
+        raise RuntimeError("One of the differentiated Tensors does not require grad")
     try:
         grads = _run_backward(paddle.grad, _as_list(outputs), inputs_l,
                               grad_outputs=_as_list(grad_outputs), retain_graph=retain_graph,
@@ -226,13 +314,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                f"{_shims.VERSION} has no higher-order gradient for {op})") \
             from e
     out = []
-    for g, x in zip(grads, inputs_l):
+    for i, (g, x) in enumerate(zip(grads, inputs_l)):
+        if _LEAF_HOOKS and x.is_leaf:
+            g = _apply_leaf_hooks(x, g)
         if g is None:
             if not allow_unused:
                 # torch's message; Paddle raises a different one (or none) per version
-                raise RuntimeError("One of the differentiated Tensors appears to not have been "
-                                   "used in the graph. Set allow_unused=True if this is the "
-                                   "desired behavior.")
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have "
+                                   "been used in the graph. Set allow_unused=True if this is "
+                                   "the desired behavior.")
             if materialize_grads:
                 g = paddle.zeros_like(x)
         out.append(g)
@@ -252,12 +342,18 @@ def _backward_into(outputs, grads, inputs, retain_graph):
     inputs = _as_list(inputs)
     if not inputs:
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    if any(x.stop_gradient for x in inputs):
+        # torch retains the gradient of each input (leaf or not): refused for one that does
+        # not require grad (Paddle returns None for it)
+        raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if any(not x.is_leaf for x in inputs):
         # Paddle sets .grad on leaves only
         raise NotProvidedError("torch.Tensor.backward(inputs=) with a non-leaf tensor in inputs")
     gs = _run_backward(paddle.grad, outputs, inputs, grad_outputs=grads,
                        retain_graph=bool(retain_graph), create_graph=False, allow_unused=True)
     for x, g in zip(inputs, gs):
+        if _LEAF_HOOKS:  # paddle.grad returns a leaf's gradient without its hooks
+            g = _apply_leaf_hooks(x, g)
         if g is None:
             continue
         g = g.detach()
@@ -549,17 +645,122 @@ def _get_requires_grad(self) -> bool:
     return not self.stop_gradient
 
 
+# Leaves whose requires_grad was turned off after a graph recorded them: torch's backward
+# leaves their .grad alone (AccumulateGrad skips a leaf that no longer requires grad), Paddle's
+# accumulates into it.  id(leaf) -> a weak reference; a backward snapshots their gradients and
+# puts them back (_run_backward).
+_FROZEN: dict = {}
+
+
 def _set_requires_grad(self, flag) -> None:
-    self.stop_gradient = not bool(flag)
+    flag = bool(flag)
+    if self.is_leaf:
+        key = id(self)
+        if not flag and not self.stop_gradient:
+            _FROZEN[key] = weakref.ref(self, lambda _r, d=_FROZEN: d.pop(key, None))
+        elif flag:
+            _FROZEN.pop(key, None)
+    self.stop_gradient = not flag
+
+
+def _snapshot_frozen():
+    """[(leaf, a copy of its Paddle gradient or None)] for the leaves turned off."""
+    out = []
+    for ref in list(_FROZEN.values()):
+        leaf = ref()
+        if leaf is None or not leaf.stop_gradient:
+            continue
+        g = leaf.grad  # Paddle's (inside torchproxy)
+        out.append((leaf, None if g is None else paddle.assign(g.detach())))
+    return out
+
+
+def _restore_frozen(frozen):
+    for leaf, before in frozen:
+        g = leaf.grad  # Paddle's
+        if g is None:
+            continue
+        if before is None:
+            leaf.clear_gradient(False)
+        else:
+            with paddle.no_grad():
+                paddle.assign(before, output=g.detach())  # in place: x.grad keeps its identity
 
 
 # the property is complete (getter and setter) before it is registered
 tensor_method("requires_grad")(property(_get_requires_grad, _set_requires_grad))
 
 
+@tensor_method("detach_", note="torch's refusal for views in the autograd graph")
+def detach_(self):
+    if not self.stop_gradient and _shims.autograd_view_root(self) is not None:
+        raise RuntimeError(
+            "Can't detach views in-place. Use detach() instead. If you are using "
+            "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+            "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+            "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+            "function in torch/optim/optimizer.py as the solution.")
+    return self.detach_()  # Paddle's (inside torchproxy)
+
+
+# Hooks registered on leaves through the facade, in order: torch.autograd.grad applies them to
+# the gradients it returns for those leaves (torch runs a tensor's hooks before capturing its
+# gradient); paddle.grad returns a leaf's gradient without its hooks.  id(leaf) -> [a weak
+# reference to the leaf, [hook handle, ...]]
+_LEAF_HOOKS: dict = {}
+
+
+class _HookHandle:
+    """torch's RemovableHandle over Paddle's: remove() also drops the hook from _LEAF_HOOKS."""
+
+    def __init__(self, handle, hook):
+        self._handle, self.hook, self.removed = handle, hook, False
+
+    def remove(self):
+        if not self.removed:
+            self.removed = True
+            self._handle.remove()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+@tensor_method("register_hook", note="Paddle's hook; torch's checks, a retained non-leaf's "
+                                     ".grad is taken after it, torch.autograd.grad applies a "
+                                     "leaf's hooks")
+def register_hook(self, hook):
+    if self.stop_gradient:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    handle = _HookHandle(self.register_hook(hook), hook)  # Paddle's (inside torchproxy)
+    if self.is_leaf:
+        key = id(self)
+        entry = _LEAF_HOOKS.get(key)
+        if entry is None or entry[0]() is not self:
+            entry = _LEAF_HOOKS[key] = [weakref.ref(self, lambda _r, d=_LEAF_HOOKS: d.pop(key, None)),
+                                        []]
+        entry[1].append(handle)
+    else:
+        keep_capture_last(self)
+    return handle
+
+
+def _apply_leaf_hooks(x, g):
+    entry = _LEAF_HOOKS.get(id(x))
+    if entry is None or entry[0]() is not x or g is None:
+        return g
+    for handle in entry[1]:
+        if not handle.removed:
+            out = handle.hook(g)
+            g = g if out is None else out
+    return g
+
+
 @tensor_method("requires_grad_")
 def requires_grad_(self, requires_grad: bool = True):
-    self.stop_gradient = not bool(requires_grad)
+    _set_requires_grad(self, requires_grad)
     return self
 
 
@@ -584,10 +785,66 @@ def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, 
     _run_backward(self.backward, gradient, retain_graph=bool(retain_graph))
 
 
+# A non-leaf's retained gradient (retain_grad()) accumulates over backward calls in torch
+# (``grad = grad + new``, a new tensor each time) and is the gradient after the tensor's hooks;
+# Paddle's retain_grads hook replaces it with the newest gradient, taken before the hooks.  The
+# facade keeps the torch value itself, from a Paddle hook of its own that it keeps last
+# (register_hook below moves it behind each new hook): id(tensor) -> [a weak reference to the
+# tensor, that hook's handle, the accumulated gradient or None, the gradient the running
+# backward delivered or None].  It stays with the tensor through detach_() (torch keeps .grad
+# there too).
+_RETAINED: dict = {}
+
+
+def _capture_hook(key):
+    def capture(g):
+        entry = _RETAINED.get(key)
+        if entry is not None:
+            entry[3] = g.detach()
+        return None  # the gradient flows on unchanged
+    return capture
+
+
+def track_retained(t) -> None:
+    """Called by Tensor.retain_grad for a non-leaf."""
+    key = id(t)
+    if _retained_entry(t) is not None:
+        return
+    _RETAINED[key] = [weakref.ref(t, lambda _r, d=_RETAINED: d.pop(key, None)), None, None, None]
+    _RETAINED[key][1] = t.register_hook(_capture_hook(key))  # Paddle's
+
+
+def keep_capture_last(t) -> None:
+    """After a hook was registered on ``t``: its retained gradient is taken after it."""
+    entry = _retained_entry(t) if _RETAINED else None
+    if entry is not None:
+        entry[1].remove()
+        entry[1] = t.register_hook(_capture_hook(id(t)))
+
+
+def _retained_entry(t):
+    entry = _RETAINED.get(id(t))
+    return entry if entry is not None and entry[0]() is t else None
+
+
+def _accumulate_retained(accumulate: bool) -> None:
+    """After a backward: add what each retained non-leaf received to its torch .grad
+    (``accumulate`` False after torch.autograd.grad, which leaves every .grad alone)."""
+    for entry in list(_RETAINED.values()):
+        new, entry[3] = entry[3], None
+        if new is None or not accumulate:
+            continue
+        entry[2] = paddle.assign(new) if entry[2] is None else entry[2] + new
+
+
 def _get_grad(self):
     """``self.grad`` as torch has it (the Tensor property's getter).  Facade code reads a
     gradient through this (``grad_of``), never through ``p.grad``: inside torchproxy that is
     Paddle's own property, which holds a copy of a tensor assigned to ``.grad``."""
+    if _RETAINED:
+        entry = _retained_entry(self)
+        if entry is not None:
+            return entry[2]
     assigned = _assigned_grad(self) if _ASSIGNED_GRADS else None
     if assigned is not None:
         return assigned
@@ -626,6 +883,14 @@ def _user_grad(self):
         # none, the tensor the user assigned (theirs, as it is), or no memory to outlive
         # (Paddle's view refuses 0 elements)
         return g
+    if not g.is_contiguous():
+        # a leaf's first gradient is the tensor backward produced, strided when the last op
+        # was a view's gradient (transpose): Paddle accumulates the next backward into a
+        # strided gradient out of place (a new allocation), so a held x.grad would keep the
+        # old values and stop being x.grad; torch accumulates in place.  Made contiguous in
+        # place (g shares the leaf's DenseTensor), later backwards accumulate into it.
+        with paddle.no_grad():
+            paddle.assign(g.contiguous(), output=g)
     key = id(self)
     entry = _GRAD_VIEWS.get(key)
     if entry is not None and entry[0]() is self:
@@ -691,7 +956,15 @@ def clear_grad(p, set_to_none: bool) -> None:
     if assigned is not None:
         with paddle.no_grad():
             paddle.assign(paddle.zeros_like(assigned), output=assigned)  # through views
-    p.clear_gradient(True)
+            if not assigned.stop_gradient:  # torch: zero_grad detaches a gradient that
+                assigned.stop_gradient = True  # requires grad (requires_grad_(False))
+    g = p.grad  # Paddle's: shares the leaf's DenseTensor
+    if g is not None:
+        # zeroed in place, not with clear_gradient(True): that marks Paddle's accumulation
+        # node "fake empty", and the next backward then replaces the gradient instead of adding
+        # to it, losing whatever was written into it since (p.grad.add_(...), p.grad = t)
+        with paddle.no_grad():
+            g.detach().zero_()
 
 
 def _assign_grad(leaf, value):
@@ -715,13 +988,52 @@ def _write_back_assigned_grads():
         leaf.grad = assigned  # Paddle's setter
 
 
+_CPP_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half",
+             "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int"}
+_SCALAR_TYPE = {"float32": "Float", "float64": "Double", "float16": "Half",
+                "bfloat16": "BFloat16", "int64": "Long", "int32": "Int"}
+
+
+def _check_grad_assignment(leaf, value):
+    """torch's checks of ``x.grad = value`` (Paddle's setter copies any shape in, or
+    broadcasts)."""
+    if not isinstance(value, paddle.Tensor):
+        raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                        f"{type(value).__name__}")
+    if value is leaf:
+        raise RuntimeError("can't assign Variable as its own grad")
+    if value.dtype != leaf.dtype:
+        from .dtypes import torch_name
+        # torch names the gradient's dtype by its C++ type and the tensor's by ScalarType
+        cpp, scalar = _CPP_TYPE.get(torch_name(value.dtype)), _SCALAR_TYPE.get(
+            torch_name(leaf.dtype))
+        raise RuntimeError(
+            f"attempting to assign a gradient with dtype '{cpp or torch_name(value.dtype)}' to a "
+            f"tensor with grad_dtype '{scalar or torch_name(leaf.dtype)}'. The gradient must "
+            "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
+            "tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. "
+            "Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may "
+            "break downstream systems that assume they match.")
+    if list(value.shape) != list(leaf.shape):
+        raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' to a "
+                           f"tensor of size '{list(leaf.shape)}'. Please ensure that the "
+                           "gradient and the tensor are the same size")
+
+
 def _set_grad(self, value):
+    entry = _retained_entry(self) if _RETAINED else None
+    if entry is not None:  # a retained non-leaf's: the facade's own (above)
+        if value is not None:
+            _check_grad_assignment(self, value)
+        entry[2] = value
+        return
     if value is None:
         _ASSIGNED_GRADS.pop(id(self), None)
         self.clear_gradient(False)  # release it: x.grad is None afterwards (Paddle 2.6 and 3.x)
         if ZERO_SIZE_GRAD_CRASHES:
             _forget_empty_leaf_grad(self)
     else:
+        _check_grad_assignment(self, value)
         if self.grad is not None:  # Paddle's setter copies into the gradient it has: release
             self.clear_gradient(False)  # that one, so an x.grad held from before keeps its values
         self.grad = value  # Paddle's setter

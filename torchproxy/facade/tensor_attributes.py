@@ -109,8 +109,13 @@ def _set_data(self, value):
         raise RuntimeError("data set to a tensor that requires gradients must be floating point "
                            "or complex dtype")
     # through a fresh alias: Paddle 2.6's setter shares the value's autograd state too (setting
-    # one's requires_grad then set the other's)
-    _paddle_data.__set__(self, value.detach())
+    # one's requires_grad then set the other's), and drops the tensor's .grad (torch keeps it,
+    # and a held x.grad stays x.grad: found by tests/memory/gradfuzz.py); sharing the value's
+    # DenseTensor alone keeps the leaf's autograd state there
+    if IS_PADDLE_2:
+        value.detach()._share_underline_tensor_to(self)
+    else:
+        _paddle_data.__set__(self, value.detach())
     self.stop_gradient = not requires
 
 

@@ -400,6 +400,8 @@ def retain_grad(self):
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     if not self.is_leaf:
         self.retain_grads()
+        from .autograd import track_retained
+        track_retained(self)  # torch accumulates a retained .grad; Paddle replaces it
         key = id(self)
         _RETAINING[key] = weakref.ref(self, lambda _r, key=key: _RETAINING.pop(key, None))
 
