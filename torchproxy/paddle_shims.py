@@ -827,10 +827,13 @@ def widen(x, dtype="float32"):
     """``x.astype(dtype)`` for a half tensor widened to float32/float64: through _Widen where
     it records a graph and Paddle's cast backward would round the gradient otherwise than torch
     (cast_truncates / tiny_to_float16_garbled)."""
+    # (the probes are of Paddle's CPU cast kernels; the cheap tests first: a tensor recording no
+    # graph, or one on a GPU, pays no dtype name: host cost, bench/facade_ops_host.py)
+    if x.stop_gradient or not paddle.is_grad_enabled() or not x.place.is_cpu_place():
+        return x.astype(dtype)
     half = str(x.dtype).rsplit(".", 1)[-1]
-    if x.stop_gradient or half not in _HALF_ROUNDING or not paddle.is_grad_enabled() or not (
-            cast_truncates(half) or half == "float16" and tiny_to_float16_garbled()) or \
-            not x.place.is_cpu_place():  # (the probes are of Paddle's CPU cast kernels)
+    if half not in _HALF_ROUNDING or not (
+            cast_truncates(half) or half == "float16" and tiny_to_float16_garbled()):
         return x.astype(dtype)
     return _Widen.apply(x, dtype)
 
