@@ -259,6 +259,144 @@ def _():
     return {"seen": [hex(a) for a, _ in seen]}
 
 
+@check("round 11: accurate sums, exact broadcasts and the half widening stay off CUDA tensors")
+def _():
+    """_accurate_sum's blocked sums and _ExactBroadcast, and paddle_shims._Widen, are for CPU
+    tensors (float32 sums; Paddle's CPU cast): counted while the facade runs sum/mean over a
+    partial axis, broadcast add/mul/div of operands requiring grad, F.linear with a bias
+    requiring grad and a half tensor's .float(), first on CUDA tensors (none may run), then on
+    the same CPU tensors (they must run, or the check could not fail).  Trees without them
+    (before main's 316441a) are reported, not failed."""
+    try:
+        from torchproxy.facade import _accurate_sum as A
+    except ImportError:
+        return {"skipped": "this tree has no facade/_accurate_sum.py"}
+    from torchproxy import paddle_shims as S
+    counts = {"sum_axis": 0, "exact_broadcast": 0, "widen": 0}
+    saved = (A._sum_axis, A._ExactBroadcast.apply, getattr(S, "_Widen", None))
+
+    def counting(key, fn):
+        def wrapped(*args, **kwargs):
+            counts[key] += 1
+            return fn(*args, **kwargs)
+        return wrapped
+    A._sum_axis = counting("sum_axis", saved[0])
+    A._ExactBroadcast.apply = counting("exact_broadcast", saved[1])
+    if saved[2] is not None:
+        S._Widen.apply = counting("widen", saved[2].apply)
+    code = """
+import torch.nn.functional as F
+x = torch.tensor(xs, device=dev)
+a = torch.tensor(xs, device=dev, requires_grad=True)
+r = torch.tensor(xs[0], device=dev, requires_grad=True)
+w = torch.tensor(xs[:8], device=dev, requires_grad=True)
+b = torch.tensor(xs[0, :8], device=dev, requires_grad=True)
+h = torch.tensor(xs, device=dev, dtype=torch.float16, requires_grad=True)
+outs = [x.sum(-1), x.mean(-1), x.sum(0), a + r, a * r, a / r, a - r, F.linear(a, w, b),
+        h.float()]
+result = [str(o.device) for o in outs]
+"""
+    rng = np.random.default_rng(0)
+    xs = rng.standard_normal((300, 1024)).astype("float32")
+    seen = {}
+    try:
+        for dev in ("cuda", "cpu"):
+            for k in counts:
+                counts[k] = 0
+            devices = in_scope(code, xs=xs, dev=dev)
+            seen[dev] = (dict(counts), sorted(set(devices)))
+    finally:
+        A._sum_axis, A._ExactBroadcast.apply = saved[0], saved[1]
+        if saved[2] is not None:
+            S._Widen.apply = saved[2].apply
+    cuda, cpu = seen["cuda"][0], seen["cpu"][0]
+    assert seen["cuda"][1] == ["cuda:0"] and seen["cpu"][1] == ["cpu"], seen
+    assert not any(cuda.values()), ("CPU-only paths ran on CUDA tensors", seen)
+    assert cpu["sum_axis"] > 0 and cpu["exact_broadcast"] > 0, ("the CPU control did not run "
+                                                                 "them", seen)
+    return {"counts": seen, "widen_on_cpu": cpu["widen"] > 0,
+            "note": "widen runs on CPU only where Paddle's CPU cast rounds otherwise than torch"}
+
+
+# torch code run twice: with the facade (scoped) and with real torch's CUDA build; each
+# statement's outcome (a tensor's device, pinning, dtype, shape, strides, autograd state and,
+# where deterministic, values; or the exception's type and first line) must agree
+_PIN_CASES = [
+    ("empty", "torch.empty(3, pin_memory=True)", False),
+    ("zeros", "torch.zeros(2, 3, pin_memory=True)", True),
+    ("ones float16", "torch.ones(4, dtype=torch.float16, pin_memory=True)", True),
+    ("full", "torch.full((2,), 1.5, pin_memory=True)", True),
+    ("tensor", "torch.tensor([1.0, 2.0], pin_memory=True)", True),
+    ("tensor to cuda", "torch.tensor([1.0, 2.0], device='cuda', pin_memory=True)", True),
+    ("empty_strided", "torch.empty_strided((2, 3), (1, 2), pin_memory=True)", False),
+    ("empty_like cpu", "torch.empty_like(torch.ones(2, 3), pin_memory=True)", False),
+    ("empty_like cuda", "torch.empty_like(torch.ones(2, 3, device='cuda'), pin_memory=True)", False),
+    ("randn", "torch.randn(3, pin_memory=True)", False),
+    ("rand", "torch.rand(3, pin_memory=True)", False),
+    ("randperm sorted", "torch.randperm(5, pin_memory=True).sort().values", True),
+    ("randperm", "torch.randperm(5, pin_memory=True)", False),
+    ("normal", "torch.normal(0.0, 1.0, (3,), pin_memory=True)", False),
+    ("scalar_tensor", "torch.scalar_tensor(2.0, pin_memory=True)", True),
+    ("new_empty_strided", "torch.ones(2).new_empty_strided((2,), (1,), pin_memory=True)", False),
+    ("requires_grad", "torch.zeros(3, requires_grad=True, pin_memory=True)", True),
+    ("empty cuda", "torch.empty(3, device='cuda', pin_memory=True)", False),
+    ("zeros cuda", "torch.zeros(3, device='cuda', pin_memory=True)", False),
+    ("randn cuda", "torch.randn(3, device='cuda', pin_memory=True)", False),
+    ("Tensor.pin_memory", "torch.arange(3.0).pin_memory()", True),
+    ("Tensor.pin_memory twice is itself",
+     "(lambda p: p.pin_memory() is p)(torch.arange(3.0).pin_memory())", True),
+    ("Tensor.pin_memory cuda", "torch.ones(3, device='cuda').pin_memory()", False),
+    ("Tensor.pin_memory cuda half",
+     "torch.ones(3, device='cuda', dtype=torch.float16).pin_memory()", False),
+    ("is_pinned cpu", "torch.ones(3).is_pinned()", True),
+    ("is_pinned cuda", "torch.ones(3, device='cuda').is_pinned()", True),
+    ("pinned to cuda and back",
+     "torch.tensor([1.0, 2.0], pin_memory=True).cuda(non_blocking=True).cpu()", True),
+    ("pinned .numpy()", "torch.tensor([1.0, 2.0], pin_memory=True).numpy().tolist()", True),
+    ("pinned * 2", "torch.tensor([1.0, 2.0], pin_memory=True) * 2", True),
+    ("pinned .sum()", "torch.tensor([1.0, 2.0], pin_memory=True).sum()", True),
+    ("pin_memory() differentiable",
+     "(lambda x: (x, torch.autograd.grad(x.pin_memory(), x, torch.ones(3)))[1][0])"
+     "(torch.ones(3, requires_grad=True))", True),
+    ("broadcast error on cuda",
+     "torch.ones(2, 3, device='cuda') + torch.ones(4, device='cuda')", False),
+    ("broadcast error on cuda, grad",
+     "torch.ones(2, 3, device='cuda', requires_grad=True) * torch.ones(4, device='cuda')", False),
+]
+
+_PIN_SIG = """
+def _sig(stmt, values):
+    try:
+        t = eval(stmt)
+    except Exception as e:  # noqa: BLE001 - the outcome compared
+        return ("raises", type(e).__name__, str(e).strip().splitlines()[0][:240])
+    if not isinstance(t, torch.Tensor):
+        return ("value", t)
+    sig = ["tensor", str(t.device), t.is_pinned(), str(t.dtype).rsplit(".", 1)[-1],
+           tuple(t.shape), tuple(t.stride()), t.requires_grad, t.is_leaf]
+    if values:
+        sig.append(t.detach().cpu().tolist())
+    return tuple(sig)
+result = [(label, _sig(stmt, values)) for label, stmt, values in cases]
+"""
+
+
+@check("round 11: pin_memory=True and Tensor.pin_memory()/is_pinned() as torch's CUDA build")
+def _():
+    got = in_scope(_PIN_SIG, cases=_PIN_CASES)
+    ns = {"torch": real, "cases": _PIN_CASES}
+    exec(_PIN_SIG, ns)
+    want = ns["result"]
+    rows, bad = [], []
+    for (label, g), (_, w) in zip(got, want):
+        ok = g == w
+        rows.append({"case": label, "ok": ok, "facade": repr(g), "torch": repr(w)})
+        if not ok:
+            bad.append(label)
+    assert not bad, {"differ": bad, "rows": [r for r in rows if not r["ok"]]}
+    return {"rows": rows}
+
+
 @check("memory stats move with allocations")
 def _():
     before = T.cuda.memory_allocated()
