@@ -135,8 +135,9 @@ def main(argv=None):
     finally:
         torchproxy.disable()
     tree = os.environ.get("TORCHPROXY_TREE") or ROOT
+    from torchproxy.facade import dispatch
     print(f"torchproxy from {os.path.dirname(os.path.dirname(torchproxy.__file__))} "
-          f"(TORCHPROXY_TREE={tree})")
+          f"(TORCHPROXY_TREE={tree}), dispatcher: {dispatch.backend()}")
     print(f"Paddle {paddle.__version__}, torch {torch.__version__}, Python "
           f"{sys.version.split()[0]}, {platform.machine()}, "
           f"{'GPU ' + torch.cuda.get_device_name(0) if gpu else 'CPU'} tensors, {args.dtype}; "

@@ -32,18 +32,26 @@ LOG=$OUT/host_cost_log.txt
 AFTER=$PWD MAIN=$PWD/.hc_base BASELINE=$PWD/pre
 export PYTHONUNBUFFERED=1
 
-setup() {  # the wheels staged by calls 1-3 (+ p03 here), installed once; the C builds, each tree
+setup() {  # the wheels staged by calls 1-3 (+ p03 here), installed once; the trees copied to
+  # /tmp/trees11 and their C extensions built there once per machine (a carried folder is
+  # replaced on every call, build outputs included: the first lease of this round ran its
+  # checks and launches without them, log-machine1-*-no-c-build.txt)
   . gpu/paddle_site.sh
   mkdir -p /tmp/dw
   for d in .devwheels/p*; do [ -d "$d" ] && cp -n "$d"/* /tmp/dw/; done
   install_paddle_site || return 1
   export PYTHONPATH=/tmp/site
-  if [ ! -f /tmp/built11 ]; then
-    for d in "$AFTER" "$MAIN" "$BASELINE"; do
+  local T=/tmp/trees11
+  if [ ! -f $T/built ]; then
+    rm -rf $T && mkdir -p $T && cp -r "$PWD" $T/AFTER && cp -rL ../.hc_gpu_base $T/MAIN
+    for d in $T/AFTER $T/MAIN $T/AFTER/pre; do
       (cd "$d" && python3 setup.py build_ext --inplace -q >/tmp/build.log 2>&1) || tail -5 /tmp/build.log
     done
-    touch /tmp/built11
+    touch $T/built
   fi
+  cd $T/AFTER && ln -sfn ../MAIN .hc_base
+  AFTER=$T/AFTER MAIN=$T/MAIN BASELINE=$T/AFTER/pre
+  echo "C extensions: $(ls $T/AFTER/torchproxy/*.so $T/MAIN/torchproxy/*.so $T/AFTER/pre/torchproxy/*.so | wc -l) files (3 a tree)"
   echo "== $(date -u +%FT%TZ) $(nvidia-smi -L)"
   echo "trees: AFTER $(cat AFTER 2>/dev/null) | MAIN $(cat .hc_base/BASELINE 2>/dev/null) | BASELINE $(cat pre/BASELINE 2>/dev/null)"
   python3 - <<'EOF'
