@@ -327,11 +327,30 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     # negative stride is refused there), 0 when any size is 0
     item = _sizes.itemsize(dt)
     nbytes = _sizes.nbytes_strided(shape, stride, item)
+    if pinning:
+        # Paddle computes on pinned tensors with GPU kernels: a strided view of pinned storage
+        # (paddle.as_strided) is a GPU tensor (H100 lease, round eleven), so only row-major
+        # strides, which need no view, are pinned
+        if not _row_major(shape, stride):
+            raise NotProvidedError("torch.empty_strided(pin_memory=True) with strides other "
+                                   "than row-major (a view of pinned memory is a GPU tensor "
+                                   "in Paddle)")
+        with _sizes.allocating(nbytes, place):
+            return _finish(pin(kernel_empty(shape, dt, place)), requires_grad)
     with _sizes.allocating(nbytes, place):
         base = kernel_empty([nbytes // item], dt, place)
-    if pinning:  # the storage pinned, then viewed with the strides asked for
-        base = pin(base)
     return _finish(paddle.as_strided(base, shape, stride), requires_grad)
+
+
+def _row_major(shape, stride) -> bool:
+    """Strides of a contiguous row-major tensor of ``shape`` (those of size-1 dims are free,
+    as torch's is_contiguous treats them)."""
+    expected = 1
+    for n, s in zip(reversed(shape), reversed(stride)):
+        if n != 1 and s != expected:
+            return False
+        expected *= n
+    return True
 
 
 def _full(shape, fill, dtype, device, requires_grad, out):

@@ -11,6 +11,12 @@ allocation kernels (empty/full/random) to make the result in place, so the creat
 make their CPU result and copy it into pinned memory (Paddle's ``Tensor.pin_memory``), a cost
 paid only by ``pin_memory=True`` calls.  torch's own checks come first (a device other than the
 CPU: "Only dense CPU tensors can be pinned"), so nothing is drawn or allocated before them.
+
+What differs (gaps.toml): Paddle computes on pinned tensors with GPU kernels and returns GPU
+tensors (``pinned * 2`` is a CUDA tensor; torch's is a CPU one), and a view of pinned memory
+(``paddle.as_strided``, a transpose) is one too, so empty_strided with other than row-major
+strides and empty_permuted refuse pin_memory=True by name.  Pinned tensors are for what torch
+code uses them for: staging host data for (non-blocking) copies to the GPU.
 """
 from __future__ import annotations
 
