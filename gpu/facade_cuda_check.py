@@ -382,6 +382,9 @@ _PIN_OPS = [
     ("pinned .sum()", "torch.tensor([1.0, 2.0], pin_memory=True).sum()", True),
     ("copy_ into a pinned buffer",
      "(lambda b: (b.copy_(torch.arange(3.0)), b)[1])(torch.empty(3, pin_memory=True))", True),
+    ("copy_ from cuda into a pinned buffer",
+     "(lambda b: (b.copy_(torch.tensor([0.0, 1.0, 2.0], device='cuda'), non_blocking=True),"
+     " torch.cuda.synchronize(), b)[2])(torch.empty(3, pin_memory=True))", True),
     ("pinned .to('cuda', non_blocking=True)",
      "torch.arange(3.0).pin_memory().to('cuda', non_blocking=True)", True),
     ("pin_memory() differentiable",

@@ -20,6 +20,10 @@
 #   4    cd .hc_gpu && bash gpu/lease_session11.sh ops    (+ .devwheels/p03, .hc_gpu, .hc_gpu_base)
 #   5    cd .hc_gpu && bash gpu/lease_session11.sh checks (.hc_gpu, .hc_gpu_base)
 #   6    cd .hc_gpu && ROUNDS=3 bash gpu/lease_session11.sh launch   (.hc_gpu, .hc_gpu_base)
+# As run (docs/results/gpu-host-cost-h100-session11.txt's header): machine 1 calls 1-6 (its
+# checks and launches without C builds: kept, not tabled); machine 2 calls 1-5, then launch and
+# `ROUNDS=2 ... ops` in one call; machine 3 calls 1-5, `ROUNDS=3 ... ops`; machine 4 calls 1-3,
+# then `cd .hc_gpu && bash gpu/lease_session11.sh pincheck` (+ .devwheels/p03, .hc_gpu, .hc_gpu_base)
 # Each call's log comes back as $OUT/host_cost_log.txt; gpu/summarize_host_cost.py turns the logs
 # into docs/results/gpu-host-cost-h100-session11.txt.
 set -uo pipefail
@@ -111,6 +115,15 @@ checks() {  # correctness: Triton and facade checks on AFTER and MAIN, FlashInfe
   cp /tmp/fcn/facade_cuda.json "$OUT/facade_cuda_after_on_main.json" 2>/dev/null
 }
 
+pincheck() {  # machine 4: this tree's facade check alone (after the copy_ fix it called for)
+  mkdir -p /tmp/fca
+  echo "== SECTION: gpu/facade_cuda_check.py, AFTER tree ($(cat AFTER))"
+  PYTHONPATH=/tmp/site:. OUT=/tmp/fca timeout 200 python3 gpu/facade_cuda_check.py 2>&1 | grep -v "^W11"
+  echo "facade_cuda_check rc=${PIPESTATUS[0]}"
+  echo "== END SECTION"
+  cp /tmp/fca/facade_cuda.json "$OUT/facade_cuda.json" 2>/dev/null
+}
+
 launch() {  # bench/triton_launch.py, BASELINE and AFTER alternating, then host_cost.py --gpu
   for i in $(seq 1 "${ROUNDS:-3}"); do
     for tree in BASELINE AFTER; do
@@ -129,6 +142,7 @@ launch() {  # bench/triton_launch.py, BASELINE and AFTER alternating, then host_
   case "$step" in
     ops) ops ;;
     checks) checks ;;
+    pincheck) pincheck ;;
     launch) launch ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
