@@ -28,6 +28,7 @@ import math
 import paddle
 from paddle.autograd import PyLayer
 
+from .. import paddle_shims as _shims
 from ._opbase import broadcast_sizes
 
 # Longest extent summed by one sequential float32 accumulation (beyond it, the error of
@@ -39,46 +40,9 @@ _F32 = paddle.float32
 
 def applies(x) -> bool:
     """float32 on the CPU: the tensors whose reductions this module does."""
-    return _on_cpu(x) and x.dtype == _F32  # (the place first: a CUDA tensor reads no dtype)
-
-
-# Where x is, asked on every facade add/sub/mul/div of operands requiring grad, every sum/mean and
-# F.linear: Paddle's ``x.place`` builds a Place object per read (0.3 us on a CPU tensor here;
-# on CUDA tensors the H100 lease of round eleven measured main's sum over a partial axis 2.4 us
-# slower than before this module), _paddle_tensor.c's place_of() reads it in C (0.08 us)
-# once the facade bound it (fast_dtype.install_device_reading)
-def _paddle_on_cpu(x):
-    return x.place.is_cpu_place()
-
-
-def _cpu_reader():
-    """x -> whether x is on the CPU through place_of(), or None while it is not bound."""
-    from .fast_dtype import _module
-    C = _module()
-    if C is None:
-        return _paddle_on_cpu
-    place_of, T = C.place_of, paddle.Tensor
-    key = place_of(paddle.to_tensor([1.0], place=paddle.CPUPlace()), T)
-    if key is None:
-        return None
-    cpu = key[0]
-
-    def on_cpu(x):
-        k = place_of(x, T)
-        # (tensors it does not read: not dense, no allocation: Paddle's own answer)
-        return k[0] == cpu if k is not None else x.place.is_cpu_place()
-    return on_cpu
-
-
-def _resolve_on_cpu(x):
-    global _on_cpu
-    fn = _cpu_reader()
-    if fn is not None:
-        _on_cpu = fn
-    return (fn or _paddle_on_cpu)(x)
-
-
-_on_cpu = _resolve_on_cpu
+    # (the place first, read in C once the facade is installed: paddle_shims.ON_CPU; a CUDA
+    # tensor reads no dtype)
+    return _shims.ON_CPU(x) and x.dtype == _F32
 
 
 def _split(n):
