@@ -20,10 +20,12 @@
 #   4    cd .hc_gpu && bash gpu/lease_session11.sh ops    (+ .devwheels/p03, .hc_gpu, .hc_gpu_base)
 #   5    cd .hc_gpu && bash gpu/lease_session11.sh checks (.hc_gpu, .hc_gpu_base)
 #   6    cd .hc_gpu && ROUNDS=3 bash gpu/lease_session11.sh launch   (.hc_gpu, .hc_gpu_base)
-# As run (docs/results/gpu-host-cost-h100-session11.txt's header): machine 1 calls 1-6 (its
-# checks and launches without C builds: kept, not tabled); machine 2 calls 1-5, then launch and
-# `ROUNDS=2 ... ops` in one call; machine 3 calls 1-5, `ROUNDS=3 ... ops`; machine 4 calls 1-3,
-# then `cd .hc_gpu && bash gpu/lease_session11.sh pincheck` (+ .devwheels/p03, .hc_gpu, .hc_gpu_base)
+# As run (docs/results/gpu-host-cost-h100-session11.txt's header says which tree each log had):
+# machine 1: calls 1-6 (its calls 5-6 ran without C builds, the carried .hc_gpu being replaced on
+# every call: kept, not tabled; setup() now builds in /tmp/trees11 once per machine); machine 2:
+# calls 1-3, 5, then `launch` and `ROUNDS=2 ... ops` in one call; machine 3: calls 1-3, 5, then
+# `ROUNDS=3 ... ops`; machines 4-6: calls 1-3, then `pincheck` (+ .devwheels/p03, .hc_gpu,
+# .hc_gpu_base; machines 5-6 with `ROUNDS=3 ... ops` after it in the same call)
 # Each call's log comes back as $OUT/host_cost_log.txt; gpu/summarize_host_cost.py turns the logs
 # into docs/results/gpu-host-cost-h100-session11.txt.
 set -uo pipefail
