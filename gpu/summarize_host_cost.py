@@ -12,6 +12,10 @@ import statistics
 import sys
 
 ROW = re.compile(r"^(\S.*?|  \(.*?\)|  floor .*?)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)$")
+# bench/facade_ops_host.py's rows (round eleven): label, facade, paddle, torch us, the two ratios
+OPS_ROW = re.compile(r"^(\S.*?)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)"
+                     r"\s+(\d+\.\d+)$")
+TREES = r"(BASELINE|MAIN|AFTER\w*)"
 
 
 def parse(paths):
@@ -19,11 +23,25 @@ def parse(paths):
     blocks {tree: [text, ...]}."""
     ratios, paddle_us, torch_us = {}, {}, {}
     versions, blocks = None, {"AFTER": [], "BASELINE": [], "SECTION": []}
+    ops = {}  # (tree, row): [(facade, paddle, torch us), ...] (bench/facade_ops_host.py)
     for path in paths:
         tree, in_host, block, last = None, False, None, None
-        section = None
+        section, ops_tree = None, None
         for line in open(path, encoding="utf-8", errors="replace"):
             line = line.rstrip("\n")
+            m = re.match(r"^== facade-ops round \d+: " + TREES, line)
+            if m:
+                ops_tree = m.group(1)
+                continue
+            if ops_tree is not None:
+                if line.startswith("end facade ops") or line.startswith("== "):
+                    ops_tree = None
+                else:
+                    m = OPS_ROW.match(line)
+                    if m:
+                        ops.setdefault((ops_tree, m.group(1).strip()), []).append(
+                            tuple(float(m.group(i)) for i in (2, 3, 4)))
+                    continue
             # "== SECTION: title" ... "== END SECTION": kept as printed (flashinfer, TileLang)
             if line.startswith("== SECTION: "):
                 section = [line[len("== SECTION: "):]]
@@ -37,7 +55,7 @@ def parse(paths):
                 continue
             if line.startswith("versions:") and versions is None:
                 versions = line
-            m = re.match(r"^== round \d+: (BASELINE|AFTER\w*)", line)
+            m = re.match(r"^== round \d+: " + TREES, line)
             if m:
                 tree, in_host = m.group(1), False
                 continue
@@ -71,7 +89,42 @@ def parse(paths):
                 ratios.setdefault(key, []).append(float(m.group(4)))
                 paddle_us.setdefault(key, []).append(float(m.group(2)))
                 torch_us.setdefault(key, []).append(float(m.group(3)))
+    PARSED_OPS.clear()
+    PARSED_OPS.update(ops)
     return ratios, paddle_us, torch_us, versions, blocks
+
+
+PARSED_OPS: dict = {}
+
+
+def ops_table():
+    """Round eleven's facade-op rows: per row and tree, facade / Paddle and facade / torch,
+    median (range) over rounds, and the facade's us (median)."""
+    if not PARSED_OPS:
+        return []
+    trees = sorted({t for t, _ in PARSED_OPS}, key=lambda t: ("BASELINE", "MAIN").index(t)
+                   if t in ("BASELINE", "MAIN") else 2)
+    rows = []
+    for _, name in PARSED_OPS:
+        if name not in rows:
+            rows.append(name)
+    out = ["", "Facade ops, host us per call (bench/facade_ops_host.py; each round one process per "
+           "tree, trees alternating;", "best of 7 interleaved repeats of 1000 calls, empty loop "
+           "subtracted): facade / direct Paddle, median (range) over rounds; facade - Paddle: the "
+           "facade's own us", "(median; Paddle's column includes its kernel launches, which fail on "
+           "sm_90 with 2.6.2 at a cost that moves between rounds)", "",
+           f"  {'row':40s} " + " ".join(f"{t + ' f/paddle':>23s}" for t in trees)
+           + f" {'f/torch ' + trees[-1]:>23s}  facade - paddle us " + "/".join(trees)]
+    for name in rows:
+        cells, us = [], []
+        for t in trees:
+            v = PARSED_OPS.get((t, name), [])
+            cells.append(fmt([f / p for f, p, _ in v]) if v else f"{'-':>18s}")
+            us.append(f"{statistics.median([f - p for f, p, _ in v]):.2f}" if v else "-")
+        last = PARSED_OPS.get((trees[-1], name), [])
+        out.append(f"  {name[:40]:40s} " + " ".join(f"{c:>23s}" for c in cells)
+                   + f" {fmt([f / t for f, _, t in last]):>23s}  " + " / ".join(us))
+    return out
 
 
 def fmt(vals):
@@ -111,6 +164,7 @@ def main(paths):
             out.append(f"  {name[:68]:68s} {fmt(r):>26s}  {statistics.median(pa):6.2f} / "
                        f"{statistics.median(ta):6.2f}")
         out.append("")
+    out += ops_table()
     out += ["", "-- setup and correctness (AFTER tree), as logged"]
     for path in paths:
         for line in open(path, encoding="utf-8", errors="replace"):

@@ -806,6 +806,19 @@ _HALF_ROUNDING = {
 _SCALE_ABOVE = 2.0 ** 100  # the split's product overflows float32 past about 5e33
 
 
+def paddle_on_cpu(x) -> bool:
+    """Whether x is on the CPU, as Paddle's ``x.place`` says (a Place object per read)."""
+    return x.place.is_cpu_place()
+
+
+# Whether x is on the CPU, asked by the CPU-only paths (widen, facade/_accurate_sum.py) on every
+# cast and reduction: Paddle's answer until the facade installs its C place reading
+# (facade/fast_dtype.install_device_reading: _paddle_tensor.c place_of(), 0.1 us; Paddle's
+# x.place costs 0.3 us on a CPU tensor here and more on CUDA tensors: main's partial-axis sum
+# measured 2.4 us slower on the H100 lease of round eleven than before the CPU-only paths)
+ON_CPU = paddle_on_cpu
+
+
 class _Widen(paddle.autograd.PyLayer):
     """A half tensor widened to float32/float64 whose backward rounds the gradient to the half
     dtype as torch does (astype_exact): Paddle's own cast backward is its cast of the float32
@@ -827,10 +840,13 @@ def widen(x, dtype="float32"):
     """``x.astype(dtype)`` for a half tensor widened to float32/float64: through _Widen where
     it records a graph and Paddle's cast backward would round the gradient otherwise than torch
     (cast_truncates / tiny_to_float16_garbled)."""
+    # (the probes are of Paddle's CPU cast kernels; the cheap tests first: a tensor recording no
+    # graph, or one on a GPU, pays no dtype name: host cost, bench/facade_ops_host.py)
+    if x.stop_gradient or not paddle.is_grad_enabled() or not ON_CPU(x):
+        return x.astype(dtype)
     half = str(x.dtype).rsplit(".", 1)[-1]
-    if x.stop_gradient or half not in _HALF_ROUNDING or not paddle.is_grad_enabled() or not (
-            cast_truncates(half) or half == "float16" and tiny_to_float16_garbled()) or \
-            not x.place.is_cpu_place():  # (the probes are of Paddle's CPU cast kernels)
+    if half not in _HALF_ROUNDING or not (
+            cast_truncates(half) or half == "float16" and tiny_to_float16_garbled()):
         return x.astype(dtype)
     return _Widen.apply(x, dtype)
 

@@ -206,6 +206,9 @@ def f():
     "torch.randn(2, pin_memory={p}).shape", "torch.rand(2, pin_memory={p}).shape",
     "torch.randperm(3, pin_memory={p}).shape", "torch.scalar_tensor(1.0, pin_memory={p})",
     "torch.empty_like(torch.ones(2), pin_memory={p}).shape",
+    "torch.normal(0.0, 1.0, (2,), pin_memory={p}).shape",
+    "torch.ones(2).new_empty_strided((2,), (1,), pin_memory={p}).shape",
+    "torch.empty_permuted((2, 3), (1, 0), pin_memory={p}).shape",
 ])
 @pytest.mark.parametrize("p", [False, True])
 def test_pin_memory_is_refused_without_an_accelerator_as_torch(call, p):
@@ -215,4 +218,16 @@ def test_pin_memory_is_refused_without_an_accelerator_as_torch(call, p):
 import torch
 def f():
     return {call.format(p=p)}
+""")
+
+
+@pytest.mark.parametrize("call", ["torch.ones(2).is_pinned()", "torch.ones(2).pin_memory()",
+                                  "torch.ones(2, requires_grad=True).pin_memory()"])
+def test_tensor_pinning_without_an_accelerator_as_torch(call):
+    """Tensor.is_pinned() is False and Tensor.pin_memory() torch's RuntimeError on a build
+    without an accelerator (gpu/facade_cuda_check.py compares pinning with torch's CUDA build)."""
+    check(f"""
+import torch
+def f():
+    return {call}
 """)

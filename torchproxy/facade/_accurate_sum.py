@@ -28,6 +28,7 @@ import math
 import paddle
 from paddle.autograd import PyLayer
 
+from .. import paddle_shims as _shims
 from ._opbase import broadcast_sizes
 
 # Longest extent summed by one sequential float32 accumulation (beyond it, the error of
@@ -39,7 +40,9 @@ _F32 = paddle.float32
 
 def applies(x) -> bool:
     """float32 on the CPU: the tensors whose reductions this module does."""
-    return x.dtype == _F32 and x.place.is_cpu_place()
+    # (the place first, read in C once the facade is installed: paddle_shims.ON_CPU; a CUDA
+    # tensor reads no dtype)
+    return _shims.ON_CPU(x) and x.dtype == _F32
 
 
 def _split(n):
@@ -73,8 +76,9 @@ def accurate_sum(x, axes, keepdim=False):
     """``paddle.sum(x, axes, keepdim)``; float32 CPU tensors with torch's accuracy.
     ``axes``: None (all) or a list of non-negative dims (in any order: each is summed with
     keepdim, so the others keep their positions)."""
-    ndim = x.ndim
-    if not applies(x) or axes is None or len(axes) >= ndim:
+    # (the cheap tests first: a full reduction, or a tensor off the CPU or not float32, pays
+    # no shape reading: GPU tensors' host cost, bench/facade_ops_host.py)
+    if axes is None or not applies(x) or len(axes) >= x.ndim:
         # Paddle's full reduction sums pairwise already (a 0-d tensor's dims are [0] or [-1])
         return paddle.sum(x, axis=axes, keepdim=keepdim)
     if math.prod(x.shape[a] for a in axes) <= BLOCK:
@@ -125,11 +129,19 @@ def grad_broadcast(a, b):
     broadcast by ``exact_broadcast`` (a cheap no-op for operands that record no graph)."""
     if a.stop_gradient and b.stop_gradient:
         return a, b
+    # which operands could take the exact path, decided before any shape is read: operands on
+    # a GPU (or not float32) pay two attribute reads, not torch's broadcast in Python (1-2 us a
+    # call: bench/facade_ops_host.py); shapes that do not broadcast still raise torch's error
+    # (the ops' _broadcasting)
+    wa = not a.stop_gradient and applies(a)
+    wb = not b.stop_gradient and applies(b)
+    if not (wa or wb) or not paddle.is_grad_enabled():
+        return a, b
     sa, sb = a.shape, b.shape
     if sa == sb:
         return a, b
     shape = broadcast_sizes(sa, sb)  # (torch's RuntimeError for shapes that do not broadcast)
-    return exact_broadcast(a, shape), exact_broadcast(b, shape)
+    return (exact_broadcast(a, shape) if wa else a), (exact_broadcast(b, shape) if wb else b)
 
 
 def accurate_mean(x, axes=None, keepdim=False):

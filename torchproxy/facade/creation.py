@@ -37,6 +37,7 @@ from . import dtypes as _dt
 from . import zero_size as _zero_size
 from .core import Size as _Size
 from .device import is_meta_device, to_place
+from .pinned import check, pin
 from .registry import torch_function, type_, value
 
 _to_dtype = _dt.to_paddle
@@ -213,8 +214,9 @@ def _dtype_or_default(dtype):
 def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False, memory_format=None):
     require_strided(layout, 'empty')
-    if pin_memory is not False:
-        _check_pin_memory(pin_memory, 'empty')
+    if pin_memory is not False and _check_pin_memory(pin_memory, 'empty', device, out):
+        return pin(empty(*sizes, size=size, dtype=dtype, layout=layout, device=device,
+                         requires_grad=requires_grad, memory_format=memory_format))
     if device is not None and is_meta_device(device):
         return _meta_empty(parse_size(sizes, size, fn="empty"), dtype, requires_grad, out)
     if sizes and size is None and out is None and not requires_grad and memory_format is None:
@@ -288,7 +290,10 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
                 if input.dtype not in _FLOAT8 and not is_meta(input):
                     raise
     require_strided(layout, 'empty_like')
-    _check_pin_memory(pin_memory, 'empty_like')
+    if pin_memory is not False and _check_pin_memory(
+            pin_memory, 'empty_like', input.place if device is None else device):
+        return pin(empty_like(input, dtype=dtype, layout=layout, device=device,
+                              requires_grad=requires_grad, memory_format=memory_format))
     _check_memory_format(memory_format)
     if device is None and is_meta(input) or device is not None and is_meta_device(device):
         return _meta_empty(list(input.shape), input.dtype if dtype is None else dtype,
@@ -311,7 +316,7 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False):
     require_strided(layout, 'empty_strided')
-    _check_pin_memory(pin_memory, 'empty_strided')
+    pinning = _check_pin_memory(pin_memory, 'empty_strided', device)
     shape = parse_size((size,), fn="empty_strided")
     stride = [int(s) for s in stride]
     _sizes.check_int64(stride, "empty_strided", "stride")
@@ -322,9 +327,30 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     # negative stride is refused there), 0 when any size is 0
     item = _sizes.itemsize(dt)
     nbytes = _sizes.nbytes_strided(shape, stride, item)
+    if pinning:
+        # Paddle computes on pinned tensors with GPU kernels: a strided view of pinned storage
+        # (paddle.as_strided) is a GPU tensor (H100 lease, round eleven), so only row-major
+        # strides, which need no view, are pinned
+        if not _row_major(shape, stride):
+            raise NotProvidedError("torch.empty_strided(pin_memory=True) with strides other "
+                                   "than row-major (a view of pinned memory is a GPU tensor "
+                                   "in Paddle)")
+        with _sizes.allocating(nbytes, place):
+            return _finish(pin(kernel_empty(shape, dt, place)), requires_grad)
     with _sizes.allocating(nbytes, place):
         base = kernel_empty([nbytes // item], dt, place)
     return _finish(paddle.as_strided(base, shape, stride), requires_grad)
+
+
+def _row_major(shape, stride) -> bool:
+    """Strides of a contiguous row-major tensor of ``shape`` (those of size-1 dims are free,
+    as torch's is_contiguous treats them)."""
+    expected = 1
+    for n, s in zip(reversed(shape), reversed(stride)):
+        if n != 1 and s != expected:
+            return False
+        expected *= n
+    return True
 
 
 def _full(shape, fill, dtype, device, requires_grad, out):
@@ -383,7 +409,9 @@ def check_fill(value, dtype):
 def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
     require_strided(layout, 'zeros')
-    _check_pin_memory(pin_memory, 'zeros')
+    if pin_memory is not False and _check_pin_memory(pin_memory, 'zeros', device, out):
+        return pin(zeros(*sizes, size=size, dtype=dtype, layout=layout, device=device,
+                       requires_grad=requires_grad))
     return _full(parse_size(sizes, size, fn="zeros"), 0, _dtype_or_default(dtype), device,
                  requires_grad, out)
 
@@ -392,7 +420,9 @@ def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
 def ones(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     require_strided(layout, 'ones')
-    _check_pin_memory(pin_memory, 'ones')
+    if pin_memory is not False and _check_pin_memory(pin_memory, 'ones', device, out):
+        return pin(ones(*sizes, size=size, dtype=dtype, layout=layout, device=device,
+                       requires_grad=requires_grad))
     return _full(parse_size(sizes, size, fn="ones"), 1, _dtype_or_default(dtype), device,
                  requires_grad, out)
 
@@ -415,7 +445,9 @@ def _scalar_dtype(v):
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     require_strided(layout, 'full')
-    _check_pin_memory(pin_memory, 'full')
+    if pin_memory is not False and _check_pin_memory(pin_memory, 'full', device, out):
+        return pin(full(size, fill_value, dtype=dtype, layout=layout, device=device,
+                        requires_grad=requires_grad))
     dt = _scalar_dtype(fill_value) if dtype is None else _to_dtype(dtype)
     if isinstance(fill_value, paddle.Tensor):
         fill_value = fill_value.item()
@@ -625,7 +657,9 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
     """Uninitialised, of shape ``size``, laid out in memory in ``physical_layout``'s order
     (the tensor is a permuted view of a contiguous allocation, so its strides are torch's)."""
     require_strided(layout, 'empty_permuted')
-    _check_pin_memory(pin_memory, 'empty_permuted')
+    if _check_pin_memory(pin_memory, 'empty_permuted', device):
+        # a permuted view of pinned storage: Paddle's transpose has no pinned-place kernel
+        raise NotProvidedError("torch.empty_permuted(pin_memory=True)")
     shape = parse_size((size,), fn="empty_permuted")
     order = [int(d) for d in physical_layout]
     nd = len(shape)
@@ -765,8 +799,11 @@ def _suspect(arr, name, inferred) -> bool:
 
 @torch_function("torch.tensor")
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    if pin_memory is not False:
-        _check_pin_memory(pin_memory, 'tensor')
+    if pin_memory is not False and _check_pin_memory(pin_memory, 'tensor'):
+        # torch makes the data pinned, then moves it to ``device`` (a pinned result only on
+        # the CPU)
+        t = tensor(data, dtype=dtype, device=device, requires_grad=requires_grad)
+        return pin(t) if t.place.is_cpu_place() else t
     if isinstance(data, paddle.Tensor):
         t = data.detach().clone()
         if dtype is not None:
@@ -936,20 +973,16 @@ for _name in ("sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bs
     value(f"torch.{_name}", layout(_name))
 
 
-def _check_pin_memory(pin_memory, fn: str) -> None:
-    """``pin_memory=`` as torch takes it (bool or None).  True asks for page-locked host
-    memory: refused with torch's message where no GPU is visible (torch has no pinned
-    allocator without an accelerator), and not provided yet where one is."""
-    if pin_memory is None or pin_memory is False:
-        return
-    if pin_memory is not True:
-        raise TypeError(f"{fn}(): argument 'pin_memory' must be bool, not "
-                        f"{type(pin_memory).__name__}")
-    from ..paddle_shims import has_cuda
-    if not has_cuda():
-        raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no "
-                           "pinned memory allocator is available on this system.")
-    raise NotProvidedError(f"torch.{fn}(pin_memory=True)")
+def _check_pin_memory(pin_memory, fn: str, device=None, out=None) -> bool:
+    """``pin_memory=`` as torch takes it: True where the result is to be pinned (pinned.pin),
+    False to leave it alone, torch's errors otherwise (pinned.check: a CPU-only build, a device
+    other than the CPU).  ``out=`` with pin_memory=True: torch's out= forms take no
+    pin_memory (its TypeError is not reproduced: refused here by name)."""
+    if not check(pin_memory, fn, device):
+        return False
+    if out is not None:
+        raise NotProvidedError(f"torch.{fn}(out=..., pin_memory=True)")
+    return True
 
 
 def require_strided(layout_, fn: str) -> None:

@@ -57,19 +57,20 @@ _value("torch.channels_last_3d", channels_last_3d,
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False):
     require_strided(layout, 'scalar_tensor')
-    _cr._check_pin_memory(pin_memory, 'scalar_tensor')
+    pinning = _cr._check_pin_memory(pin_memory, 'scalar_tensor', device)
     dt = _dt.to_paddle(dtype) if dtype is not None else default_float()
-    return _cr.tensor(s, dtype=dt, device=device, requires_grad=requires_grad)
+    return _cr.tensor(s, dtype=dt, device=device, requires_grad=requires_grad,
+                      pin_memory=pinning)
 
 
 @tensor_method("new_empty_strided")
 def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False,
                       layout=None, pin_memory=False):
     require_strided(layout, 'Tensor.new_empty_strided')
-    _cr._check_pin_memory(pin_memory, 'Tensor.new_empty_strided')
+    device = device if device is not None else self.place
+    pinning = _cr._check_pin_memory(pin_memory, 'Tensor.new_empty_strided', device)
     return _cr.empty_strided(size, stride, dtype=dtype if dtype is not None else self.dtype,
-                             device=device if device is not None else self.place,
-                             requires_grad=requires_grad)
+                             device=device, requires_grad=requires_grad, pin_memory=pinning)
 
 
 # -- torch.asarray (safetensors' torch loader: asarray(storage[a:b], dtype=uint8, device=...)) ---

@@ -101,6 +101,8 @@ def install_device_reading(paddle) -> bool:
         return False
     if not D.set_tensor_api(cap, paddle.Tensor):
         return False
+    # the CPU-only paths' place test (paddle_shims.ON_CPU) reads it too
+    _install_on_cpu(C, paddle, t)
     # the same reading keys torch.empty_like's Place objects (_paddle_tensor.c place())
     C.set_place_type(paddle.Tensor)
     if str(C.place(t)) != str(t.place):  # 2.6's Place has no __eq__ (identity)
@@ -108,7 +110,24 @@ def install_device_reading(paddle) -> bool:
     return True
 
 
+def _install_on_cpu(C, paddle, cpu_tensor) -> None:
+    """paddle_shims.ON_CPU through place_of(): the CPU's AllocationType learnt from a CPU
+    tensor; Paddle's answer for the tensors place_of does not read (not dense, no allocation)."""
+    from .. import paddle_shims
+    key = C.place_of(cpu_tensor, paddle.Tensor)
+    if key is None:
+        return
+    place_of, T, cpu = C.place_of, paddle.Tensor, key[0]
+
+    def on_cpu(x):
+        k = place_of(x, T)
+        return k[0] == cpu if k is not None else x.place.is_cpu_place()
+    paddle_shims.ON_CPU = on_cpu
+
+
 def uninstall_device_reading() -> None:
+    from .. import paddle_shims
+    paddle_shims.ON_CPU = paddle_shims.paddle_on_cpu
     from . import dispatch
     D = dispatch._C
     if D is not None and hasattr(D, "set_tensor_api"):

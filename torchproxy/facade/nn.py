@@ -615,7 +615,11 @@ def linear_kernel(input, weight, bias):
     summed over the batch with torch's accuracy (_accurate_sum.py); F.linear, the RNN cells
     and multi-head attention's projections."""
     out = paddle.matmul(input, weight, transpose_y=True)
-    return out + exact_broadcast(bias, out.shape) if bias is not None else out
+    if bias is None:
+        return out
+    # (a bias recording no graph is added as it is: no shape read, no call; F.linear's host
+    # cost on CUDA tensors, bench/facade_ops_host.py)
+    return out + (bias if bias.stop_gradient else exact_broadcast(bias, out.shape))
 
 
 def _linear_dtype_error(input, weight, bias):

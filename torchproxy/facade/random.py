@@ -26,6 +26,7 @@ from ..paddle_shims import (default_cpu_generator, default_cuda_generator, expec
 from . import dtypes as _dt
 from .device import CPU, to_place
 from .device import device as _device
+from .pinned import pin
 from .creation import (_INT64, _check_pin_memory, _dtype_or_default, _finish, _like, _num,
                        _to_dtype, _write_out, checked_alloc, parse_size, require_strided)
 from .registry import module, tensor_method, torch_function, type_, value
@@ -102,7 +103,9 @@ def _drawn(fn, name, sizes, size, generator, out, dtype, device, requires_grad):
 def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
     require_strided(layout, "randn")
-    _check_pin_memory(pin_memory, "randn")
+    if pin_memory is not False and _check_pin_memory(pin_memory, "randn", device, out):
+        return pin(randn(*sizes, size=size, generator=generator, dtype=dtype, layout=layout,
+                       device=device, requires_grad=requires_grad))
     return _drawn(paddle.randn, "randn", sizes, size, generator, out, dtype, device,
                   requires_grad)
 
@@ -111,7 +114,9 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
 def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     require_strided(layout, "rand")
-    _check_pin_memory(pin_memory, "rand")
+    if pin_memory is not False and _check_pin_memory(pin_memory, "rand", device, out):
+        return pin(rand(*sizes, size=size, generator=generator, dtype=dtype, layout=layout,
+                       device=device, requires_grad=requires_grad))
     return _drawn(paddle.rand, "rand", sizes, size, generator, out, dtype, device,
                   requires_grad)
 
@@ -476,7 +481,9 @@ def _out(result, out):
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     require_strided(layout, 'randperm')
-    _check_pin_memory(pin_memory, 'randperm')
+    if pin_memory is not False and _check_pin_memory(pin_memory, 'randperm', device, out):
+        return pin(randperm(n, generator=generator, dtype=dtype, layout=layout, device=device,
+                            requires_grad=requires_grad))
     n = int(n)
     if n < 0:
         raise RuntimeError(f"n must be non-negative, got{n}")
@@ -495,7 +502,9 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
            device=None, requires_grad=False, pin_memory=False):
     require_strided(layout, 'normal')
-    _check_pin_memory(pin_memory, 'normal')
+    if pin_memory is not False and _check_pin_memory(pin_memory, 'normal', device, out):
+        return pin(normal(mean, std, size, generator=generator, dtype=dtype, layout=layout,
+                          device=device, requires_grad=requires_grad))
     mt, st = isinstance(mean, paddle.Tensor), isinstance(std, paddle.Tensor)
     if not mt and not st:
         if size is None:

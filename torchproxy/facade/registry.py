@@ -132,6 +132,7 @@ AREAS = (
     "torchproxy.facade.ops_tensors",  # is_nonzero, set_default_tensor_type, frombuffer, can_cast, vander...
     "torchproxy.facade.nn_functional_activation",  # torch.celu/rrelu/selu/threshold(_): ATen forms
     "torchproxy.facade.nn_functional_distance",  # torch.pdist/cosine_similarity/bilinear: ATen forms
+    "torchproxy.facade.pinned",  # Tensor.pin_memory/is_pinned (pin_memory= of creation: pinned.py)
     "torchproxy.facade.tensor_attributes",  # is_cpu, nbytes, itemsize, is_inference/is_signed/is_conj...
     "torchproxy.facade.ops_foreach",  # torch._foreach_* (add/mul/addcmul/lerp/norm/zero_...): loops
     "torchproxy.facade.sparse_layouts",  # is_sparse, to_dense, indices/values...: torch's strided answers

@@ -433,10 +433,20 @@ def copy_(self, src, non_blocking=False):
     shape = list(self.shape)
     if list(src.shape) != shape:
         src = paddle.broadcast_to(src, shape)
-    if not same_place(src.place, self.place):
-        src = copy_to(src, self.place, not non_blocking)
+    place = self.place
+    if place.is_cuda_pinned_place():
+        # paddle.assign into a pinned tensor runs a GPU kernel and leaves self a GPU tensor
+        # (H100 lease, round eleven); Paddle's own copy_ copies into self's place (a pinned
+        # tensor made by the facade is row-major: pinned.py)
+        _paddle_copy_(self, src, not non_blocking)
+        return self
+    if not same_place(src.place, place):
+        src = copy_to(src, place, not non_blocking)
     paddle.assign(src, output=self)
     return self
+
+
+_paddle_copy_ = _original("copy_")
 
 
 @tensor_method("fill_")
