@@ -134,6 +134,12 @@ def f():
     "x = torch.arange(6.)\n    a = x.numpy()\n    x.data = torch.full((6,), 5.0)\n"
     "    junk = [torch.full((6,), 9.0) for _ in range(50)]\n    a[0] = -1\n"
     "    return a.tolist(), x",
+    # np.asarray / np.array go through Tensor.__array__: numpy()'s array, as torch's
+    "import numpy as np\n    t = torch.ones(3)\n    a = np.asarray(t)\n    a[0] = 5\n"
+    "    return t, a.dtype.name",
+    "import numpy as np\n    t = torch.arange(6.).view(2, 3).t()\n"
+    "    return np.asarray(t, dtype=np.float64), np.asarray(t).strides",
+    "import numpy as np\n    return np.asarray(torch.nn.Parameter(torch.ones(2)))",
 ])
 def test_numpy_shares_memory_like_torch(body):
     check(f"import torch\ndef f():\n    {body}\n")

@@ -32,7 +32,7 @@ from .registry import manifest
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
 NAMES = manifest("""
-    torch.Tensor: T _version abs bfloat16 bool byte char clone copy_ cpu cuda data_ptr double fill_
+    torch.Tensor: T __array__ _version abs bfloat16 bool byte char clone copy_ cpu cuda data_ptr double fill_
         flatten float half imag int is_floating_point item long ndimension nelement new_full new_ones
         new_tensor new_zeros numpy permute real repeat retain_grad retains_grad short split squeeze
         to transpose tril triu type type_as unsqueeze where
@@ -289,6 +289,14 @@ def numpy(self, *, force=False):
     # DenseTensor's memory in place (a gradient's release, x.data = y), which would leave the
     # array on freed memory; torch's array keeps the storage it was made on
     return np.asarray(_SharedMemory(self.detach().view(_shape(self)), np.dtype(name)))
+
+
+@tensor_method("__array__", note="numpy()'s array (the tensor's memory), as torch's")
+def __array__(self, dtype=None):
+    # torch's signature (no copy=): np.asarray(t) shares t's memory, and refuses a tensor that
+    # requires grad, as t.numpy() does; Paddle's __array__ is a copy of anything
+    a = numpy(self)
+    return a if dtype is None else a.astype(dtype, copy=False)
 
 
 # -- new_* -------------------------------------------------------------------------------------
