@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import paddle
 
-from ..paddle_shims import IS_PADDLE_2
+from ..paddle_shims import IS_PADDLE_2, share_buffer
 from . import dtypes as _dt
 from .registry import tensor_method, torch_function
 from .tensor import original as _original
@@ -113,7 +113,7 @@ def _set_data(self, value):
     # and a held x.grad stays x.grad: found by tests/memory/gradfuzz.py); sharing the value's
     # DenseTensor alone keeps the leaf's autograd state there
     if IS_PADDLE_2:
-        value.detach()._share_underline_tensor_to(self)
+        share_buffer(value.detach(), self)
     else:
         _paddle_data.__set__(self, value.detach())
     self.stop_gradient = not requires
