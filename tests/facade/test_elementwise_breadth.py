@@ -192,3 +192,23 @@ ERRORS = [
 @pytest.mark.parametrize("expr", ERRORS)
 def test_tensor_operands_and_errors(expr):
     _check(expr)
+
+
+@pytest.mark.parametrize("fn", ["logaddexp", "logaddexp2"])
+def test_logaddexp_gradients_as_torch(fn):
+    # torch's backward: g / (1 + exp(b - a)) (base 2: 2 ** (b - a)).  Ties (a == b, which
+    # Liger's JSD test reaches on equal distributions) get half each, an infinite operand
+    # (1, 0); the composed forward sent a tie's whole gradient to a and gave NaN for inf
+    check(f'''
+import torch
+def f(x, y):
+    a = torch.cat([torch.tensor([0.0, -120.0, float("inf"), 1e30, 5.0]), x.flatten()])
+    b = torch.cat([torch.tensor([0.0, -120.0, 1.0, 1e30, 5.0]), y.flatten()])
+    a.requires_grad_(True)
+    b.requires_grad_(True)
+    r = torch.{fn}(a, b)
+    (r * torch.linspace(-1, 2, r.numel())).sum().backward()
+    c = x[:, :1].clone().requires_grad_(True)            # broadcast, one side only
+    torch.{fn}(c, y[:1].double().float()).sum().backward()
+    return r, a.grad, b.grad, c.grad
+''', F, G)
