@@ -20,8 +20,8 @@ Each cell: best of R interleaved rounds of N calls, the empty loop subtracted (b
 measure()).  "grad" rows use operands that require grad (each call records a graph, as in
 training); the others do not.  Shapes are small ([64, 256]) so that torch's real GPU kernels
 never back up the launch queue: host time is what is measured.  With paddlepaddle-gpu 2.6.2 on
-sm_90 Paddle's kernels launch but do nothing (/work/shared/gpu/README.md): the host path is the
-same.
+sm_90 Paddle's kernels launch but do nothing (the shared gpu/README.md beside the checkout): the
+host path is the same.
 """
 from __future__ import annotations
 

@@ -402,27 +402,32 @@ def _write_index():
         fh.write("\n")
 
 
+def _collect_only(files, fixes, env_var, what):
+    """(pytest's output, the JSON torchproxy_early's collection hook wrote to $``env_var``) of
+    ``pytest --collect-only`` over ``files`` in the sdist (real torch's side, one process)."""
+    env = _env(files, fixes)
+    with tempfile.TemporaryDirectory(prefix="liger-collect-") as tmp:
+        env[env_var] = path = os.path.join(tmp, "collected.json")
+        r = subprocess.run([sys.executable, "-m", "pytest", *files, "--collect-only", "-q",
+                            "-p", "no:cacheprovider", "-o", "addopts=",
+                            "--continue-on-collection-errors", "-p", "torchproxy_early"],
+                           cwd=sources(), env=env, capture_output=True, text=True,
+                           timeout=FILE_TIMEOUT)
+        if not os.path.isfile(path):  # the hook runs whenever collection finishes
+            raise RuntimeError(f"pytest --collect-only wrote no {what} (torchproxy_early's "
+                               f"hook did not run):\n{(r.stdout + r.stderr)[-2000:]}")
+        with open(path) as fh:
+            return r.stdout, json.load(fh)
+
+
 def collect(files, fixes=True):
     """({file: [node ids]}, {node id: skip reason}) as real torch's pytest collects them (one
     process for all files); a file that fails to collect has no ids.  The second dict holds the
     cases their own skip/skipif markers skip on this machine (torchproxy_early's
     $TORCHPROXY_COLLECT_SKIPS: pytest's evaluation of those markers, done at collection)."""
-    root = sources()
-    env = _env(files, fixes)
-    with tempfile.TemporaryDirectory(prefix="liger-collect-") as tmp:
-        env["TORCHPROXY_COLLECT_SKIPS"] = skips_path = os.path.join(tmp, "skips.json")
-        r = subprocess.run([sys.executable, "-m", "pytest", *files, "--collect-only", "-q",
-                            "-p", "no:cacheprovider", "-o", "addopts=",
-                            "--continue-on-collection-errors", "-p", "torchproxy_early"],
-                           cwd=root, env=env, capture_output=True, text=True,
-                           timeout=FILE_TIMEOUT)
-        if not os.path.isfile(skips_path):  # the hook runs whenever collection finishes
-            raise RuntimeError("pytest --collect-only wrote no skip list (torchproxy_early's "
-                               f"hook did not run):\n{(r.stdout + r.stderr)[-2000:]}")
-        with open(skips_path) as fh:
-            skips = json.load(fh)
+    stdout, skips = _collect_only(files, fixes, "TORCHPROXY_COLLECT_SKIPS", "skip list")
     ids = {f: [] for f in files}
-    for line in r.stdout.splitlines():
+    for line in stdout.splitlines():
         f = line.split("::")[0]
         if "::" in line and f in ids:
             ids[f].append(line.strip())
@@ -828,26 +833,11 @@ def collect_bf16(files):
     """The collected cases of ``files`` whose parameters hold torch.bfloat16, as real torch's
     pytest collects them (torchproxy_early's $TORCHPROXY_COLLECT_BF16; one process per
     environment: the transformers-5 files apart)."""
-    root = sources()
     out = []
     for part in ([f for f in files if f in TRANSFORMERS5_FILES],
                  [f for f in files if f not in TRANSFORMERS5_FILES]):
-        if not part:
-            continue
-        env = _env(part, True)
-        with tempfile.TemporaryDirectory(prefix="liger-collect-") as tmp:
-            env["TORCHPROXY_COLLECT_BF16"] = path = os.path.join(tmp, "bf16.json")
-            r = subprocess.run([sys.executable, "-m", "pytest", *part, "--collect-only", "-q",
-                                "-p", "no:cacheprovider", "-o", "addopts=",
-                                "--continue-on-collection-errors", "-p", "torchproxy_early"],
-                               cwd=root, env=env, capture_output=True, text=True,
-                               timeout=FILE_TIMEOUT)
-            if not os.path.isfile(path):
-                raise RuntimeError("pytest --collect-only wrote no bfloat16 list "
-                                   f"(torchproxy_early's hook did not run):\n"
-                                   f"{(r.stdout + r.stderr)[-2000:]}")
-            with open(path) as fh:
-                out += json.load(fh)
+        if part:
+            out += _collect_only(part, True, "TORCHPROXY_COLLECT_BF16", "bfloat16 list")[1]
     return out
 
 
