@@ -78,32 +78,17 @@ def _needs_fix(interp, tl) -> bool:
         return True
 
 
-def _wrap_binary(original, interp, tl):
+def _on_values(original, interp, tl, arity):
+    """``original`` (a builder method whose first ``arity`` arguments are handles: 1 for the
+    unary ops, 2 for the binary ones and comparisons, 3 for fma and clamp) computing on float32
+    values where any of those handles is bf16, its float32 result rounded back to bf16."""
     @functools.wraps(original)
-    def op(self, lhs, rhs):
-        if not (_is_bf16(lhs, tl) or _is_bf16(rhs, tl)):
-            return original(self, lhs, rhs)
-        out = original(self, _as_f32(lhs, interp, tl), _as_f32(rhs, interp, tl))
+    def op(self, *args):
+        handles, rest = args[:arity], args[arity:]
+        if not any(_is_bf16(h, tl) for h in handles):
+            return original(self, *args)
+        out = original(self, *(_as_f32(h, interp, tl) for h in handles), *rest)
         return _back(out, interp, tl)
-    return op
-
-
-def _wrap_unary(original, interp, tl):
-    @functools.wraps(original)
-    def op(self, arg):
-        if not _is_bf16(arg, tl):
-            return original(self, arg)
-        return _back(original(self, _as_f32(arg, interp, tl)), interp, tl)
-    return op
-
-
-def _wrap_ternary(original, interp, tl):
-    @functools.wraps(original)
-    def op(self, a, b, c, *rest):
-        if not any(_is_bf16(x, tl) for x in (a, b, c)):
-            return original(self, a, b, c, *rest)
-        f = [_as_f32(x, interp, tl) for x in (a, b, c)]
-        return _back(original(self, *f, *rest), interp, tl)
     return op
 
 
@@ -188,15 +173,10 @@ def install(interp, tl) -> bool:
     if not _needs_fix(interp, tl):
         return False
     builder = interp.InterpreterBuilder
-    for name in _BINARY:
-        if hasattr(builder, name):
-            setattr(builder, name, _wrap_binary(getattr(builder, name), interp, tl))
-    for name in _UNARY:
-        if hasattr(builder, name):
-            setattr(builder, name, _wrap_unary(getattr(builder, name), interp, tl))
-    for name in ("create_fma", "create_clampf"):
-        if hasattr(builder, name):
-            setattr(builder, name, _wrap_ternary(getattr(builder, name), interp, tl))
+    for names, arity in ((_UNARY, 1), (_BINARY, 2), (("create_fma", "create_clampf"), 3)):
+        for name in names:
+            if hasattr(builder, name):
+                setattr(builder, name, _on_values(getattr(builder, name), interp, tl, arity))
     builder.create_dot = _wrap_dot(builder.create_dot, interp, tl)
     builder.cast_impl = _wrap_cast(builder.cast_impl, interp, tl)
     builder.create_fp_to_fp = _wrap_fp_to_fp(builder.create_fp_to_fp, interp, tl)
