@@ -791,38 +791,46 @@ _positive.__name__ = "positive integer"  # argparse's "invalid positive integer 
 RECORD_ONLY = ("extend", "max_cases", "batch", "side_timeout", "case_timeout")
 
 
+def _test_file(f):
+    """A test file as the records name it (``test_x.py`` -> ``test/transformers/test_x.py``)."""
+    return f if f.startswith(_T) else _T + os.path.basename(f)
+
+
+def _load_record(f):
+    """(the file's record name, its record); exits naming the file when it is not recorded."""
+    f = _test_file(f)
+    path = _record_path(f)
+    if not os.path.isfile(path):
+        raise SystemExit(f"liger_suite.py: {f} is not recorded ({path} does not exist)")
+    with open(path) as fh:
+        return f, json.load(fh)
+
+
+def _rerun(f, e, ids, proxy):
+    """Run ``ids`` of the recorded file ``f`` again on one side, under its recorded conditions
+    (``e``: its record), into a temporary case log; -> that log's cases."""
+    tmp = tempfile.mkdtemp(prefix="liger-rerun-")
+    try:
+        log_path = os.path.join(tmp, "{file}.jsonl")
+        run(ids, proxy=proxy, fixes=e["fixes"], case_log=log_path,
+            extra=(f"--timeout={e['case_timeout']}",))
+        return read_case_log(log_path.replace("{file}", os.path.basename(f)))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def recheck_proxy(f):
     """Run the proxy side again on the cases of the recorded file ``f`` that real torch passed
     and the proxy did not (after a facade fix), under the file's recorded conditions; each
     outcome, message, duration and CPU time replaces the recorded one, and the file's
     ``proxy_rechecked`` list (named in its md note) gains the ids."""
-    f = f if f.startswith(_T) else _T + os.path.basename(f)
-    path = _record_path(f)
-    if not os.path.isfile(path):
-        raise SystemExit(f"liger_suite.py: {f} is not recorded ({path} does not exist)")
-    with open(path) as fh:
-        e = json.load(fh)
+    f, e = _load_record(f)
     ids = [k for k, v in e["real"].items() if v == "PASSED" and e["proxy"].get(k) != "PASSED"]
     if not ids:
         return f"{os.path.basename(f)}: no case to recheck"
-    tmp = tempfile.mkdtemp(prefix="liger-recheck-")
-    try:
-        log_path = os.path.join(tmp, "{file}.jsonl")
-        run(ids, proxy=True, fixes=e["fixes"], case_log=log_path,
-            extra=(f"--timeout={e['case_timeout']}",))
-        cases = read_case_log(log_path.replace("{file}", os.path.basename(f)))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    for k in ids:
-        c = cases.get(k)
-        if c is None:
-            continue
-        e["proxy"][k] = c["outcome"]
-        e.setdefault("proxy_messages", {}).pop(k, None)
-        if c["outcome"] != "PASSED" and c["message"]:
-            e["proxy_messages"][k] = c["message"]
-        e.setdefault("proxy_durations", {})[k] = c["duration"]
-        e.setdefault("proxy_cpu", {})[k] = c.get("cpu")
+    cases = _rerun(f, e, ids, proxy=True)
+    # a case the rerun did not reach (stopped) keeps its recorded outcome
+    _replace_side(e, "proxy", [k for k in ids if k in cases], cases)
     e["proxy_rechecked"] = sorted(set(e.get("proxy_rechecked", [])) | set(cases) & set(ids))
     _save(f, e)
     now = [k for k in ids if e["proxy"].get(k) == "PASSED"]
@@ -866,33 +874,16 @@ def rerecord_bf16(f, bf16_ids):
     under the file's recorded conditions; the record's ``bf16_rerecorded`` lists the ids (named
     in its md note).  The other cases hold no bfloat16 tensor by their parameters and keep their
     outcomes."""
-    f = f if f.startswith(_T) else _T + os.path.basename(f)
-    path = _record_path(f)
-    if not os.path.isfile(path):
-        raise SystemExit(f"liger_suite.py: {f} is not recorded ({path} does not exist)")
-    with open(path) as fh:
-        e = json.load(fh)
+    f, e = _load_record(f)
     wanted = set(bf16_ids)
     ids = [k for k, v in e["real"].items() if k in wanted and v != "SKIPPED"]
     if not ids:
         return f"{os.path.basename(f)}: no bfloat16 case ran on real torch"
     before = sum(e["real"][k] == "PASSED" and e["proxy"].get(k) == "PASSED" for k in ids)
-    tmp = tempfile.mkdtemp(prefix="liger-bf16-")
-    try:
-        extra = (f"--timeout={e['case_timeout']}",)
-        log_path = os.path.join(tmp, "real-{file}.jsonl")
-        run(ids, proxy=False, fixes=e["fixes"], case_log=log_path, extra=extra)
-        _replace_side(e, "real", ids, read_case_log(log_path.replace("{file}",
-                                                                     os.path.basename(f))))
-        passed = [k for k in ids if e["real"].get(k) == "PASSED"]
-        cases = {}
-        if passed:
-            log_path = os.path.join(tmp, "proxy-{file}.jsonl")
-            run(passed, proxy=True, fixes=e["fixes"], case_log=log_path, extra=extra)
-            cases = read_case_log(log_path.replace("{file}", os.path.basename(f)))
-        _replace_side(e, "proxy", ids, cases)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    _replace_side(e, "real", ids, _rerun(f, e, ids, proxy=False))
+    passed = [k for k in ids if e["real"].get(k) == "PASSED"]
+    # the proxy runs what real torch passes; an id it does not run loses its old outcome
+    _replace_side(e, "proxy", ids, _rerun(f, e, passed, proxy=True) if passed else {})
     e["bf16_rerecorded"] = sorted(set(e.get("bf16_rerecorded", [])) | set(ids))
     _save(f, e)
     after = sum(e["real"][k] == "PASSED" and e["proxy"].get(k) == "PASSED" for k in ids)
@@ -968,7 +959,7 @@ def main(argv):
         return 0
     if a.rerecord_bf16:
         files = a.ids or [f for f in all_files() if os.path.isfile(_record_path(f))]
-        files = [f if f.startswith(_T) else _T + os.path.basename(f) for f in files]
+        files = [_test_file(f) for f in files]
         bf16 = collect_bf16(files)
         for f in files:
             print(rerecord_bf16(f, bf16), flush=True)
