@@ -4,16 +4,11 @@ to nearest even), checked against REAL torch's bfloat16 arithmetic; without it, 
 compute on the uint16 bit patterns, as reported (Liger-Kernel's geglu/swiglu bf16 cases).
 Each scenario runs in a fresh process (TRITON_INTERPRET is read at Triton's import; the fixes
 are process-wide)."""
-import json
-import os
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import pytest
 
-from matrix_testpaths import ROOT
+from interpreter_child import run_kernels
 
 pytest.importorskip("triton")
 torch = pytest.importorskip("torch")
@@ -107,22 +102,7 @@ def run_all():
 
 
 def _run(tmp_path, fix: bool) -> dict:
-    code = textwrap.dedent(f'''
-        import json, sys
-        sys.path.insert(0, {ROOT!r})
-        from torchproxy.integrations import triton_interpreter as ti
-        installed = ti.ensure_fixes() if {fix!r} else None
-        import bf16_kernels as k
-        print("RESULT" + json.dumps({{"installed": installed, **k.run_all()}}))
-    ''')
-    (tmp_path / "bf16_kernels.py").write_text(KERNELS)
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(tmp_path))
-    env.pop("TORCHPROXY_INTERPRETER_FIX", None)
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                       timeout=300)
-    line = [x for x in r.stdout.splitlines() if x.startswith("RESULT")]
-    assert line, r.stdout[-2000:] + r.stderr[-3000:]
-    return json.loads(line[0][6:])
+    return run_kernels(tmp_path, "bf16_kernels", KERNELS, fix)
 
 
 def test_bf16_kernels_compute_what_torch_computes(tmp_path):

@@ -3,14 +3,10 @@ compiled Triton does, here on REAL torch tensors (the fixes are not about Paddle
 against numpy; and without the fixes the same kernels fail as the matrix reported.
 Each scenario runs in a fresh interpreter process (TRITON_INTERPRET must be set before Triton
 is imported, and the fixes are process-wide)."""
-import os
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
-from matrix_testpaths import ROOT
+from interpreter_child import run_kernels
 
 pytest.importorskip("triton")
 pytest.importorskip("torch")
@@ -110,27 +106,11 @@ def run_all():
 
 
 def _run(tmp_path, fix: bool) -> dict:
-    code = textwrap.dedent(f'''
-        import json, sys
-        sys.path.insert(0, {ROOT!r})
-        from torchproxy.integrations import triton_interpreter as ti
-        installed = ti.ensure_fixes() if {fix!r} else None
-        import libdevice_kernels as k
-        res = k.run_all()
+    return run_kernels(tmp_path, "libdevice_kernels", KERNELS, fix, after='''
         import triton.language.extra.libdevice as stubs
         res["stub_restored"] = stubs.rsqrt.__code__.co_name == "rsqrt" and \\
             stubs.rsqrt.__code__.co_filename == stubs.__file__
-        print("RESULT" + json.dumps({{"installed": installed, **res}}))
     ''')
-    (tmp_path / "libdevice_kernels.py").write_text(KERNELS)
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=str(tmp_path))
-    env.pop("TORCHPROXY_INTERPRETER_FIX", None)
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                       timeout=300)
-    line = [x for x in r.stdout.splitlines() if x.startswith("RESULT")]
-    assert line, r.stdout[-2000:] + r.stderr[-3000:]
-    import json
-    return json.loads(line[0][6:])
 
 
 def test_fixes_make_the_interpreter_run_what_compiled_triton_runs(tmp_path):
