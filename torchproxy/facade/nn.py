@@ -640,8 +640,15 @@ def _linear_dtype_error(input, weight, bias):
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if training and 0 < p < 1 and _is_cpu_tensor(input) and input.size:
+        from .nn_functional_dropout import torch_dropout_cpu
+        return _maybe_inplace(input, torch_dropout_cpu(input, p, list(input.shape)), inplace)
     out = PF.dropout(input, p=p, training=training)
     return _maybe_inplace(input, out, inplace)
+
+
+def _is_cpu_tensor(t) -> bool:
+    return "cpu" in str(t.place).lower()
 
 
 @torch_function(F + "embedding",
@@ -827,8 +834,15 @@ def _finish_layer(layer, device, dtype):
         layer.to(device)
 
 
-def _uniform(shape, bound):
-    return paddle.uniform(shape, min=-bound, max=bound, dtype=paddle.get_default_dtype())
+def _new_param_tensor(shape, dtype=None):
+    """An uninitialised CPU tensor of the layer's dtype (default: the default float) for
+    ``reset_parameters`` to draw into: torch draws a parameter in its own dtype."""
+    if dtype is not None and _dt.torch_name(_dt.to_paddle(dtype)) in (
+            "float16", "bfloat16", "float32", "float64"):
+        dt = _dt.to_paddle(dtype)
+    else:
+        dt = paddle.get_default_dtype()
+    return paddle.empty(list(shape), dtype=dt)
 
 
 class Linear(Module):
@@ -837,15 +851,23 @@ class Linear(Module):
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
         self.in_features, self.out_features = int(in_features), int(out_features)
-        # kaiming_uniform_(a=sqrt(5)) and the bias rule of torch's reset_parameters: both
-        # bounds are 1/sqrt(fan_in)
-        bound = 1.0 / math.sqrt(self.in_features) if self.in_features > 0 else 0.0
-        self.weight = Parameter(_uniform([self.out_features, self.in_features], bound))
+        self.weight = Parameter(_new_param_tensor([self.out_features, self.in_features], dtype))
         if bias:
-            self.bias = Parameter(_uniform([self.out_features], bound))
+            self.bias = Parameter(_new_param_tensor([self.out_features], dtype))
         else:
             self.register_parameter("bias", None)
+        self.reset_parameters()
         _finish_layer(self, device, dtype)
+
+    def reset_parameters(self):
+        """torch's: kaiming_uniform_(a=sqrt(5)) for the weight, U(+-1/sqrt(fan_in)) for the
+        bias, in that order (the draws of a seeded CPU stream are torch's)."""
+        from . import nn_init as init
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
         return linear(input, self.weight, self.bias)
@@ -904,8 +926,9 @@ class Embedding(Module):
             padding_idx = padding_idx % self.num_embeddings
         self.padding_idx = padding_idx
         self.max_norm, self.scale_grad_by_freq, self.sparse = max_norm, scale_grad_by_freq, sparse
-        if _weight is None:
-            w = paddle.randn([self.num_embeddings, self.embedding_dim])  # torch: normal_(0, 1)
+        if _weight is None:  # torch's reset_parameters: normal_(0, 1), the padding row zeroed
+            from . import nn_init as init
+            w = init.normal_(_new_param_tensor([self.num_embeddings, self.embedding_dim], dtype))
             if padding_idx is not None:
                 w[padding_idx] = 0.0
         else:

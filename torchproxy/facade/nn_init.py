@@ -1,8 +1,8 @@
 """``torch.nn.init``: torch's initialisers, in place on Paddle tensors and parameters.
 
-Fan-in / fan-out, gains and bounds are computed as torch computes them; the random numbers are
-Paddle's (same distributions, not torch's streams; ``generator=`` draws from a facade
-``torch.Generator``)."""
+Fan-in / fan-out, gains and bounds are computed as torch computes them (in its order of
+operations), and the draws are the tensor's own ``uniform_`` / ``normal_`` (facade/random.py): on
+the CPU, torch's numbers for torch's seed; ``generator=`` draws from a facade ``torch.Generator``."""
 from __future__ import annotations
 
 from .registry import manifest
@@ -36,13 +36,6 @@ def _write(tensor, values):
     with paddle.no_grad():
         paddle.assign(values.astype(tensor.dtype), output=tensor)
     return tensor
-
-
-def _gen_state(generator, tensor=None):
-    """Draw from a facade ``torch.Generator``'s stream (None: the global one)."""
-    from .random import generator_scope
-    place = tensor.place if tensor is not None else paddle.CPUPlace()
-    return generator_scope(generator, place)
 
 
 @torch_function(I + "calculate_gain")
@@ -88,32 +81,75 @@ def _calculate_correct_fan(tensor, mode):
     return fan_in if mode == "fan_in" else fan_out
 
 
-def _uniform_values(tensor, a, b):
-    return paddle.uniform(tensor.shape, dtype="float32", min=a, max=b)
+def _draw(tensor, method, *args, generator=None):
+    """``tensor.<method>_(*args, generator=)`` without autograd (torch's no_grad); a meta
+    tensor is left as it is."""
+    if is_meta(tensor):
+        return tensor
+    from . import random as _random
+    with paddle.no_grad():
+        return getattr(_random, method)(tensor, *args, generator=generator)
 
 
 @torch_function(I + "uniform_")
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
-    with _gen_state(generator):
-        return _write(tensor, _uniform_values(tensor, a, b))
+    return _draw(tensor, "uniform_", a, b, generator=generator)
 
 
 @torch_function(I + "normal_")
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
-    with _gen_state(generator):
-        return _write(tensor, paddle.normal(mean, std, shape=tensor.shape))
+    return _draw(tensor, "normal_", mean, std, generator=generator)
 
 
 @torch_function(I + "trunc_normal_")
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    # torch's method: inverse CDF of a uniform draw between the bounds' CDF values
-    def cdf(x):
+    """torch 2.13's rejection sampler, draw for draw: with over 30% of the mass inside [a, b],
+    normal draws redrawn where they fall outside; otherwise uniform proposals on [a, b]
+    accepted against the normal density (a second uniform per element and round)."""
+    import warnings
+    from . import random as _random
+    if is_meta(tensor):
+        return tensor
+
+    def norm_cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
-    lo, hi = cdf((a - mean) / std), cdf((b - mean) / std)
-    with _gen_state(generator):
-        u = paddle.uniform(tensor.shape, dtype="float64", min=2 * lo - 1, max=2 * hi - 1)
-    v = paddle.erfinv(u) * (std * math.sqrt(2.0)) + mean
-    return _write(tensor, paddle.clip(v, a, b))
+
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                      "The distribution of values may be incorrect.", stacklevel=2)
+    with paddle.no_grad():
+        p = norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std)
+        if p > 0.3:
+            lo = float(paddle.to_tensor(a, dtype=tensor.dtype))
+            hi = float(paddle.to_tensor(b, dtype=tensor.dtype))
+            result = _random.normal_(tensor, mean, std, generator=generator)
+            while True:
+                mask = (result < lo) | (result > hi)
+                if not bool(mask.any()):
+                    break
+                fresh = _random.normal_(paddle.empty_like(result), mean, std,
+                                        generator=generator)
+                result = paddle.where(mask, fresh, result)
+            return _write(tensor, result)
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+        def log_pdf(c):
+            return ((c - mean) / std) ** 2 * -0.5 - log_peak
+
+        def rejected():
+            u = _random.uniform_(paddle.empty_like(tensor), 0.0, 1.0, generator=generator)
+            return paddle.log(u) > cands
+
+        result = _random.uniform_(tensor, a, b, generator=generator).clone()
+        cands = log_pdf(result)
+        pending = rejected()
+        while bool(pending.any()):
+            fresh = _random.uniform_(paddle.empty_like(tensor), a, b, generator=generator)
+            result = paddle.where(pending, fresh, result)
+            cands = log_pdf(fresh)
+            pending = paddle.where(pending, rejected(), pending)
+        return _write(tensor, result)
 
 
 @torch_function(I + "constant_")
@@ -178,7 +214,8 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
         return tensor
     fan = _calculate_correct_fan(tensor, mode)
     gain = calculate_gain(nonlinearity, a)
-    bound = math.sqrt(3.0) * gain / math.sqrt(fan)
+    std = gain / math.sqrt(fan)
+    bound = math.sqrt(3.0) * std  # torch's order of operations: the float bounds are torch's
     return uniform_(tensor, -bound, bound, generator)
 
 
@@ -199,8 +236,8 @@ def orthogonal_(tensor, gain=1, generator=None):
         return tensor
     rows = tensor.shape[0]
     cols = math.prod(tensor.shape) // rows
-    with _gen_state(generator):
-        flat = paddle.normal(0.0, 1.0, shape=[rows, int(cols)]).astype("float64")
+    flat = normal_(paddle.empty([rows, int(cols)], dtype=tensor.dtype), 0.0, 1.0,
+                   generator).astype("float64")
     if rows < cols:
         flat = flat.t()
     q, r = paddle.linalg.qr(flat)
@@ -216,14 +253,15 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape
     num_zeros = int(math.ceil(sparsity * rows))
-    with _gen_state(generator):
-        v = paddle.normal(0.0, std, shape=[rows, cols])
-        for c in range(cols):
-            idx = paddle.randperm(rows)[:num_zeros]
-            if num_zeros:
-                col = v[:, c]
-                col = paddle.scatter(col, idx, paddle.zeros([num_zeros], col.dtype))
-                v[:, c] = col
+    normal_(tensor, 0.0, std, generator)
+    v = tensor.clone()
+    from . import random as _random
+    for c in range(cols):
+        idx = _random.randperm(rows)[:num_zeros]  # torch's sparse_ passes no generator here
+        if num_zeros:
+            col = v[:, c]
+            col = paddle.scatter(col, idx, paddle.zeros([num_zeros], col.dtype))
+            v[:, c] = col
     return _write(tensor, v)
 
 

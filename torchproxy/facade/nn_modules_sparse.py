@@ -34,8 +34,10 @@ class EmbeddingBag(Module):
                 raise AssertionError("padding_idx must be within num_embeddings")
             padding_idx %= num_embeddings
         self.padding_idx = padding_idx
-        if _weight is None:
-            w = paddle.randn([num_embeddings, embedding_dim])
+        if _weight is None:  # torch's reset_parameters: normal_(0, 1), the padding row zeroed
+            from . import nn_init as init
+            from .nn import _new_param_tensor
+            w = init.normal_(_new_param_tensor([num_embeddings, embedding_dim], dtype))
             if padding_idx is not None:
                 w[padding_idx] = 0.0
         else:

@@ -1,17 +1,20 @@
-"""Random numbers: ``torch.Generator`` streams on Paddle's generators, ``generator=`` on the
-sampling functions, ``randperm`` / ``normal`` / ``bernoulli`` / ``multinomial`` / ``poisson``, the
-in-place samplers (``uniform_``, ``normal_``...) and the global RNG state.
+"""Random numbers: ``torch.Generator`` streams, ``generator=`` on the sampling functions,
+``randperm`` / ``normal`` / ``bernoulli`` / ``multinomial`` / ``poisson``, the in-place samplers
+(``uniform_``, ``normal_``...) and the global RNG state.
 
-Paddle's random ops take no generator: they draw from the device's default generator.  A
-``torch.Generator`` here owns a Paddle ``core.Generator``; a call with ``generator=g`` swaps g's
-state into the default generator for the call, then stores the advanced state back into g and
-restores the default generator's own state (:func:`generator_scope`).  So, as in torch:
-- the same seed gives the same numbers (per Paddle version's kernels; 2.6.2 and 3.3.1 agree on
-  the CPU draws the tests use), successive calls continue g's stream;
-- draws with ``generator=g`` leave the global stream (``torch.manual_seed``) untouched.
-What is NOT torch's: the numbers themselves (Paddle's kernels map the generator's bits to values
-differently), and ``get_state()`` returns Paddle's ``GeneratorState`` object, not a uint8
-tensor (gaps.toml).
+On the CPU the numbers are real torch's (facade/torch_cpu_rng.py): ``torch.manual_seed(42)``
+then ``torch.randn(...)``, ``rand``, ``randint``, ``randperm``, ``uniform_``, ``normal_``,
+``bernoulli``, ``random_``, ``exponential_``, ``cauchy_``, ``log_normal_``, ``geometric_``,
+nn.init and dropout give the values real torch gives for that seed, and
+``get_rng_state()``/``set_rng_state()`` exchange torch's 5056-byte state (one saved by real torch
+restores here).  A CPU sampler whose torch algorithm is not reproduced (``multinomial``,
+``poisson``) draws from Paddle's generator seeded by one 64-bit draw of the torch stream, so it
+too follows the seed and the saved state, with Paddle's numbers.
+
+On CUDA, Paddle's generators: a ``torch.Generator`` there owns a Paddle ``core.Generator``; a
+call with ``generator=g`` swaps g's state into the device's default generator for the call
+(:func:`generator_scope`).  Same seed -> same numbers, a generator's draws leave the global
+stream alone; the numbers are Paddle's, not torch's Philox draws.
 """
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ from .creation import (_INT64, _check_pin_memory, _dtype_or_default, _finish, _l
 from .registry import module, tensor_method, torch_function, type_, value
 
 from .registry import manifest
+from . import torch_cpu_rng as _trng
 
 NAMES = manifest("""
     torch: Generator bernoulli default_generator get_rng_state initial_seed manual_seed multinomial
@@ -51,34 +55,61 @@ _FLOATS = ("float16", "bfloat16", "float32", "float64")
 # import): a real object of its own (Paddle's core.Generator), with torch's methods; the
 # samplers draw from it through generator_scope below.
 class Generator:
-    """torch.Generator: an independent Paddle generator (seed and state)."""
+    """torch.Generator: on the CPU torch's own stream (mt19937, torch's state bytes); on CUDA an
+    independent Paddle generator."""
 
     def __init__(self, device="cpu"):
         self.device = _device(device) if isinstance(device, str) else device
-        self._gen = new_generator()
-        self._gen.manual_seed(67280421310721)  # torch.Generator()'s default seed
+        if self.device.type == "cpu":
+            self._stream = _trng.CPUStream()
+            self._gen = None
+        else:
+            self._stream = None
+            self._gen = new_generator()
+            self._gen.manual_seed(67280421310721)  # torch.Generator()'s default seed
 
     def manual_seed(self, seed: int) -> "Generator":
-        self._gen.manual_seed(int(seed))
+        if self._stream is not None:
+            self._stream.manual_seed(seed)
+        else:
+            self._gen.manual_seed(_trng.check_seed(seed))
         return self
 
     def seed(self) -> int:
-        return self._gen.seed()
+        s = _nondeterministic_seed()
+        self.manual_seed(s)
+        return s
 
     def initial_seed(self) -> int:
+        if self._stream is not None:
+            return self._stream.initial_seed()
         return self._gen.initial_seed()
 
     def get_state(self):
+        """torch's state: a uint8 tensor (5056 bytes on the CPU, as torch's)."""
+        if self._stream is not None:
+            return paddle.to_tensor(self._stream.get_state(), place=paddle.CPUPlace())
         return self._gen.get_state()
 
     def set_state(self, state) -> "Generator":
-        self._gen.set_state(state)
+        if self._stream is not None:
+            if not isinstance(state, paddle.Tensor) or _dt.torch_name(state.dtype) != "uint8":
+                raise TypeError("expected a torch.ByteTensor, but got "
+                                f"{type(state).__name__}" if not isinstance(state, paddle.Tensor)
+                                else "RNG state must be a torch.ByteTensor")
+            self._stream.set_state(state.numpy())
+        else:
+            self._gen.set_state(state)
         return self
 
 
-type_("torch.Generator", Generator, note="its own seed and state on a Paddle generator: "
-                                         "same seed -> same draws, not torch's numbers; "
-                                         "get_state() is Paddle's GeneratorState")
+def _nondeterministic_seed() -> int:
+    return int(np.random.SeedSequence().entropy % (2 ** 63))
+
+
+type_("torch.Generator", Generator, note="CPU: torch's mt19937 stream and state bytes (torch's "
+                                         "numbers); CUDA: a Paddle generator (Paddle's numbers, "
+                                         "get_state() is Paddle's GeneratorState)")
 
 
 # -- torch.* random sampling (torch.html's "Random sampling") --------------------------------
@@ -88,15 +119,44 @@ def _check_generator(generator):
         raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
 
 
-def _drawn(fn, name, sizes, size, generator, out, dtype, device, requires_grad):
-    """randn/rand: ``fn``'s values of ``dtype`` (default float) in a new tensor of the size
-    given as torch.randn(2, 3), ((2, 3)) or (size=(2, 3))."""
+def _drawn(kind, name, sizes, size, generator, out, dtype, device, requires_grad):
+    """randn/rand (kind "normal"/"uniform") of ``dtype`` (default float) in a new tensor of
+    the size given as torch.randn(2, 3), ((2, 3)) or (size=(2, 3))."""
     _check_generator(generator)
     dt = _dtype_or_default(dtype)
     shape = parse_size(sizes, size, fn=name)
-    with _on(device, generator), checked_alloc(shape, dt, to_place(device)):
-        t = _draw(fn, shape, dt)
+    place = to_place(device)
+    with checked_alloc(shape, dt, place):
+        t = _sample(kind, shape, dt, place, generator)
     return _write_out(_finish(t, requires_grad), out)
+
+
+def _sample(kind, shape, dt, place, generator, a=None, b=None):
+    """A new tensor of ``kind`` draws: "normal" (mean a=0, std b=1) or "uniform" ([a=0, b=1)):
+    torch's numbers on the CPU, Paddle's on CUDA."""
+    kernel = "normal_kernel_cpu" if kind == "normal" else "check_uniform_bounds"
+    n = _dt.torch_name(dt)
+    if not n.startswith("complex"):
+        _compute_float(dt, kernel)
+    a = 0.0 if a is None else a
+    b = 1.0 if b is None else b
+    if _is_cpu(place):
+        stream = _stream(generator)
+        return (_cpu_normal if kind == "normal" else _cpu_uniform)(list(shape), dt, a, b, stream)
+    fn = paddle.randn if kind == "normal" else paddle.rand
+    with _on(place, generator):
+        if n.startswith("complex"):
+            part = "float64" if n == "complex128" else "float32"
+            re, im = fn(shape, dtype=part), fn(shape, dtype=part)
+            if kind == "normal":
+                re, im = re * math.sqrt(0.5), im * math.sqrt(0.5)
+            return paddle.complex(re, im)
+        t = fn(shape, dtype=_compute_float(dt, kernel))
+    if kind == "normal":
+        t = t * b + a
+    else:
+        t = t * (b - a) + a
+    return t.astype(dt)
 
 
 @torch_function("torch.randn")
@@ -106,8 +166,7 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     if pin_memory is not False and _check_pin_memory(pin_memory, "randn", device, out):
         return pin(randn(*sizes, size=size, generator=generator, dtype=dtype, layout=layout,
                        device=device, requires_grad=requires_grad))
-    return _drawn(paddle.randn, "randn", sizes, size, generator, out, dtype, device,
-                  requires_grad)
+    return _drawn("normal", "randn", sizes, size, generator, out, dtype, device, requires_grad)
 
 
 @torch_function("torch.rand")
@@ -117,8 +176,18 @@ def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, d
     if pin_memory is not False and _check_pin_memory(pin_memory, "rand", device, out):
         return pin(rand(*sizes, size=size, generator=generator, dtype=dtype, layout=layout,
                        device=device, requires_grad=requires_grad))
-    return _drawn(paddle.rand, "rand", sizes, size, generator, out, dtype, device,
-                  requires_grad)
+    return _drawn("uniform", "rand", sizes, size, generator, out, dtype, device, requires_grad)
+
+
+def _integers(low, high, shape, dt, place, generator):
+    """randint's values in [low, high) as a tensor of torch dtype ``dt``."""
+    if _is_cpu(place):
+        stream = _stream(generator)
+        with stream.lock:
+            v = _trng.random_from_to(stream, math.prod(shape), low, high, _dt.torch_name(dt))
+        return _to_tensor(v, shape, dt)
+    with _on(place, generator), checked_alloc(shape, _INT64, place):
+        return _randint_wide(int(low), int(high), list(shape), place, None).astype(dt)
 
 
 @torch_function("torch.randint")
@@ -138,9 +207,10 @@ def randint(*args, generator=None, out=None, dtype=None, layout=None, device=Non
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
     shape = parse_size((size,), fn="randint")
-    with _on(device, generator), checked_alloc(shape, _INT64, to_place(device)):
-        t = paddle.randint(low, high, shape, dtype="int64")
-    return _write_out(_finish(t.astype(dt), requires_grad), out)
+    place = to_place(device)
+    with checked_alloc(shape, _INT64, place):
+        t = _integers(int(low), int(high), shape, dt, place, generator)
+    return _write_out(_finish(t, requires_grad), out)
 
 
 @torch_function("torch.randint_like")
@@ -164,31 +234,29 @@ def randint_like(input, *args, low=None, high=None, generator=None, dtype=None, 
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
-    with _on(place, generator):
-        t = paddle.randint(int(low), int(high), list(input.shape), dtype="int64")
-    return _finish(t.astype(dt), requires_grad)
-
-
-def _drawn_like(fn, input, dtype, device, requires_grad):
-    """randn_like/rand_like: ``fn``'s values in input's shape, dtype and device unless given."""
-    dt, _ = _like(input, dtype, None)
-    with _on(input.place if device is None else device):
-        t = _draw(fn, list(input.shape), dt)
+    t = _integers(int(low), int(high), list(input.shape), dt, place, generator)
     return _finish(t, requires_grad)
+
+
+def _drawn_like(kind, input, dtype, device, requires_grad):
+    """randn_like/rand_like: input's shape, dtype and device unless given."""
+    dt, _ = _like(input, dtype, None)
+    place = input.place if device is None else to_place(device)
+    return _finish(_sample(kind, list(input.shape), dt, place, None), requires_grad)
 
 
 @torch_function("torch.randn_like")
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
     require_strided(layout, "randn_like")
-    return _drawn_like(paddle.randn, input, dtype, device, requires_grad)
+    return _drawn_like("normal", input, dtype, device, requires_grad)
 
 
 @torch_function("torch.rand_like")
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     require_strided(layout, "rand_like")
-    return _drawn_like(paddle.rand, input, dtype, device, requires_grad)
+    return _drawn_like("uniform", input, dtype, device, requires_grad)
 
 
 def _compute_float(dt, kernel="normal_kernel_cpu"):
@@ -199,21 +267,128 @@ def _compute_float(dt, kernel="normal_kernel_cpu"):
     return "float64" if n == "float64" else "float32"
 
 
-def _draw(fn, shape, dt):
-    """``fn`` (paddle.randn or paddle.rand) values of torch dtype ``dt``: complex dtypes draw
-    the real and imaginary parts apart (randn: each of variance 1/2, as torch's)."""
-    n = _dt.torch_name(dt)
-    if n.startswith("complex"):
-        part = "float64" if n == "complex128" else "float32"
-        re, im = fn(shape, dtype=part), fn(shape, dtype=part)
-        if fn is paddle.randn:
-            re, im = re * math.sqrt(0.5), im * math.sqrt(0.5)
-        return paddle.complex(re, im)
-    kernel = "normal_kernel_cpu" if fn is paddle.randn else "check_uniform_bounds"
-    return fn(shape, dtype=_compute_float(dt, kernel)).astype(dt)
+# -- the CPU: torch's numbers (facade/torch_cpu_rng.py) ------------------------------------------
+_DEFAULT_STREAM = _trng.CPUStream()
 
 
-# -- generator streams (every sampler here draws through _on, which enters generator_scope) ---
+def _is_cpu(place) -> bool:
+    return _device_type(place) == "cpu"
+
+
+def _stream(generator):
+    """The torch CPU stream a draw takes: ``generator``'s, or the global one."""
+    if generator is None:
+        return _DEFAULT_STREAM
+    _check_generator(generator)
+    if generator._stream is None:
+        raise RuntimeError(f"Expected a 'cpu' device type for generator but found "
+                           f"'{generator.device.type}'")
+    return generator._stream
+
+
+def _round_bf16(v):
+    """float32 -> the float32 values of bfloat16 rounded to nearest even (c10::BFloat16(float))."""
+    bits = np.ascontiguousarray(v, np.float32).view(np.uint32)
+    rounded = (bits + (((bits >> 16) & 1) + np.uint32(0x7FFF))) & np.uint32(0xFFFF0000)
+    return np.where(np.isnan(v), v, rounded.view(np.float32))
+
+
+def _cast_values(v, name):
+    """numpy values in a sampler's math type -> numpy values of torch dtype ``name`` (float and
+    half/bfloat16 through float32, as torch's static_casts go)."""
+    if name in ("float32", "float16", "bfloat16") and v.dtype == np.float64:
+        v = v.astype(np.float32)
+    if name == "bfloat16":
+        return _round_bf16(v)
+    if name == "float16":
+        return v.astype(np.float16)
+    if name == "bool":
+        return v != 0
+    return v.astype(np.dtype(name))
+
+
+def _to_tensor(v, shape, dt):
+    """numpy values -> a new CPU tensor of torch dtype ``dt`` and ``shape``."""
+    name = _dt.torch_name(dt)
+    arr = _cast_values(np.asarray(v), name).reshape(list(shape))
+    t = paddle.to_tensor(arr, place=paddle.CPUPlace())
+    return t if t.dtype == dt else t.astype(dt)
+
+
+def _normal_values(stream, n, name, mean, std, contiguous=True):
+    with stream.lock:
+        if n >= 16 and contiguous:
+            kind = {"float64": "double", "float32": "float"}.get(name, "reduced")
+            return _trng.normal_fill(stream, n, kind, mean, std)
+        return _trng.normal_serial(stream, n, mean, std)
+
+
+def _complex(v, shape, name):
+    part = np.float64 if name == "complex128" else np.float32
+    v = v.astype(part)
+    c = (v[0::2] + 1j * v[1::2]).astype(np.complex128 if name == "complex128" else np.complex64)
+    return paddle.to_tensor(c.reshape(list(shape)), place=paddle.CPUPlace())
+
+
+def _cpu_normal(shape, dt, mean, std, stream, contiguous=True):
+    """normal_(mean, std) on a new CPU tensor (a complex one: its real view with std/sqrt(2))."""
+    name = _dt.torch_name(dt)
+    n = math.prod(shape)
+    if name.startswith("complex"):
+        part = "float64" if name == "complex128" else "float32"
+        v = _normal_values(stream, 2 * n, part, float(mean), float(std) / math.sqrt(2),
+                           contiguous)
+        return _complex(v, shape, name)
+    return _to_tensor(_normal_values(stream, n, name, float(mean), float(std), contiguous),
+                      shape, dt)
+
+
+def _uniform_values(stream, n, name, from_, to):
+    """uniform_kernel: values of torch dtype ``name``; one that rounds to ``to`` is ``from``."""
+    with stream.lock:
+        v = _trng.uniform(stream, n, name == "float64", from_, to)
+    v = _cast_values(v, name)
+    hi = _cast_values(np.array([to], np.float64), name)[0]
+    lo = _cast_values(np.array([from_], np.float64), name)[0]
+    return np.where(v == hi, lo, v)
+
+
+def _cpu_uniform(shape, dt, from_, to, stream):
+    name = _dt.torch_name(dt)
+    n = math.prod(shape)
+    if name.startswith("complex"):
+        part = "float64" if name == "complex128" else "float32"
+        return _complex(_uniform_values(stream, 2 * n, part, from_, to), shape, name)
+    return _to_tensor(_uniform_values(stream, n, name, from_, to), shape, dt)
+
+
+def _memory_order(t):
+    """(permutation, permuted shape) that lists ``t``'s elements in memory order, which is the
+    order torch's TensorIterator fills a strided output in; None when ``t`` is not a permuted
+    dense tensor (then the logical order is used)."""
+    shape = list(t.shape)
+    if len(shape) < 2 or t.is_contiguous():
+        return None
+    try:
+        strides = list(t.strides)
+    except Exception:  # noqa: BLE001  a tensor without strides (Paddle 2.6 dense): logical
+        return None
+    perm = sorted(range(len(shape)), key=lambda d: (-strides[d], d))
+    return perm, [shape[d] for d in perm]
+
+
+def _fill_in_memory_order(self, make):
+    """Fill ``self`` with ``make(shape)``'s tensor, drawn in self's memory order."""
+    order = _memory_order(self)
+    if order is None:
+        return _fill(self, make(list(self.shape)))
+    perm, pshape = order
+    vals = make(pshape)
+    inverse = [perm.index(d) for d in range(len(perm))]
+    return _fill(self, vals.transpose(inverse))
+
+
+# -- generator streams (Paddle's samplers draw through _on, which enters generator_scope) ------
 def _default_generator_for(place):
     if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower():
         return default_cpu_generator()
@@ -228,20 +403,30 @@ def _device_type(place) -> str:
 @contextlib.contextmanager
 def generator_scope(generator, place):
     """Run Paddle's random ops on ``place`` drawing from ``generator``'s stream (None: the
-    global one)."""
+    global one).  On the CPU, Paddle's default CPU generator is seeded for the op from one
+    64-bit draw of the torch stream (so the op follows torch.manual_seed and the saved torch
+    state), and restored after it."""
+    if generator is not None and not isinstance(generator, Generator):
+        raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
+    kind = _device_type(place)
+    if generator is not None and generator.device.type != kind:
+        raise RuntimeError(f"Expected a '{kind}' device type for generator but found "
+                           f"'{generator.device.type}'")
+    if kind == "cpu":
+        stream = _stream(generator)
+        default = default_cpu_generator()
+        saved = default.get_state()
+        with stream.lock:
+            default.manual_seed(int(stream.random64(1)[0] >> np.uint64(1)))
+        try:
+            yield
+        finally:
+            default.set_state(saved)
+        return
     if generator is None:
         yield
         return
-    if not isinstance(generator, Generator):
-        raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
-    kind = _device_type(place)
-    if generator.device.type != kind:
-        raise RuntimeError(f"Expected a '{kind}' device type for generator but found "
-                           f"'{generator.device.type}'")
     default = _default_generator_for(place)
-    if generator._gen is default:  # torch.default_generator / manual_seed's return value
-        yield
-        return
     saved = default.get_state()
     default.set_state(generator._gen.get_state())
     try:
@@ -253,7 +438,7 @@ def generator_scope(generator, place):
 
 class _on:
     """Run Paddle's random ops on ``device`` (they take no place argument), drawing from
-    ``generator``'s stream when one is given (facade/random.py: generator_scope)."""
+    ``generator``'s stream (facade/random.py: generator_scope)."""
 
     def __init__(self, device, generator=None):
         self.place = to_place(device)
@@ -262,60 +447,40 @@ class _on:
     def __enter__(self):
         self.saved = expected_place()
         set_expected_place(self.place)
-        if self.generator is not None:
-            self.scope = generator_scope(self.generator, self.place)
-            try:
-                self.scope.__enter__()
-            except BaseException:
-                set_expected_place(self.saved)
-                raise
+        self.scope = generator_scope(self.generator, self.place)
+        try:
+            self.scope.__enter__()
+        except BaseException:
+            set_expected_place(self.saved)
+            raise
 
     def __exit__(self, *exc):
         try:
-            if self.generator is not None:
-                self.scope.__exit__(*exc)
+            self.scope.__exit__(*exc)
         finally:
             set_expected_place(self.saved)
 
 
 @torch_function("torch.manual_seed")
 def manual_seed(seed):
-    """Seeds Paddle's generators (all devices, as torch.manual_seed does) and returns the
-    default CPU generator, wrapped as a torch.Generator (torch returns torch.default_generator)."""
-    paddle.seed(int(seed))
-    gen = Generator.__new__(Generator)
-    gen.device = _CPU_DEVICE()
-    gen._gen = default_cpu_generator()
-    return gen
-
-
-def _CPU_DEVICE():
-    return CPU
+    """Seeds the torch CPU stream and Paddle's generators (all devices, as torch.manual_seed
+    does); returns torch.default_generator."""
+    seed = _trng.check_seed(seed)
+    _DEFAULT_STREAM.manual_seed(seed)
+    paddle.seed(seed & 0x7FFF_FFFF_FFFF_FFFF)
+    return default_generator
 
 
 @torch_function("torch.seed")
 def seed():
-    s = int(np.random.SeedSequence().entropy % (2 ** 63))
-    paddle.seed(s)
+    s = _nondeterministic_seed()
+    manual_seed(s)
     return s
 
 
 def _compute(dtype) -> str:
     name = dtype if isinstance(dtype, str) else _dt.torch_name(dtype)
     return "float64" if name == "float64" else "float32"
-
-
-def _uniform_like(shape, dtype, place, generator):
-    """U[0, 1) in float32 (float64 for float64 tensors) on ``place``."""
-    compute = _compute(dtype)
-    with _on(place, generator):
-        return paddle.rand(list(shape), dtype=compute)
-
-
-def _normal_like(shape, dtype, place, generator):
-    compute = _compute(dtype)
-    with _on(place, generator):
-        return paddle.randn(list(shape), dtype=compute)
 
 
 def _fill(self, values):
@@ -337,6 +502,18 @@ _TORCH_KERNEL_NAME = {"int64": "Long", "int32": "Int", "int16": "Short", "int8":
                       "uint8": "Byte", "bool": "Bool"}
 
 
+def _serial(self, generator, draw):
+    """A serial double-precision sampler (cauchy_, log_normal_, geometric_, exponential_):
+    ``draw(stream, n)`` float64 values on the CPU, written in self's memory order."""
+    stream = _stream(generator)
+
+    def make(shape):
+        with stream.lock:
+            v = draw(stream, math.prod(shape))
+        return _to_tensor(v, shape, self.dtype)
+    return _fill_in_memory_order(self, make)
+
+
 # -- Tensor in-place samplers ----------------------------------------------------------------------
 @tensor_method("uniform_")
 def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
@@ -347,8 +524,12 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_} "
                            f"> to={to}")
-    u = _uniform_like(self.shape, self.dtype, self.place, generator)
-    return _fill(self, u * (to - from_) + from_)
+    if _is_cpu(self.place):
+        stream = _stream(generator)
+        return _fill_in_memory_order(
+            self, lambda shape: _cpu_uniform(shape, self.dtype, from_, to, stream))
+    return _fill(self, _sample("uniform", list(self.shape), self.dtype, self.place, generator,
+                               from_, to))
 
 
 @tensor_method("normal_")
@@ -356,8 +537,13 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     _require_float(self, "normal_kernel_cpu")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    z = _normal_like(self.shape, self.dtype, self.place, generator)
-    return _fill(self, z * std + mean)
+    if _is_cpu(self.place):
+        stream = _stream(generator)
+        contiguous = bool(self.is_contiguous())
+        return _fill_in_memory_order(
+            self, lambda shape: _cpu_normal(shape, self.dtype, mean, std, stream, contiguous))
+    return _fill(self, _sample("normal", list(self.shape), self.dtype, self.place, generator,
+                               mean, std))
 
 
 @tensor_method("log_normal_")
@@ -365,6 +551,9 @@ def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
     _require_float(self, "log_normal_cpu")
     if std <= 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+    if _is_cpu(self.place):
+        return _serial(self, generator,
+                       lambda s, n: np.exp(_trng.normal_serial(s, n, float(mean), float(std))))
     z = _normal_like(self.shape, self.dtype, self.place, generator)
     return _fill(self, paddle.exp(z * std + mean))
 
@@ -374,6 +563,8 @@ def exponential_(self, lambd=1.0, *, generator=None):
     _require_float(self, "exponential_cpu")
     if lambd <= 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    if _is_cpu(self.place):
+        return _serial(self, generator, lambda s, n: _trng.exponential(s, n, float(lambd)))
     u = _uniform_like(self.shape, self.dtype, self.place, generator)
     return _fill(self, -paddle.log1p(-u) / lambd)
 
@@ -383,6 +574,10 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     _require_float(self, "cauchy_cpu")
     if sigma <= 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
+    if _is_cpu(self.place):
+        return _serial(self, generator, lambda s, n: np.array(
+            [median + sigma * math.tan(math.pi * (u - 0.5)) for u in _trng._u53(s, n).tolist()],
+            np.float64))
     u = _uniform_like(self.shape, self.dtype, self.place, generator)
     return _fill(self, median + sigma * paddle.tan(math.pi * (u - 0.5)))
 
@@ -391,8 +586,25 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
 def geometric_(self, p, *, generator=None):
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+    if _is_cpu(self.place):
+        lp = math.log1p(-p)
+        return _serial(self, generator, lambda s, n: np.array(
+            [math.ceil(math.log(u) / lp) for u in _trng._u53(s, n).tolist()], np.float64))
     u = _uniform_like(self.shape, "float64", self.place, generator)
     return _fill(self, paddle.ceil(paddle.log1p(-u) / math.log1p(-p)).clip(min=1))
+
+
+def _uniform_like(shape, dtype, place, generator):
+    """U[0, 1) in float32 (float64 for float64 tensors) on a CUDA ``place``."""
+    compute = _compute(dtype)
+    with _on(place, generator):
+        return paddle.rand(list(shape), dtype=compute)
+
+
+def _normal_like(shape, dtype, place, generator):
+    compute = _compute(dtype)
+    with _on(place, generator):
+        return paddle.randn(list(shape), dtype=compute)
 
 
 _MANTISSA = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
@@ -406,6 +618,7 @@ def random_(self, from_=0, to=None, *, generator=None, **kw):
     if kw:
         raise TypeError(f"random_() got unexpected keyword arguments {sorted(kw)}")
     n = _dt.torch_name(self.dtype)
+    no_bounds = to is None and from_ == 0
     if to is None and from_ != 0:
         from_, to = 0, from_  # random_(to)
     if to is None:
@@ -418,12 +631,23 @@ def random_(self, from_=0, to=None, *, generator=None, **kw):
     if from_ >= to:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} "
                            f">= to={to}")
+    if _is_cpu(self.place):
+        stream = _stream(generator)
+
+        def make(shape):
+            with stream.lock:
+                if no_bounds:
+                    v = _trng.random_default(stream, math.prod(shape), n)
+                else:
+                    v = _trng.random_from_to(stream, math.prod(shape), int(from_), int(to), n)
+            return _to_tensor(v, shape, self.dtype)
+        return _fill_in_memory_order(self, make)
     r = _randint_wide(int(from_), int(to), list(self.shape), self.place, generator)
     return _fill(self, r)
 
 
 def _randint_wide(low, high, shape, place, generator):
-    """Integers uniform in [low, high) for any int64 range (Paddle's randint takes int32
+    """Integers uniform in [low, high) for any int64 range on CUDA (Paddle's randint takes int32
     bounds): up to three 31-bit draws combined, reduced modulo the range."""
     span = high - low
     with _on(place, generator):
@@ -436,6 +660,21 @@ def _randint_wide(low, high, shape, place, generator):
     return paddle.to_tensor(np.array(vals.tolist(), dtype=np.int64), place=place)
 
 
+def _bernoulli_cpu(shape, dt, p, stream):
+    """A new CPU tensor of bernoulli draws: p a float (scalar kernel, double uniforms) or a
+    tensor broadcast to ``shape`` (its dtype picks double or float uniforms)."""
+    n = math.prod(shape)
+    with stream.lock:
+        if isinstance(p, paddle.Tensor):
+            probs = paddle.broadcast_to(p, list(shape)) if list(p.shape) != list(shape) else p
+            pn = _dt.torch_name(probs.dtype)
+            arr = probs.astype("float32" if pn in ("float16", "bfloat16") else probs.dtype)
+            v = _trng.bernoulli_tensor(stream, np.ascontiguousarray(arr.numpy()).ravel())
+        else:
+            v = _trng.bernoulli_scalar(stream, n, float(p))
+    return _to_tensor(v.astype(np.float64), shape, dt)
+
+
 @tensor_method("bernoulli_")
 def bernoulli_(self, p=0.5, *, generator=None):
     if isinstance(p, paddle.Tensor):
@@ -444,6 +683,10 @@ def bernoulli_(self, p=0.5, *, generator=None):
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
         prob = p
+    if _is_cpu(self.place):
+        stream = _stream(generator)
+        return _fill_in_memory_order(
+            self, lambda shape: _bernoulli_cpu(shape, self.dtype, p, stream))
     u = _uniform_like(self.shape, "float64", self.place, generator)
     return _fill(self, (u < prob))
 
@@ -453,21 +696,24 @@ def tensor_bernoulli(self, p=None, *, generator=None):
     return bernoulli(self, p, generator=generator)
 
 
-@torch_function("torch.bernoulli",
-                note="Paddle's generator: same seed -> same draws, not torch's numbers")
+@torch_function("torch.bernoulli")
 def bernoulli(input, p=None, *, generator=None, out=None):
     if p is None:
         n = _dt.torch_name(input.dtype)
         if n not in _FLOATS:
             raise NotImplementedError(f"\"bernoulli_tensor_cpu_p_\" not implemented for "
                                f"'{_TORCH_KERNEL_NAME.get(n, n)}'")
-        probs = input.astype("float64")
-        if bool(((probs < 0) | (probs > 1)).any()):
+        if bool(((input < 0) | (input > 1)).any()):
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+        probs = input
     else:
         probs = p
+    if _is_cpu(input.place):
+        res = _bernoulli_cpu(list(input.shape), input.dtype, probs, _stream(generator))
+        return _out(res, out)
     u = _uniform_like(input.shape, "float64", input.place, generator)
-    res = (u < probs).astype(input.dtype)
+    pr = probs.astype("float64") if isinstance(probs, paddle.Tensor) else probs
+    res = (u < pr).astype(input.dtype)
     return _out(res, out)
 
 
@@ -477,7 +723,7 @@ def _out(result, out):
     return _write_out(result, out)
 
 
-@torch_function("torch.randperm", note="Paddle's generator: a permutation, not torch's for a seed")
+@torch_function("torch.randperm")
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     require_strided(layout, 'randperm')
@@ -489,16 +735,20 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
         raise RuntimeError(f"n must be non-negative, got{n}")
     dt = _dt.DTYPES["int64"] if dtype is None else _dt.to_paddle(dtype)
     place = to_place(device)
-    with _on(place, generator):
-        perm = paddle.randperm(n, dtype="int64") if n else paddle.zeros([0], dtype="int64")
+    if _is_cpu(place):
+        stream = _stream(generator)
+        with stream.lock:
+            perm = paddle.to_tensor(_trng.randperm(stream, n), place=place)
+    else:
+        with _on(place, generator):
+            perm = paddle.randperm(n, dtype="int64") if n else paddle.zeros([0], dtype="int64")
     res = perm.astype(dt)
     if requires_grad:
         res.stop_gradient = False
     return _out(res, out)
 
 
-@torch_function("torch.normal",
-                note="Paddle's generator: same seed -> same draws, not torch's numbers")
+@torch_function("torch.normal")
 def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
            device=None, requires_grad=False, pin_memory=False):
     require_strided(layout, 'normal')
@@ -515,8 +765,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
         place = to_place(device)
         if std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-        z = _normal_like(shape, dt, place, generator)
-        res = (z * std + mean).astype(dt)
+        res = _sample("normal", shape, dt, place, generator, mean, std)
     else:
         ref = mean if mt else std
         _require_float(ref, "normal_kernel_cpu")
@@ -526,10 +775,13 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
         shape = paddle.broadcast_shape(list(mean.shape) if mt else [],
                                        list(std.shape) if st else [])
-        z = _normal_like(shape, ref.dtype, ref.place, generator)
-        m = mean.astype(z.dtype) if mt else mean
-        s = std.astype(z.dtype) if st else std
-        res = (z * s + m).astype(ref.dtype)
+        # torch's normal_out_impl: a standard normal output (tensor mean, float std: with that
+        # std), then output.mul_(std) for a tensor std, then .add_(mean)
+        z = _sample("normal", shape, ref.dtype, ref.place, generator, 0.0,
+                    1.0 if st else float(std))
+        if st:
+            z = z * std.astype(z.dtype)
+        res = (z + (mean.astype(z.dtype) if mt else mean)).astype(ref.dtype)
     if requires_grad:
         res.stop_gradient = False
     return _out(res, out)
@@ -585,13 +837,13 @@ def poisson(input, generator=None):
 def _default():
     g = Generator.__new__(Generator)
     g.device = _device("cpu")
-    g._gen = default_cpu_generator()
+    g._stream, g._gen = _DEFAULT_STREAM, None
     return g
 
 
 default_generator = _default()
 value("torch.default_generator", default_generator,
-      note="Paddle's default CPU generator (same object as torch.manual_seed's return value)")
+      note="the global torch CPU stream (same object as torch.manual_seed's return value)")
 
 
 @torch_function("torch.initial_seed")
@@ -599,8 +851,10 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-@torch_function("torch.get_rng_state", note="Paddle's GeneratorState object, not a uint8 tensor")
+@torch_function("torch.get_rng_state")
 def get_rng_state():
+    """torch's 5056-byte CPU state, a uint8 tensor (real torch's own restores here, and this
+    one there)."""
     return default_generator.get_state()
 
 
@@ -632,7 +886,7 @@ def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="device
     if not enabled:
         yield
         return
-    saved = [(default_cpu_generator(), default_cpu_generator().get_state())]
+    saved = [(_DEFAULT_STREAM, _DEFAULT_STREAM.get_state())]
     if paddle.is_compiled_with_cuda():
         ids = range(paddle.device.cuda.device_count()) if devices is None else devices
         for i in ids:
