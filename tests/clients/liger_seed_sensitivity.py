@@ -4,13 +4,15 @@ Liger's bf16 test of the fused neighborhood attention
 (``test_fused_neighborhood_attention_correctness[dtype1-0.05-0.05-False-2-32-128-4-7]``) compares
 the v_proj weight gradient of Liger's kernel with a torch-op reference at its bf16 tolerance
 (atol = rtol = 0.05); real torch passes it at its seed (42) and the proxy fails it on one element
-of 16,384 by 2%.  The proxy's ``set_seed(42)`` draws other numbers (Paddle's generator, not
+of 16,384 by 2%.  The proxy's ``set_seed(42)`` drew other numbers then (Paddle's generator, not
 torch's mt19937), so this runs the test's computation for a range of seeds on both sides and
 reports, per seed: each side's largest error of the Liger gradient and of the reference gradient
 against float64 (the same inputs and weights, in double), and the test's criterion as a ratio
 (the largest ``|liger - reference| / (atol + rtol * |reference|)``: above 1 fails).  The same
 error sizes on both sides, and failing seeds on both, say the case is as sensitive to its draw
-on real torch as on the proxy.
+on real torch as on the proxy.  Since the facade's CPU draws are torch's own
+(facade/torch_cpu_rng.py), both sides draw the same inputs for a seed: the rows must then be
+equal, seed by seed, and the case passes under the proxy at seed 42 as on real torch.
 
     python tests/clients/liger_seed_sensitivity.py [--write]   # docs/results/liger-seed-sensitivity.txt
 

@@ -237,8 +237,12 @@ class SequentialSampler(Sampler):
 
 
 def _draw_seed(generator) -> int:
-    from .random import _randint_wide
-    return int(_randint_wide(0, 2 ** 63 - 1, [1], paddle.CPUPlace(), generator).item())
+    """torch's ``torch.empty((), dtype=torch.int64).random_(generator=generator).item()``: one
+    random64 draw of the torch CPU stream, so shuffles follow torch's for a seed."""
+    from .random import _stream, _trng
+    stream = _stream(generator)
+    with stream.lock:
+        return int(_trng.random_default(stream, 1, "int64")[0])
 
 
 def _fresh_generator():

@@ -148,7 +148,7 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
             fresh = _random.uniform_(paddle.empty_like(tensor), a, b, generator=generator)
             result = paddle.where(pending, fresh, result)
             cands = log_pdf(fresh)
-            pending = paddle.where(pending, rejected(), pending)
+            pending = paddle.logical_and(pending, rejected())  # where(pending, new, pending)
         return _write(tensor, result)
 
 
