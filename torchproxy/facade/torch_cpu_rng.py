@@ -37,7 +37,6 @@ import numpy as np
 
 DEFAULT_SEED = 67280421310721  # torch's default_rng_seed_val
 STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState)
-_LEGACY_STATE_BYTES = 5048  # sizeof(CPUGeneratorImplStateLegacy), accepted by torch too
 _N = 624
 _U64 = np.uint64
 
@@ -128,13 +127,12 @@ class CPUStream:
             return np.frombuffer(bytes(buf), np.uint8).copy()
 
     def set_state(self, data) -> None:
-        """Restore from torch's state bytes (5056, or the legacy 5048 without the float cache),
-        checked as torch checks them."""
+        """Restore from torch's state bytes, checked as torch 2.13 checks them (5056 bytes: the
+        legacy 5048-byte state is refused there too)."""
         raw = np.ascontiguousarray(data, dtype=np.uint8).tobytes()
-        if len(raw) not in (STATE_BYTES, _LEGACY_STATE_BYTES):
-            raise RuntimeError("Expected either a THGeneratorState of size 5048 or a "
-                               "CPUGeneratorImplState of size 5056 but found the input RNG "
-                               f"state size to be {len(raw)}")
+        if len(raw) != STATE_BYTES:
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {STATE_BYTES} but found "
+                               f"the input RNG state size to be {len(raw)}")
         seed = int(np.frombuffer(raw, np.uint64, 1, 0)[0])
         left, _seeded = (int(v) for v in np.frombuffer(raw, np.int32, 2, 8))
         nxt = int(np.frombuffer(raw, np.uint64, 1, 16)[0])
@@ -153,7 +151,7 @@ class CPUStream:
             self._fresh = left == 1 and nxt == 0
             self.next_double_normal = normal_y if normal_valid else None
             self.next_float_normal = None
-            if len(raw) == STATE_BYTES and raw[tail + 36]:
+            if raw[tail + 36]:
                 self.next_float_normal = float(np.frombuffer(raw, np.float32, 1, tail + 32)[0])
 
     # -- raw draws (callers hold self.lock for a whole op, as torch's kernels do) ----------
