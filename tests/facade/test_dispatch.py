@@ -224,7 +224,10 @@ def _run(fn, x, args, kwargs):
     def prof(frame, event, arg):
         if event == "call":
             codes.append(frame.f_code)
-    paddle.seed(20251123)  # the random in-place fills (normal_, uniform_...) draw the same
+    # the random in-place fills (normal_, uniform_...) draw the same: the facade's CPU stream
+    # (torch's) and Paddle's generators, seeded as torch.manual_seed seeds them
+    from torchproxy.facade.random import manual_seed
+    manual_seed(20251123)
     sys.setprofile(prof)
     try:
         out = fn(x, args, kwargs)

@@ -570,7 +570,8 @@ def _worker_loop(kind, dataset, index_queue, result_queue, auto_collation, colla
     try:
         seed = base_seed + worker_id
         _pyrandom.seed(seed)
-        paddle.seed(seed % (2 ** 63))
+        from .random import manual_seed
+        manual_seed(seed)  # torch.manual_seed(seed): the torch CPU stream and Paddle's
         np.random.seed(seed % (2 ** 32))
         _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed,
                                   dataset=dataset)

@@ -187,21 +187,24 @@ def _u53(stream, n):
 
 def fmaf(a, b, c):
     """float32 fused multiply-add, correctly rounded: the product of two floats is exact in
-    float64; the sum is made exact with TwoSum, and a sum that lands on a float32 midpoint is
-    nudged toward its error so the second rounding breaks the tie as one rounding would."""
+    float64, so only the sum rounds twice (to float64, then to float32).  That differs from one
+    rounding only where the float64 sum lands exactly on a float32 midpoint and was inexact:
+    there (rare) the exact error (TwoSum) nudges it toward the true value first."""
     a = np.asarray(a, _f32).astype(np.float64)
     b = np.asarray(b, _f32).astype(np.float64)
     c = np.asarray(c, _f32).astype(np.float64)
     p = a * b
-    s = p + c
-    bp = s - c
-    err = (p - bp) + (c - (s - bp))
-    bits = s.view(np.uint64) if s.ndim else np.asarray(s).reshape(1).view(np.uint64)
-    mid = (bits & _U64((1 << 29) - 1)) == _U64(1 << 28)
-    fix = mid.reshape(s.shape) & (err != 0)
-    if np.any(fix):
-        s = np.where(fix, np.nextafter(s, s + np.sign(err) * np.inf), s)
-    return s.astype(_f32)
+    s = np.atleast_1d(p + c)
+    mid = (s.view(np.uint64) & _U64((1 << 29) - 1)) == _U64(1 << 28)
+    if mid.any():
+        idx = np.nonzero(mid)[0]
+        pb, cb = np.broadcast_to(p, s.shape)[idx], np.broadcast_to(c, s.shape)[idx]
+        sm = s[idx]
+        bp = sm - cb
+        err = (pb - bp) + (cb - (sm - bp))
+        toward = np.where(err > 0, np.inf, -np.inf)
+        s[idx] = np.where(err != 0, np.nextafter(sm, toward), sm)
+    return s.astype(_f32).reshape(np.broadcast(p, c).shape)
 
 
 def _fma64(a: float, b: float, c: float) -> float:
