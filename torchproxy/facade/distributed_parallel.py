@@ -223,20 +223,13 @@ type_("torch.nn.parallel.DistributedDataParallel", DistributedDataParallel,
 
 # -- DistributedSampler ---------------------------------------------------------------------------
 def _torch_cpu_randperm(n: int, seed: int) -> list:
-    """torch.randperm(n, generator=torch.Generator().manual_seed(seed)).tolist() on CPU: torch
-    seeds mt19937 with the seed's low 32 bits (init_genrand, as numpy's RandomState does) and
-    swaps r[i] with r[i + random() % (n - i)] (aten randperm_cpu, n < 2**32 / 20)."""
+    """torch.randperm(n, generator=torch.Generator().manual_seed(seed)).tolist() on CPU
+    (facade/torch_cpu_rng.randperm on a fresh torch stream)."""
     if n >= (2 ** 32 - 1) // 20:
         raise NotProvidedError("torch.utils.data.DistributedSampler over 214748364 or more "
                                "samples (torch's random64 randperm path)")
-    r = list(range(n))
-    if n > 1:
-        raw = np.random.RandomState(seed & 0xFFFFFFFF).randint(0, 2 ** 32, size=n - 1,
-                                                              dtype=np.uint32).tolist()
-        for i in range(n - 1):
-            z = i + raw[i] % (n - i)
-            r[i], r[z] = r[z], r[i]
-    return r
+    from .torch_cpu_rng import CPUStream, randperm
+    return randperm(CPUStream(seed), n).tolist()
 
 
 class DistributedSampler(Sampler):

@@ -104,7 +104,10 @@ class Generator:
 
 
 def _nondeterministic_seed() -> int:
-    return int(np.random.SeedSequence().entropy % (2 ** 63))
+    """torch.seed()'s: a non-deterministic 63-bit seed (os.urandom, not numpy.random: Paddle
+    2.6 crashes numpy.random, docs/memory-model.md's Paddle bug 14)."""
+    import os
+    return int.from_bytes(os.urandom(8), "little") % (2 ** 63)
 
 
 type_("torch.Generator", Generator, note="CPU: torch's mt19937 stream and state bytes (torch's "

@@ -9,8 +9,8 @@ this, the facade's CPU draws are real torch's: the same seed gives the same tens
 
 What is reproduced, from ATen's sources (ATen/core/DistributionsHelper.h,
 TransformationHelper.h, native/cpu/DistributionTemplates.h, avx_mathfun.h; torch 2.13):
-- the generator: ``at::mt19937`` seeded by init_genrand with the seed's low 32 bits (numpy's
-  legacy MT19937 seeding is the same algorithm), ``random()`` one 32-bit draw, ``random64()``
+- the generator: ``at::mt19937`` seeded by init_genrand with the seed's low 32 bits (written
+  here in numpy; not numpy.random, which Paddle 2.6 crashes), ``random()`` one 32-bit draw, ``random64()``
   two (the first is the high word), the cached second Box-Muller sample, and the 5056-byte
   state of ``torch.get_rng_state()`` (so a state saved by real torch restores here);
 - uniform (``rand``, ``uniform_``): 24 (float) or 53 (double) random bits, ``fma(x, to - from,
@@ -92,9 +92,8 @@ class CPUStream:
     def manual_seed(self, seed: int) -> None:
         seed = check_seed(seed)
         with self.lock:
-            bg = np.random.MT19937(0)
-            bg._legacy_seeding(seed & 0xFFFFFFFF)  # init_genrand(seed), as at::mt19937
-            self._bg = bg
+            self._key = _init_genrand(seed & 0xFFFFFFFF)  # as at::mt19937(seed)
+            self._pos = _N
             self._seed = seed
             self._fresh = True  # torch's (left=1, next=0): no draw since seeding
             self.next_double_normal = None
@@ -106,8 +105,7 @@ class CPUStream:
     def get_state(self) -> np.ndarray:
         """torch's CPUGeneratorImplState bytes (torch.get_rng_state()'s uint8 tensor)."""
         with self.lock:
-            st = self._bg.state["state"]
-            pos = int(st["pos"])
+            pos = self._pos
             buf = bytearray(STATE_BYTES)
             if pos >= _N:
                 left, nxt = 1, (0 if self._fresh else _N)
@@ -116,7 +114,7 @@ class CPUStream:
             np.frombuffer(buf, np.uint64, 1, 0)[0] = self._seed
             np.frombuffer(buf, np.int32, 2, 8)[:] = (left, 1)
             np.frombuffer(buf, np.uint64, 1, 16)[0] = nxt
-            np.frombuffer(buf, np.uint64, _N, 24)[:] = st["key"].astype(np.uint64)
+            np.frombuffer(buf, np.uint64, _N, 24)[:] = self._key.astype(np.uint64)
             tail = 24 + 8 * _N  # normal_x, normal_y, normal_rho, normal_is_valid
             dn = self.next_double_normal
             np.frombuffer(buf, np.float64, 3, tail)[:] = (0.0, dn if dn is not None else 0.0, 0.0)
@@ -145,9 +143,7 @@ class CPUStream:
                                f"and 'next' in [0, 624] (got left={left}, next={nxt})")
         pos = _N if left == 1 else nxt
         with self.lock:
-            bg = np.random.MT19937(0)
-            bg.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
-            self._bg, self._seed = bg, seed
+            self._key, self._pos, self._seed = key.copy(), pos, seed
             self._fresh = left == 1 and nxt == 0
             self.next_double_normal = normal_y if normal_valid else None
             self.next_float_normal = None
@@ -157,8 +153,19 @@ class CPUStream:
     # -- raw draws (callers hold self.lock for a whole op, as torch's kernels do) ----------
     def random(self, n: int) -> np.ndarray:
         """n draws of ``random()``: 32-bit values, as uint64."""
+        n = int(n)
         self._fresh = False
-        return self._bg.random_raw(int(n)).astype(_U64)
+        out = np.empty(n, np.uint32)
+        done = 0
+        while done < n:
+            if self._pos >= _N:
+                self._key = _twist(self._key)
+                self._pos = 0
+            take = min(n - done, _N - self._pos)
+            out[done:done + take] = self._key[self._pos:self._pos + take]
+            self._pos += take
+            done += take
+        return _temper(out).astype(_U64)
 
     def random64(self, n: int) -> np.ndarray:
         """n draws of ``random64()``: (first << 32) | second."""
@@ -173,6 +180,44 @@ def check_seed(seed) -> int:
     if seed < -0x8000_0000_0000_0000 or seed > 0xFFFF_FFFF_FFFF_FFFF:
         raise ValueError("Overflow when unpacking long long")
     return seed + (1 << 64) if seed < 0 else seed
+
+
+# -- mt19937 (numpy, no numpy.random: importing numpy.random or zlib after Paddle 2.6 crashes,
+#    Paddle 2.6's bundled zlib takes over their symbols) -------------------------------------
+_UPPER, _LOWER, _MATRIX_A = np.uint32(0x80000000), np.uint32(0x7FFFFFFF), np.uint32(0x9908B0DF)
+
+
+def _init_genrand(seed: int) -> np.ndarray:
+    key = [0] * _N
+    key[0] = seed & 0xFFFFFFFF
+    for i in range(1, _N):
+        prev = key[i - 1]
+        key[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF
+    return np.array(key, np.uint32)
+
+
+def _mix(a, b):
+    """mt19937's twist of a word pair (upper bit of a, lower bits of b)."""
+    y = (a & _UPPER) | (b & _LOWER)
+    return (y >> np.uint32(1)) ^ ((b & np.uint32(1)) * _MATRIX_A)
+
+
+def _twist(mt: np.ndarray) -> np.ndarray:
+    """mt19937's next state, in the chunks whose inputs are all known: word i needs words i and
+    i + 1 and the word 397 ahead, which is already the new one for i >= 227."""
+    new = np.empty_like(mt)
+    new[0:227] = mt[397:624] ^ _mix(mt[0:227], mt[1:228])
+    new[227:454] = new[0:227] ^ _mix(mt[227:454], mt[228:455])
+    new[454:623] = new[227:396] ^ _mix(mt[454:623], mt[455:624])
+    new[623] = new[396] ^ _mix(mt[623:624], new[0:1])[0]
+    return new
+
+
+def _temper(y: np.ndarray) -> np.ndarray:
+    y = y ^ (y >> np.uint32(11))
+    y = y ^ ((y << np.uint32(7)) & np.uint32(0x9D2C5680))
+    y = y ^ ((y << np.uint32(15)) & np.uint32(0xEFC60000))
+    return y ^ (y >> np.uint32(18))
 
 
 # -- uniform ---------------------------------------------------------------------------------
