@@ -48,6 +48,9 @@ SAMPLES = {
                  "torch.empty(3, 4).bernoulli_(torch.tensor([0.1, 0.5, 0.7, 0.9]))",
     "normal": "torch.manual_seed(10); return torch.normal(torch.zeros(20), torch.ones(20) * 2), "
               "torch.normal(2.0, 3.0, size=(17,)), torch.normal(torch.ones(5), 0.5)",
+    "multinomial": "torch.manual_seed(3); p = torch.softmax(torch.randn(4, 50), -1); "
+                   "return torch.multinomial(p, 1), torch.multinomial(p, 5), torch.multinomial(p[0], 3), "
+                   "p[1].multinomial(1), torch.multinomial(p.double(), 50)",
     "continuous": "torch.manual_seed(13); return torch.empty(20).exponential_(), torch.empty(7).cauchy_(), "
                   "torch.empty(7).log_normal_(), torch.empty(7).geometric_(0.3)",
     "init": "torch.manual_seed(12); w = torch.empty(16, 8); torch.nn.init.xavier_uniform_(w); "

@@ -5,10 +5,12 @@
 On the CPU the numbers are real torch's (facade/torch_cpu_rng.py): ``torch.manual_seed(42)``
 then ``torch.randn(...)``, ``rand``, ``randint``, ``randperm``, ``uniform_``, ``normal_``,
 ``bernoulli``, ``random_``, ``exponential_``, ``cauchy_``, ``log_normal_``, ``geometric_``,
-nn.init and dropout give the values real torch gives for that seed, and
+``multinomial`` without replacement or of one sample (torch's exponential-race fast path: the
+sampling step of a language model's ``generate``), nn.init and dropout give the values real
+torch gives for that seed, and
 ``get_rng_state()``/``set_rng_state()`` exchange torch's 5056-byte state (one saved by real torch
-restores here).  A CPU sampler whose torch algorithm is not reproduced (``multinomial``,
-``poisson``) draws from Paddle's generator seeded by one 64-bit draw of the torch stream, so it
+restores here).  A CPU sampler whose torch algorithm is not reproduced (``multinomial`` with
+replacement of several samples, ``poisson``) draws from Paddle's generator seeded by one 64-bit draw of the torch stream, so it
 too follows the seed and the saved state, with Paddle's numbers.
 
 On CUDA, Paddle's generators: a ``torch.Generator`` there owns a Paddle ``core.Generator``; a
@@ -814,9 +816,24 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if bool((probs.sum(axis=-1) <= 0).any()):
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    if _is_cpu(input.place) and (not replacement or num_samples == 1):
+        res = _multinomial_gumbel(input, int(num_samples), _stream(generator))
+        return _out(res, out)
     with _on(input.place, generator):
         res = paddle.multinomial(probs, num_samples=int(num_samples), replacement=bool(replacement))
     return _out(res.astype("int64"), out)
+
+
+def _multinomial_gumbel(input, num_samples, stream):
+    """torch's CPU fast path (no replacement, or one sample): q = empty_like(p).exponential_(1),
+    q = p / q, then argmax (one sample) or topk: torch's draws and torch's picks."""
+    shape = list(input.shape)
+    with stream.lock:
+        e = _trng.exponential(stream, math.prod(shape), 1.0)
+    ratio = input / _to_tensor(e, shape, input.dtype)
+    if num_samples == 1:
+        return paddle.argmax(ratio, axis=-1, keepdim=True).astype("int64")
+    return paddle.topk(ratio, k=num_samples, axis=-1)[1].astype("int64")
 
 
 @tensor_method("multinomial")
