@@ -190,3 +190,26 @@ def test_multinomial_follows_the_seed_and_the_saved_state():
     ft.set_rng_state(s)
     np.testing.assert_array_equal(ft.multinomial(probs, 50, True).numpy(), a)
     assert not np.array_equal(a, b)
+
+
+LAYERS_WITH_DROPOUT = {
+    "sdpa": "torch.manual_seed(3); q = torch.randn(2, 2, 5, 4); return "
+            "torch.nn.functional.scaled_dot_product_attention(q, q, q, dropout_p=0.3), "
+            "torch.nn.functional.scaled_dot_product_attention(q, q, q, dropout_p=0.2, is_causal=True)",
+    "mha": "torch.manual_seed(4); m = torch.nn.MultiheadAttention(8, 2, dropout=0.3); "
+           "x = torch.randn(5, 3, 8); return m(x, x, x)",
+    "lstm": "torch.manual_seed(5); m = torch.nn.LSTM(4, 6, num_layers=2, dropout=0.4); "
+            "x = torch.randn(7, 3, 4); return m(x)[0]",
+    "encoder_layer": "torch.manual_seed(6); m = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.2); "
+                     "x = torch.randn(5, 3, 8); return m(x)",
+}
+
+
+@pytest.mark.skipif(not trng.EXACT_FLOAT_NORMAL,
+                    reason="no AVX2+FMA here: torch's float normals are its DEFAULT kernel's")
+@pytest.mark.parametrize("name", sorted(LAYERS_WITH_DROPOUT))
+def test_layers_drop_what_real_torch_drops(name):
+    """Dropout inside attention, MultiheadAttention, stacked LSTMs and a Transformer layer draws
+    torch's masks (the outputs then agree to float32 rounding: the layers' arithmetic is
+    Paddle's)."""
+    check("import torch\ndef f():\n    " + LAYERS_WITH_DROPOUT[name] + "\n")

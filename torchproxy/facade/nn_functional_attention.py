@@ -80,8 +80,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         w = paddle.where(dead, paddle.zeros_like(w), w)
     else:
         w = PF.softmax(w, axis=-1)
-    if dropout_p > 0.0:
-        w = PF.dropout(w, p=dropout_p, training=True)
+    if dropout_p > 0.0:  # torch's math kernel: at::dropout (torch's draws on the CPU)
+        from .nn import dropout
+        w = dropout(w, dropout_p, True)
     return paddle.matmul(w, value)
 
 
@@ -188,8 +189,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         if attn_mask is not None:
             w = w + attn_mask
         w = PF.softmax(w, axis=-1)
-        if dropout_p > 0.0:
-            w = PF.dropout(w, p=dropout_p)
+        if dropout_p > 0.0:  # torch's functional dropout (torch's draws on the CPU)
+            from .nn import dropout
+            w = dropout(w, dropout_p, True)
         out = paddle.matmul(w, v)
         out = out.transpose([1, 0, 2]).reshape([tgt_len * bsz, embed_dim])
         out = lin(out, out_proj_weight, out_proj_bias).reshape([tgt_len, bsz, embed_dim])

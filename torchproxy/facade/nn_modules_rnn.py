@@ -206,7 +206,8 @@ class RNNBase(Module):
                     hn.append(state)
             layer_out = outs[0] if dirs == 1 else paddle.concat(outs, axis=-1)
             if self.dropout and self.training and layer < self.num_layers - 1:
-                layer_out = PF.dropout(layer_out, p=self.dropout, training=True)
+                from .nn import dropout  # at::dropout between layers: torch's draws on the CPU
+                layer_out = dropout(layer_out, self.dropout, True)
             layer_in = layer_out
         out = layer_in
         h_n = paddle.stack(hn)
