@@ -1,5 +1,6 @@
 """Whole programs, unmodified, under the facade in global mode vs real torch (whole_programs.py):
-nanoGPT model.py (its configure_optimizers AdamW, clip_grad_norm_, generate), minGPT's Trainer,
+nanoGPT model.py (its configure_optimizers AdamW, clip_grad_norm_, generate; and as train.py
+runs it from torch.manual_seed alone, dropout and sampling included), minGPT's Trainer,
 efficientnet-pytorch, pytorch-tcn and pytorch/examples (word_language_model's LSTM, GRU and
 Transformer, time_sequence_prediction's LBFGS, gat, mnist, vae, dcgan, super_resolution,
 fast_neural_style's TransformerNet, mnist_rnn, regression: wp_examples.py); same weights and

@@ -5,7 +5,11 @@ same batches, and the loss curves, the generated tokens and the eval outputs are
 Programs (sources fetched at test time and sha256-pinned: see ``client_sources``):
 - ``nanogpt``: karpathy/nanoGPT ``model.py``; 20 steps of its own ``configure_optimizers`` AdamW
   with ``clip_grad_norm_``, then ``generate`` (top_k=1: greedy, so both sides must agree
-  token for token; sampling would compare the two random generators).
+  token for token).
+- ``nanogpt_seeded``: the same model.py as train.py runs it, sharing nothing but the seed: each
+  side builds it under ``torch.manual_seed(1337)``, trains with dropout 0.1 on batches picked by
+  ``torch.randint`` (train.py's ``get_batch``), then ``generate`` samples (temperature 0.8,
+  top_k 5, ``torch.multinomial``): every draw must be torch's (facade/torch_cpu_rng.py).
 - ``mingpt``: karpathy/minGPT ``mingpt/model.py`` trained by its own ``Trainer.run()`` (config
   only: cpu, num_workers=0, max_iters, batch_size), then ``generate(do_sample=False)``.
 - ``efficientnet``: efficientnet-pytorch 0.7.1 (PyPI sdist): a narrow EfficientNet-b0 (MBConv,
@@ -22,10 +26,10 @@ Programs (sources fetched at test time and sha256-pinned: see ``client_sources``
   LSTMCells, float64) trained by LBFGS with a closure, then its ``future`` prediction.
 - ``gat``: pytorch/examples gat ``main.py``'s GAT trained by its own ``train_iter``/``test``.
 
-Each side runs in its own process.  The real-torch child builds the model under
-``torch.manual_seed(0)`` and saves its ``state_dict`` with ``torch.save``; the facade child
-builds the model, loads that file with the facade's ``torch.load`` and ``load_state_dict``.
-Batches come from numpy with a fixed seed; dropout is 0.  Children run under glibc's heap
+Each side runs in its own process.  Except in ``nanogpt_seeded``, the real-torch child builds
+the model under ``torch.manual_seed(0)`` and saves its ``state_dict`` with ``torch.save``; the
+facade child builds the model, loads that file with the facade's ``torch.load`` and
+``load_state_dict``; batches come from numpy with a fixed seed; dropout is 0.  Children run under glibc's heap
 checks (``MALLOC_CHECK_=3``, ``MALLOC_PERTURB_``) with Paddle's signal handler off and
 faulthandler on, one thread, and with Paddle's default flags (every inherited ``FLAGS_*``
 variable is dropped; ``--flag`` adds one for experiments, and the results file says which).
@@ -78,6 +82,7 @@ SOURCES = {
     "nanogpt": cs.GitHubSource(
         "karpathy", "nanoGPT", "3adf61e154c3fe3fca428ad6bc3818b27a3b8291",
         {"model.py": "7c01703240dbec5d554527dc666e35b3df8391d0b117fddc07afcf325a21d11c"}),
+    "nanogpt_seeded": None,  # nanogpt's source (set below)
     "mingpt": cs.GitHubSource(
         "karpathy", "minGPT", "37baab71b9abea1b76ab957409a1cc2fbfba8a26",
         {"mingpt/__init__.py": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
@@ -135,7 +140,7 @@ SCAN_MISSING = {"gat": {"torch.sparse_coo_tensor": ["main.py:246"],
                                                              "super_resolve.py:48"]},
                 "fast_neural_style": {"torch.Tensor.resize": ["utils.py:8", "utils.py:10"]}}
 # where each program's importable code sits inside its fetched source directory
-IMPORT_ROOT = {"nanogpt": "", "mingpt": "", "efficientnet": "efficientnet_pytorch-0.7.1",
+IMPORT_ROOT = {"nanogpt": "", "nanogpt_seeded": "", "mingpt": "", "efficientnet": "efficientnet_pytorch-0.7.1",
                "tcn": "", "wlm_lstm": "word_language_model", "wlm_gru": "word_language_model",
                "wlm_transformer": "word_language_model", "time_seq": "time_sequence_prediction",
                "gat": "gat"}
@@ -224,6 +229,45 @@ def run_nanogpt(torch, side, workdir, src, steps=20, batch=4, block=16, vocab=32
     model.eval()
     prompt = torch.from_numpy(np.array([[1, 3, 5], [7, 8, 9]], dtype=np.int64))
     out = model.generate(prompt, 12, top_k=1)
+    return {"losses": losses, "check": "generate", "tokens": out.tolist()}
+
+
+def run_nanogpt_seeded(torch, side, workdir, src, steps=20, batch=4, block=16, vocab=32):
+    """nanoGPT as its train.py runs it, from the seed alone: each side builds the model under
+    ``torch.manual_seed(1337)`` (no weights shared), trains with dropout 0.1 on batches that
+    train.py's ``get_batch`` picks with ``torch.randint``, then ``generate`` samples
+    (temperature 0.8, top_k 5: ``torch.multinomial``).  Equal curves and tokens need every draw
+    to be torch's: the facade's CPU random numbers (facade/torch_cpu_rng.py)."""
+    import numpy as np
+    M = _load_module("model", os.path.join(src, "model.py"))
+    torch.manual_seed(1337)
+    cfg = M.GPTConfig(block_size=block, vocab_size=vocab, n_layer=2, n_head=2, n_embd=32,
+                      dropout=0.1, bias=True)
+    model = M.GPT(cfg)
+    opt = model.configure_optimizers(weight_decay=0.1, learning_rate=3e-3, betas=(0.9, 0.95),
+                                     device_type="cpu")
+    xs, _ = _gpt_samples(64, block, vocab)
+    data = xs.ravel().astype(np.uint16)  # train.py's np.memmap of uint16 tokens
+
+    def get_batch():  # train.py's, for the CPU
+        ix = torch.randint(len(data) - block, (batch,))
+        x = torch.stack([torch.from_numpy((data[i:i + block]).astype(np.int64)) for i in ix])
+        y = torch.stack([torch.from_numpy((data[i + 1:i + 1 + block]).astype(np.int64))
+                         for i in ix])
+        return x, y
+    losses = []
+    model.train()
+    for _ in range(steps):
+        x, y = get_batch()
+        _, loss = model(x, y)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        losses.append(loss.item())
+    model.eval()
+    prompt = torch.from_numpy(np.array([[1, 3, 5], [7, 8, 9]], dtype=np.int64))
+    out = model.generate(prompt, 12, temperature=0.8, top_k=5)
     return {"losses": losses, "check": "generate", "tokens": out.tolist()}
 
 
@@ -604,7 +648,7 @@ def run_gat(torch, side, workdir, src, epochs=15):
             "values": [loss_test, acc_test] + out.flatten().tolist()}
 
 
-RUNNERS = {"nanogpt": run_nanogpt, "mingpt": run_mingpt, "efficientnet": run_efficientnet,
+RUNNERS = {"nanogpt": run_nanogpt, "nanogpt_seeded": run_nanogpt_seeded, "mingpt": run_mingpt, "efficientnet": run_efficientnet,
            "tcn": run_tcn,
            "wlm_lstm": lambda *a: run_wlm(*a, rnn_type="LSTM"),
            "wlm_gru": lambda *a: run_wlm(*a, rnn_type="GRU"),
@@ -619,6 +663,7 @@ for _name, _files in wp_examples.FILES.items():
     SOURCES[_name] = cs.GitHubSource("pytorch", "examples", EXAMPLES_COMMIT, _files)
 IMPORT_ROOT.update(wp_examples.IMPORT_ROOT)
 RUNNERS.update(wp_examples.RUNNERS)
+SOURCES["nanogpt_seeded"] = SOURCES["nanogpt"]
 PROGRAMS = tuple(SOURCES)
 
 
@@ -812,7 +857,7 @@ def _section(paddle_version, reports, flags):
         for i, (a, b) in enumerate(zip(rep["torch_losses"], rep["facade_losses"])):
             lines.append(f"| {i} | {a:.9g} | {b:.9g} | {abs(a - b):.3g} |")
         if rep["check"] == "generate":
-            lines += ["", f"generate (greedy): real torch {rep['torch_tokens']}",
+            lines += ["", f"generate: real torch {rep['torch_tokens']}",
                       f"facade {rep['facade_tokens']}"]
     return "\n".join(lines) + "\n"
 
@@ -822,7 +867,9 @@ HEADER = """# Whole programs under the facade (global mode) vs real torch
 Generated by `python tests/clients/whole_programs.py --write` (do not edit by hand); one section
 per Paddle version, each rewritten by a run on that Paddle.  Same weights (real torch's
 `state_dict`, loaded through the facade's `torch.load` + `load_state_dict`), same batches (numpy,
-fixed seed), dropout 0; bounds: loss {loss} per step{loss_extra}, eval outputs {eval}, generate
+fixed seed), dropout 0, except nanogpt_seeded: it shares only `torch.manual_seed(1337)` (weights,
+dropout 0.1 masks, `torch.randint` batches and `generate`'s sampling all drawn on each side, the
+facade's being torch's numbers); bounds: loss {loss} per step{loss_extra}, eval outputs {eval}, generate
 token for token.  Sources: {sources}.  Seconds: the program's run inside each child (real torch's
 includes torch.optim's first-use import of torch._dynamo, about 10 s on a loaded machine).
 mnist, vae, dcgan, super_resolution, fast_neural_style, mnist_rnn and regression
