@@ -470,8 +470,9 @@ def randperm(stream, n):
     """randperm_cpu for n < 2**32 / 20: r[i] swapped with r[i + random() % (n - i)]."""
     n = int(n)
     if n >= (2 ** 32 - 1) // 20:
-        raise NotImplementedError("torch.randperm on CPU for n >= 214748364 (torch's random64 "
-                                  "algorithm) is not reproduced by torchproxy")
+        from ..errors import NotProvidedError
+        raise NotProvidedError("torch.randperm(n) on the CPU for n >= 214748364 (torch's "
+                               "random64 Fisher-Yates there is not reproduced)")
     r = list(range(n))
     if n > 1:
         raw = stream.random(n - 1).tolist()
