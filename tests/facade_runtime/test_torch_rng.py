@@ -213,3 +213,34 @@ def test_layers_drop_what_real_torch_drops(name):
     torch's masks (the outputs then agree to float32 rounding: the layers' arithmetic is
     Paddle's)."""
     check("import torch\ndef f():\n    " + LAYERS_WITH_DROPOUT[name] + "\n")
+
+
+def _round_f32(exact):
+    """The float32 nearest to a Fraction, ties to even (correct rounding, no double rounding)."""
+    from fractions import Fraction
+    f = np.float32(float(exact))
+    best = None
+    for cand in (np.nextafter(f, np.float32(-np.inf)), f, np.nextafter(f, np.float32(np.inf))):
+        d = abs(Fraction(float(cand)) - exact)
+        key = (d, int(np.array(cand, np.float32).view(np.uint32)) & 1)
+        if best is None or key < best[0]:
+            best = (key, cand)
+    return best[1]
+
+
+def test_fmaf_rounds_once():
+    """torch_cpu_rng.fmaf (the FMAs of torch's AVX2 kernels) is one correctly rounded float32
+    fused multiply-add, also where float64 would round the sum onto a float32 midpoint."""
+    from fractions import Fraction
+    a = np.float32(2.0 ** -12 * (1 + 2.0 ** -23))
+    b = np.float32(2.0 ** -12 * (1 - 2.0 ** -23))
+    c = np.float32(1 + 2.0 ** -23)
+    # exact a*b + c = 1 + 2^-23 + 2^-24 - 2^-70: below the midpoint; float64 rounds it onto it
+    assert trng.fmaf(a, b, c) == c
+    assert np.float32(np.float64(a) * np.float64(b) + np.float64(c)) != c  # the trap is real
+    rng = np.random.default_rng(1)
+    xs = [(rng.standard_normal(3) * 2.0 ** rng.integers(-30, 30, 3)).astype(np.float32)
+          for _ in range(2000)]
+    for x, y, z in xs:
+        exact = Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z))
+        assert trng.fmaf(x, y, z) == _round_f32(exact), (x, y, z)

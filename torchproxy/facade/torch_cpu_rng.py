@@ -235,21 +235,21 @@ def fmaf(a, b, c):
     float64, so only the sum rounds twice (to float64, then to float32).  That differs from one
     rounding only where the float64 sum lands exactly on a float32 midpoint and was inexact:
     there (rare) the exact error (TwoSum) nudges it toward the true value first."""
-    a = np.asarray(a, _f32).astype(np.float64)
-    b = np.asarray(b, _f32).astype(np.float64)
-    c = np.asarray(c, _f32).astype(np.float64)
-    p = a * b
-    s = np.atleast_1d(p + c)
+    a, b, c = (np.asarray(v, _f32) for v in (a, b, c))
+    shape = np.broadcast_shapes(a.shape, b.shape, c.shape)
+    p = a.astype(np.float64) * b
+    s = np.ravel(p + c)
     mid = (s.view(np.uint64) & _U64((1 << 29) - 1)) == _U64(1 << 28)
     if mid.any():
-        idx = np.nonzero(mid)[0]
-        pb, cb = np.broadcast_to(p, s.shape)[idx], np.broadcast_to(c, s.shape)[idx]
+        idx = np.flatnonzero(mid)
+        pb = np.ravel(np.broadcast_to(p, shape))[idx]
+        cb = np.ravel(np.broadcast_to(c, shape))[idx].astype(np.float64)
         sm = s[idx]
         bp = sm - cb
         err = (pb - bp) + (cb - (sm - bp))
         toward = np.where(err > 0, np.inf, -np.inf)
         s[idx] = np.where(err != 0, np.nextafter(sm, toward), sm)
-    return s.astype(_f32).reshape(np.broadcast(p, c).shape)
+    return s.astype(_f32).reshape(shape)
 
 
 def _fma64(a: float, b: float, c: float) -> float:
