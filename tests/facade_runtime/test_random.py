@@ -1,9 +1,9 @@
-"""Random numbers: torch.Generator / generator= / manual_seed on Paddle's generators.
+"""Random numbers: torch.Generator / generator= / manual_seed semantics.
 
-What is compared with real torch: signatures, shapes, dtypes, errors, generator semantics
+What is compared with real torch here: signatures, shapes, dtypes, errors, generator semantics
 (same seed -> same numbers, a generator's draws leave the global stream alone, get/set_state
-replays).  The numbers themselves are Paddle's (not torch's for a seed): they are checked in
-distribution (moments, ranges) against the exact values of each distribution.
+replays), and the distributions (moments, ranges against each distribution's exact values).
+That the CPU numbers themselves are torch's, bit for bit, is test_torch_rng.py's.
 """
 import numpy as np
 import pytest

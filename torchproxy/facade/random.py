@@ -95,10 +95,10 @@ class Generator:
 
     def set_state(self, state) -> "Generator":
         if self._stream is not None:
-            if not isinstance(state, paddle.Tensor) or _dt.torch_name(state.dtype) != "uint8":
-                raise TypeError("expected a torch.ByteTensor, but got "
-                                f"{type(state).__name__}" if not isinstance(state, paddle.Tensor)
-                                else "RNG state must be a torch.ByteTensor")
+            if not isinstance(state, paddle.Tensor):
+                raise TypeError(f"expected a torch.ByteTensor, but got {type(state).__name__}")
+            if _dt.torch_name(state.dtype) != "uint8":
+                raise TypeError("RNG state must be a torch.ByteTensor")
             self._stream.set_state(state.numpy())
         else:
             self._gen.set_state(state)
