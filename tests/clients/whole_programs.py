@@ -191,17 +191,29 @@ def _load_module(name, path):
     return mod
 
 
+_INIT = {}  # the facade child's: how far its own initial parameters were from real torch's
+
+
 def _same_weights(torch, side, workdir, build):
-    """The real-torch side builds under seed 0 and saves its state_dict; the facade side loads
-    that file through the facade's torch.load + load_state_dict (strict)."""
+    """Both sides build under ``torch.manual_seed(0)``; the real-torch side saves its
+    state_dict, the facade side loads that file through the facade's torch.load +
+    load_state_dict (strict).  Before loading, the facade side notes how far its own initial
+    parameters were from real torch's (the CPU random numbers are torch's: 0 where the init is
+    draws alone; a norm or a QR of the draws adds float rounding),
+    and both sides leave the build with the same stream for the program's later draws."""
     path = os.path.join(workdir, "init.pt")
+    torch.manual_seed(0)
+    model = build()
     if side == "torch":
-        torch.manual_seed(0)
-        model = build()
         torch.save(model.state_dict(), path)
     else:
-        model = build()
-        missing, unexpected = model.load_state_dict(torch.load(path))
+        saved = torch.load(path)
+        # parameters (buffers computed with sin/exp, positional tables, are not draws)
+        for k, p in model.named_parameters():
+            d = (float((p.detach().double() - saved[k].double()).abs().max()) if p.numel()
+                 else 0.0) if tuple(p.shape) == tuple(saved[k].shape) else float("inf")
+            _INIT["max_diff"] = max(_INIT.get("max_diff", 0.0), d)
+        missing, unexpected = model.load_state_dict(saved)
         assert not missing and not unexpected, (missing, unexpected)
     return model
 
@@ -698,6 +710,7 @@ def child(program, side, workdir, src):
         result = RUNNERS[program](torch, side, workdir, src)
     result["seconds"] = round(time.perf_counter() - t0, 2)
     result["version"] = version
+    result["init_max_diff"] = _INIT.get("max_diff")
     with open(os.path.join(workdir, f"{side}.json"), "w") as f:
         json.dump(result, f)
 
@@ -792,7 +805,7 @@ def compare(program, flags=None):
     report = {"program": program, "steps": len(lt), "torch_losses": lt, "facade_losses": lf,
               "torch_version": real["version"], "paddle_version": fac["version"],
               "seconds": (real["seconds"], fac["seconds"]), "check": real["check"],
-              "flags": dict(flags or {}),
+              "flags": dict(flags or {}), "init_max_diff": fac.get("init_max_diff"),
               "trace_used": _own_sites(trace["used"], base),
               "trace_missing": _own_sites(trace["missing"], base)}
     report["same_steps"] = len(lt) == len(lf)
@@ -832,19 +845,21 @@ def _section(paddle_version, reports, flags):
                  "; children under MALLOC_CHECK_=3, one thread.")
     lines.append("")
     lines.append("| program | steps | max abs loss diff | generate equal / eval max diff | "
-                 "seconds (torch, facade) | verdict |")
-    lines.append("|---|---|---|---|---|---|")
+                 "facade's own init vs torch's (max abs diff) | seconds (torch, facade) | "
+                 "verdict |")
+    lines.append("|---|---|---|---|---|---|---|")
     major = paddle_version.split()[-1].split(".")[0]
     for name, rep in reports.items():
         if isinstance(rep, str):
             known = KNOWN_FAILURES.get((name, major))
-            lines.append(f"| {name} | - | - | - | - | FAILED: {rep.splitlines()[0]}"
+            lines.append(f"| {name} | - | - | - | - | - | FAILED: {rep.splitlines()[0]}"
                          + (f" (known: {known})" if known else "") + " |")
             continue
         chk = (("equal" if rep["generate_equal"] else "DIFFERENT") if rep["check"] == "generate"
                else f"{rep['eval_max_diff']:.3g} (values up to {rep['eval_max_abs']:.3g})")
         bad = failures(rep)
-        lines.append(f"| {name} | {rep['steps']} | {rep['max_loss_diff']:.3g} | {chk} | "
+        init = "-" if rep.get("init_max_diff") is None else f"{rep['init_max_diff']:.3g}"
+        lines.append(f"| {name} | {rep['steps']} | {rep['max_loss_diff']:.3g} | {chk} | {init} | "
                      f"{rep['seconds'][0]}, {rep['seconds'][1]} | "
                      f"{'ok' if not bad else 'FAILED: ' + '; '.join(bad)} |")
     for name, rep in reports.items():
@@ -935,6 +950,7 @@ def main(argv):
         extra = (f"generate equal: {rep['generate_equal']}" if rep["check"] == "generate"
                  else f"eval max diff {rep['eval_max_diff']:.3g}")
         print(f"{name}: {rep['steps']} steps, max loss diff {rep['max_loss_diff']:.3g}, {extra}, "
+              f"own init diff: {rep.get('init_max_diff')}, "
               f"seconds {rep['seconds']}: {'ok' if not bad else '; '.join(bad)}")
     if write:
         write_results(reports, flags)
