@@ -244,3 +244,19 @@ def test_fmaf_rounds_once():
     for x, y, z in xs:
         exact = Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z))
         assert trng.fmaf(x, y, z) == _round_f32(exact), (x, y, z)
+
+
+def test_global_stream_starts_from_the_os_as_torch_s():
+    """Real torch seeds its global CPU generator at start-up from the OS; a new Generator
+    starts at torch's fixed default seed.  Two fresh interpreters: two different seeds."""
+    import subprocess
+    import sys
+    code = ("import torchproxy; torchproxy.enable(scope=None); import torch; "
+            "print(torch.initial_seed(), torch.Generator().initial_seed())")
+    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.split() for _ in range(2)]
+    real = [subprocess.run([sys.executable, "-c", "import torch; print(torch.initial_seed(), "
+                            "torch.Generator().initial_seed())"], capture_output=True,
+                           text=True, check=True).stdout.split() for _ in range(2)]
+    assert outs[0][0] != outs[1][0] and real[0][0] != real[1][0]
+    assert outs[0][1] == outs[1][1] == real[0][1] == str(trng.DEFAULT_SEED)

@@ -273,7 +273,15 @@ def _compute_float(dt, kernel="normal_kernel_cpu"):
 
 
 # -- the CPU: torch's numbers (facade/torch_cpu_rng.py) ------------------------------------------
-_DEFAULT_STREAM = _trng.CPUStream()
+def _startup_seed() -> int:
+    """Real torch seeds its global CPU generator at start-up from the OS (a 64-bit value
+    torch.initial_seed() then returns); only a new torch.Generator() starts at the fixed
+    default seed."""
+    import os
+    return int.from_bytes(os.urandom(8), "little")
+
+
+_DEFAULT_STREAM = _trng.CPUStream(_startup_seed())
 
 
 def _is_cpu(place) -> bool:
