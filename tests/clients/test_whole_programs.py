@@ -4,7 +4,8 @@ runs it from torch.manual_seed alone, dropout and sampling included), minGPT's T
 efficientnet-pytorch, pytorch-tcn and pytorch/examples (word_language_model's LSTM, GRU and
 Transformer, time_sequence_prediction's LBFGS, gat, mnist, vae, dcgan, super_resolution,
 fast_neural_style's TransformerNet, mnist_rnn, regression: wp_examples.py); same weights and
-batches, Paddle's default flags, each side in its own heap-checked process.  A crash of either
+data, each side's own random draws (dropout, noise, shuffles: the facade's CPU numbers are
+torch's), Paddle's default flags, each side in its own heap-checked process.  A crash of either
 child is a failure naming the signal."""
 from __future__ import annotations
 
