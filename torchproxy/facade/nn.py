@@ -35,6 +35,7 @@ from ._accurate_sum import accurate_mean, exact_broadcast
 from ._nn_common import _floating, _is_int, _ntuple_values, _reduce, legacy_reduction  # noqa: F401
 from ._opbase import log_softmax_kernel, opmath_function
 from .ops import _cpp_name
+from .random import dropout_cpu
 from .registry import module, torch_function, type_
 
 module("torch.nn")
@@ -641,8 +642,7 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if training and 0 < p < 1 and _is_cpu_tensor(input) and input.size:
-        from .nn_functional_dropout import torch_dropout_cpu
-        return _maybe_inplace(input, torch_dropout_cpu(input, p, list(input.shape)), inplace)
+        return _maybe_inplace(input, dropout_cpu(input, p, list(input.shape)), inplace)
     out = PF.dropout(input, p=p, training=training)
     return _maybe_inplace(input, out, inplace)
 

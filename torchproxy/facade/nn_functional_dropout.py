@@ -12,6 +12,7 @@ NAMES = manifest("""
 import paddle
 
 from .nn_functional import _inplace, _SELU_ALPHA, _SELU_SCALE, F
+from .random import dropout_cpu
 from .registry import torch_function
 
 
@@ -19,28 +20,6 @@ from .registry import torch_function
 def _check_p(p):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-
-
-def torch_dropout_cpu(x, p, noise_shape):
-    """torch's _dropout_impl on the CPU: noise = empty(noise_shape).bernoulli_(1 - p) drawn
-    from the torch CPU stream, noise.div_(1 - p) in x's dtype, x * noise (the product keeps
-    x's autograd)."""
-    import numpy as np
-    from . import random as _random
-    from . import dtypes as _dt
-    name = _dt.torch_name(x.dtype)
-    stream = _random._stream(None)
-    n = 1
-    for d in noise_shape:
-        n *= int(d)
-    with stream.lock:
-        keep = _random._trng.bernoulli_scalar(stream, n, 1 - p)
-    if name == "float64":
-        noise = keep.astype(np.float64) / np.float64(1 - p)
-    else:
-        noise = keep.astype(np.float32) / np.float32(1 - p)
-    noise = _random._to_tensor(noise, noise_shape, x.dtype)
-    return x * noise
 
 
 def _feature_dropout(input, p, training, inplace, batched_ndim, name):
@@ -52,7 +31,7 @@ def _feature_dropout(input, p, training, inplace, batched_ndim, name):
     if p == 1:
         out = x * 0
     elif "cpu" in str(x.place).lower():
-        out = torch_dropout_cpu(x, p, x.shape[:2] + [1] * (x.ndim - 2))
+        out = dropout_cpu(x, p, x.shape[:2] + [1] * (x.ndim - 2))
     else:
         keep = paddle.bernoulli(paddle.full(x.shape[:2] + [1] * (x.ndim - 2), 1 - p, dtype=x.dtype))
         out = x * keep / (1 - p)

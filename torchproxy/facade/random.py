@@ -688,6 +688,20 @@ def _bernoulli_cpu(shape, dt, p, stream):
     return _to_tensor(v.astype(np.float64), shape, dt)
 
 
+def dropout_cpu(x, p, noise_shape):
+    """torch's _dropout_impl on the CPU: noise = empty(noise_shape).bernoulli_(1 - p) drawn
+    from the torch CPU stream, noise.div_(1 - p) in x's dtype, x * noise (the product keeps
+    x's autograd).  F.dropout, the feature dropouts and the layers' dropout go through it."""
+    stream = _stream(None)
+    with stream.lock:
+        keep = _trng.bernoulli_scalar(stream, math.prod(noise_shape), 1 - p)
+    if _dt.torch_name(x.dtype) == "float64":
+        noise = keep.astype(np.float64) / np.float64(1 - p)
+    else:
+        noise = keep.astype(np.float32) / np.float32(1 - p)
+    return x * _to_tensor(noise, list(noise_shape), x.dtype)
+
+
 @tensor_method("bernoulli_")
 def bernoulli_(self, p=0.5, *, generator=None):
     if isinstance(p, paddle.Tensor):
