@@ -72,6 +72,13 @@ def f(kind, x, g):
         ps[0].grad, ps[1].grad = x.clone(), g[0].clone()
         total = torch.nn.utils.clip_grad_norm_(ps, 0.25)
         return torch.cat([total.reshape(1), ps[0].grad.flatten()[:1000], ps[1].grad.flatten()])
+    if kind == "ce_label_smoothing":  # Liger's test_cross_entropy reference: 32000 classes
+        w = torch.linspace(0.1, 1.0, x.shape[-1], dtype=x.dtype)
+        t = torch.arange(x.shape[0]) * 7919 % x.shape[-1]
+        return F.cross_entropy(x, t, weight=w, label_smoothing=0.2, reduction="none")
+    if kind == "ce_prob_targets":
+        p = torch.softmax(g, -1)
+        return F.cross_entropy(x, p, label_smoothing=0.1, reduction="none")
     raise ValueError(kind)
 """
 
@@ -83,6 +90,7 @@ CASES = {  # kind: input shape
     "group_norm_weight": (16, 32, 2048), "batch_norm_weight": (64, 16, 32, 32),
     "rms_norm_weight": (8, 512, 256), "vector_norm_last": (64, 4096),
     "norm_p3_lead": (8, 512, 256), "clip_grad_norm": (64, 512, 256),
+    "ce_label_smoothing": (256, 32000), "ce_prob_targets": (64, 32000),
 }
 
 
