@@ -72,3 +72,37 @@ def test_kl_div_mean_error_at_most_torchs():
            for scoped in (False, True)}
     # (or within 2e-7, about a float32 sum's rounding here, where torch's happens to land closer)
     assert err[True] <= max(err[False], 2e-7), err
+
+
+LS_SRC = """
+import torch
+import torch.nn.functional as F
+def f(x, t, w):
+    x = x.clone().requires_grad_(True)
+    F.cross_entropy(x, t, weight=w, label_smoothing=0.2, reduction="sum").backward()
+    return x.grad
+"""
+
+
+def test_label_smoothing_gradient_error_at_most_torchs():
+    """With label smoothing every class gets a gradient, and log_softmax's backward sums it over
+    the 32,000-wide row; Paddle's sequential float32 sum there (the gradient of the broadcast
+    normalizer) left the facade's gradients twice torch's distance from float64, enough to
+    fail two of Liger's test_cross_entropy cases (rtol 1e-6): now a blocked sum."""
+    rng = np.random.default_rng(3)
+    n, v, ls = 128, 32000, 0.2
+    x = rng.standard_normal((n, v), dtype=np.float32)
+    t = rng.integers(0, v, n)
+    w = rng.random(v, dtype=np.float32)
+    x64, w64 = x.astype(np.float64), w.astype(np.float64)
+    p = np.exp(x64 - x64.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    # d/dx of sum_i [(1-ls) w_t (-logp_t) + ls/V sum_c w_c (-logp_c)]
+    g = -(ls / v) * w64[None, :].repeat(n, 0)
+    g[np.arange(n), t] -= (1 - ls) * w64[t]
+    grad64 = g - p * g.sum(1, keepdims=True)
+    tol = 1e-8 + 1e-6 * np.abs(grad64)
+    errs = {scoped: np.abs(run(LS_SRC, x, t, w, scoped=scoped).detach().numpy()
+                           .astype(np.float64) - grad64) / tol for scoped in (False, True)}
+    assert errs[True].mean() <= errs[False].mean(), (errs[True].mean(), errs[False].mean())
+    assert errs[True].max() <= max(errs[False].max(), 0.3), (errs[True].max(), errs[False].max())

@@ -367,8 +367,13 @@ def log_softmax_kernel(x, axis):
         e = paddle.exp(s)
         if x.dtype == paddle.float32:
             z = e.astype(paddle.float64).sum(axis=axis, keepdim=True).astype(x.dtype)
-        else:
-            z = e.sum(axis=axis, keepdim=True)
+            # the gradient of the broadcast log(z) sums the incoming gradient over the row:
+            # Paddle's sequential float32 sum over a 32,000-wide row left the facade's
+            # cross-entropy gradients twice torch's distance from float64 (Liger's
+            # test_cross_entropy at rtol 1e-6), so that sum is exact_broadcast's blocked one
+            from ._accurate_sum import exact_broadcast  # lazy: _accurate_sum imports _opbase
+            return s - exact_broadcast(paddle.log(z), s.shape)
+        z = e.sum(axis=axis, keepdim=True)
         return s - paddle.log(z)
     return paddle.nn.functional.log_softmax(x, axis=axis)
 
