@@ -260,3 +260,27 @@ def test_global_stream_starts_from_the_os_as_torch_s():
                            text=True, check=True).stdout.split() for _ in range(2)]
     assert outs[0][0] != outs[1][0] and real[0][0] != real[1][0]
     assert outs[0][1] == outs[1][1] == real[0][1] == str(trng.DEFAULT_SEED)
+
+
+DISTRIBUTIONS = {
+    "normal": "d = torch.distributions.Normal(torch.zeros(5), torch.ones(5) * 2); "
+              "return d.sample((4,)), d.rsample()",
+    "uniform": "d = torch.distributions.Uniform(torch.zeros(20), torch.ones(20) * 3); "
+               "return d.sample(), d.sample((2,))",
+    "bernoulli": "d = torch.distributions.Bernoulli(probs=torch.full((30,), 0.3)); "
+                 "return d.sample(), d.sample((2,))",
+    "mvn": "d = torch.distributions.MultivariateNormal(torch.zeros(3), torch.eye(3) * 2); "
+           "return d.sample((5,))",
+    "categorical": "d = torch.distributions.Categorical(probs=torch.tensor([0.1, 0.2, 0.7])); "
+                   "return d.sample(), d.sample()",
+}
+
+
+@pytest.mark.skipif(not trng.EXACT_FLOAT_NORMAL,
+                    reason="no AVX2+FMA here: torch's float normals are its DEFAULT kernel's")
+@pytest.mark.parametrize("name", sorted(DISTRIBUTIONS))
+def test_distributions_sample_what_real_torch_samples(name):
+    """torch.distributions draw through rand / normal_ / bernoulli / multinomial as torch's
+    do: the samples are torch's for a seed (to float32 rounding of their arithmetic)."""
+    check("import torch\nimport torch.distributions\ndef f():\n    torch.manual_seed(3)\n    "
+          + DISTRIBUTIONS[name] + "\n", rtol=1e-6, atol=1e-7)

@@ -115,13 +115,16 @@ def _finfo_eps(dtype):
 
 
 def _rand(shape, dtype):
-    compute = "float64" if dtype == paddle.float64 else "float32"
-    return paddle.rand(list(shape), dtype=compute).astype(dtype)
+    """``torch.rand(shape, dtype=dtype)`` on the current device: on the CPU the torch stream's
+    numbers (so Uniform, Bernoulli... sample as torch's for a seed), on CUDA Paddle's."""
+    from .random import _sample, current_place
+    return _sample("uniform", list(shape), dtype, current_place(), None)
 
 
 def _randn(shape, dtype):
-    compute = "float64" if dtype == paddle.float64 else "float32"
-    return paddle.randn(list(shape), dtype=compute).astype(dtype)
+    """``torch.empty(shape, dtype=dtype).normal_()``, as torch's distributions draw it."""
+    from .random import _sample, current_place
+    return _sample("normal", list(shape), dtype, current_place(), None)
 
 
 def _standard_gamma(alpha):

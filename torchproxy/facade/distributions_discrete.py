@@ -135,9 +135,9 @@ class Categorical(Distribution):
         sample_shape = tuple(sample_shape)
         n = int(math.prod(sample_shape)) if sample_shape else 1
         probs_2d = self.probs.reshape([-1, self._num_events])
+        from .random import multinomial  # torch's: multinomial(probs_2d, n, True).T
         with paddle.no_grad():
-            s = paddle.multinomial(probs_2d.astype("float32") if probs_2d.dtype in (
-                paddle.float16, paddle.bfloat16) else probs_2d, n, True).t()
+            s = multinomial(probs_2d, n, True).t()
         return s.reshape(list(self._extended_shape(sample_shape))).astype("int64")
 
     def log_prob(self, value):

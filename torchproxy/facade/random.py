@@ -284,6 +284,11 @@ def _startup_seed() -> int:
 _DEFAULT_STREAM = _trng.CPUStream(_startup_seed())
 
 
+def current_place():
+    """The place Paddle's own samplers would draw on now (CPU on a CPU build)."""
+    return expected_place()
+
+
 def _is_cpu(place) -> bool:
     return _device_type(place) == "cpu"
 
