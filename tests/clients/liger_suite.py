@@ -101,6 +101,14 @@ SELECTED = [_T + i for i in (
     "test_swiglu.py::test_correctness_functional[dtype1-10000.0-0.01-2-8-8]",
     # the reference module is transformers' LlamaMLP (transformers in the scope)
     "test_swiglu.py::test_correctness_llamamlp[dtype0-1.0-1e-05-6-42-123-431]",
+    # passes only with torch's CPU random numbers (its inputs' draw decides it:
+    # docs/results/liger-seed-sensitivity.txt)
+    "test_fused_neighborhood_attention.py::test_fused_neighborhood_attention_correctness"
+    "[dtype1-0.05-0.05-False-2-32-128-4-7]",
+    # rtol 1e-6 over 32000 classes with label smoothing and weights: the facade's
+    # cross-entropy reference needs torch's float32 summation accuracy, forward and backward
+    "test_cross_entropy.py::test_correctness_with_weight_with_other_params_once"
+    "[1.0-dtype1-1e-08-1e-06-42-1e-05-0.2-40.0-none-3-423-32000]",
 )]
 FULL = [_T + f"test_{f}.py" for f in ("softmax", "sparsemax", "relu_squared", "layer_norm",
                                        "group_norm", "poly_norm", "rms_norm", "geglu",
