@@ -415,7 +415,11 @@ def _default_generator_for(place):
 
 
 def _device_type(place) -> str:
-    return "cpu" if isinstance(place, paddle.CPUPlace) or "cpu" in str(place).lower() else "cuda"
+    if isinstance(place, paddle.CPUPlace):
+        return "cpu"
+    if isinstance(place, paddle.CUDAPlace):
+        return "cuda"
+    return "cpu" if "cpu" in str(place).lower() else "cuda"
 
 
 @contextlib.contextmanager
@@ -465,16 +469,21 @@ class _on:
     def __enter__(self):
         self.saved = expected_place()
         set_expected_place(self.place)
-        self.scope = generator_scope(self.generator, self.place)
-        try:
-            self.scope.__enter__()
-        except BaseException:
-            set_expected_place(self.saved)
-            raise
+        # CUDA draws without a generator need no scope (the GPU path's host cost); a CPU one
+        # always does (Paddle's CPU generator is seeded from the torch stream for it)
+        self.scope = None
+        if self.generator is not None or _is_cpu(self.place):
+            self.scope = generator_scope(self.generator, self.place)
+            try:
+                self.scope.__enter__()
+            except BaseException:
+                set_expected_place(self.saved)
+                raise
 
     def __exit__(self, *exc):
         try:
-            self.scope.__exit__(*exc)
+            if self.scope is not None:
+                self.scope.__exit__(*exc)
         finally:
             set_expected_place(self.saved)
 
