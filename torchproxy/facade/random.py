@@ -29,7 +29,7 @@ import paddle
 from ..paddle_shims import (default_cpu_generator, default_cuda_generator, expected_place,
                             new_generator, set_expected_place)
 from . import dtypes as _dt
-from .device import CPU, to_place
+from .device import to_place
 from .device import device as _device
 from .pinned import pin
 from .creation import (_INT64, _check_pin_memory, _dtype_or_default, _finish, _like, _num,
