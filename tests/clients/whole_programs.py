@@ -221,7 +221,6 @@ def _same_weights(torch, side, workdir, build):
 
 
 def run_nanogpt(torch, side, workdir, src, steps=20, batch=4, block=16, vocab=32):
-    import numpy as np
     M = _load_module("model", os.path.join(src, "model.py"))
     cfg = M.GPTConfig(block_size=block, vocab_size=vocab, n_layer=2, n_head=2, n_embd=32,
                       dropout=0.0, bias=True)
@@ -229,11 +228,18 @@ def run_nanogpt(torch, side, workdir, src, steps=20, batch=4, block=16, vocab=32
     opt = model.configure_optimizers(weight_decay=0.1, learning_rate=3e-3, betas=(0.9, 0.95),
                                      device_type="cpu")
     xs, ys = _gpt_samples(steps * batch, block, vocab)
+    batches = ((torch.from_numpy(xs[i * batch:(i + 1) * batch]),
+                torch.from_numpy(ys[i * batch:(i + 1) * batch])) for i in range(steps))
+    return _train_nanogpt(torch, model, opt, batches, top_k=1)
+
+
+def _train_nanogpt(torch, model, opt, batches, **generate):
+    """nanoGPT's training step (its loss, AdamW, clip_grad_norm_ 1.0) over ``batches``, then
+    ``generate`` of 12 tokens after a fixed prompt."""
+    import numpy as np
     losses = []
     model.train()
-    for i in range(steps):
-        x = torch.from_numpy(xs[i * batch:(i + 1) * batch])
-        y = torch.from_numpy(ys[i * batch:(i + 1) * batch])
+    for x, y in batches:
         _, loss = model(x, y)
         opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -242,7 +248,7 @@ def run_nanogpt(torch, side, workdir, src, steps=20, batch=4, block=16, vocab=32
         losses.append(loss.item())
     model.eval()
     prompt = torch.from_numpy(np.array([[1, 3, 5], [7, 8, 9]], dtype=np.int64))
-    out = model.generate(prompt, 12, top_k=1)
+    out = model.generate(prompt, 12, **generate)
     return {"losses": losses, "check": "generate", "tokens": out.tolist()}
 
 
@@ -269,20 +275,8 @@ def run_nanogpt_seeded(torch, side, workdir, src, steps=20, batch=4, block=16, v
         y = torch.stack([torch.from_numpy((data[i + 1:i + 1 + block]).astype(np.int64))
                          for i in ix])
         return x, y
-    losses = []
-    model.train()
-    for _ in range(steps):
-        x, y = get_batch()
-        _, loss = model(x, y)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
-        losses.append(loss.item())
-    model.eval()
-    prompt = torch.from_numpy(np.array([[1, 3, 5], [7, 8, 9]], dtype=np.int64))
-    out = model.generate(prompt, 12, temperature=0.8, top_k=5)
-    return {"losses": losses, "check": "generate", "tokens": out.tolist()}
+    return _train_nanogpt(torch, model, opt, (get_batch() for _ in range(steps)),
+                          temperature=0.8, top_k=5)
 
 
 def run_mingpt(torch, side, workdir, src, steps=20, batch=4, block=16, vocab=32):

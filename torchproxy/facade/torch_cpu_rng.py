@@ -369,35 +369,23 @@ def _box_muller16_f64(u, mean, std):
 
 
 def normal_fill(stream, n, kind, mean, std):
-    """normal_fill: n >= 16 contiguous elements.  kind: "float" (the tensor is float32: all
-    uniforms first, then the rows), "reduced" (half/bfloat16: a row of uniforms at a time in
-    float32), "double".  Values in the math type (float32 or float64)."""
+    """normal_fill: n >= 16 contiguous elements.  kind: "float" (the tensor is float32: all n
+    uniforms first, then the rows), "reduced" (half/bfloat16: the rows' uniforms only, each row
+    transformed in float32), "double".  A partial last row is redrawn: 16 fresh uniforms over
+    the last 16 elements.  Values in the math type (float32 or float64)."""
     n = int(n)
     rows = n // 16
-    if kind == "double":
-        first = _u53(stream, n)
+    draw, box_muller = (_u53, _box_muller16_f64) if kind == "double" else (_u24, _box_muller16_f32)
+    if kind == "reduced":
+        out = np.empty(n, _f32)
+        first = draw(stream, rows * 16)
+    else:
+        first = draw(stream, n)
         out = first.copy()
-        if rows:
-            out[:rows * 16] = _box_muller16_f64(first[:rows * 16].reshape(rows, 16), mean,
-                                                std).ravel()
-        if n % 16:
-            out[n - 16:] = _box_muller16_f64(_u53(stream, 16).reshape(1, 16), mean, std)[0]
-        return out
-    if kind == "float":
-        first = _u24(stream, n)
-        out = first.copy()
-        if rows:
-            out[:rows * 16] = _box_muller16_f32(first[:rows * 16].reshape(rows, 16), mean,
-                                                std).ravel()
-        if n % 16:
-            out[n - 16:] = _box_muller16_f32(_u24(stream, 16).reshape(1, 16), mean, std)[0]
-        return out
-    out = np.empty(n, _f32)
     if rows:
-        out[:rows * 16] = _box_muller16_f32(_u24(stream, rows * 16).reshape(rows, 16), mean,
-                                            std).ravel()
+        out[:rows * 16] = box_muller(first[:rows * 16].reshape(rows, 16), mean, std).ravel()
     if n % 16:
-        out[n - 16:] = _box_muller16_f32(_u24(stream, 16).reshape(1, 16), mean, std)[0]
+        out[n - 16:] = box_muller(draw(stream, 16).reshape(1, 16), mean, std)[0]
     return out
 
 
