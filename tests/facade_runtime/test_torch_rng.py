@@ -205,14 +205,6 @@ LAYERS_WITH_DROPOUT = {
 }
 
 
-@pytest.mark.skipif(not trng.EXACT_FLOAT_NORMAL,
-                    reason="no AVX2+FMA here: torch's float normals are its DEFAULT kernel's")
-@pytest.mark.parametrize("name", sorted(LAYERS_WITH_DROPOUT))
-def test_layers_drop_what_real_torch_drops(name):
-    """Dropout inside attention, MultiheadAttention, stacked LSTMs and a Transformer layer draws
-    torch's masks (the outputs then agree to float32 rounding: the layers' arithmetic is
-    Paddle's)."""
-    check("import torch\ndef f():\n    " + LAYERS_WITH_DROPOUT[name] + "\n")
 
 
 def _round_f32(exact):
@@ -262,7 +254,7 @@ def test_global_stream_starts_from_the_os_as_torch_s():
     assert outs[0][1] == outs[1][1] == real[0][1] == str(trng.DEFAULT_SEED)
 
 
-DISTRIBUTIONS = {
+DISTRIBUTIONS = {  # (each run after torch.manual_seed(3))
     "normal": "d = torch.distributions.Normal(torch.zeros(5), torch.ones(5) * 2); "
               "return d.sample((4,)), d.rsample()",
     "uniform": "d = torch.distributions.Uniform(torch.zeros(20), torch.ones(20) * 3); "
@@ -276,11 +268,16 @@ DISTRIBUTIONS = {
 }
 
 
+ROUNDED = {**{f"dropout_{k}": v for k, v in LAYERS_WITH_DROPOUT.items()},
+           **{f"distribution_{k}": "torch.manual_seed(3); " + v for k, v in DISTRIBUTIONS.items()}}
+
+
 @pytest.mark.skipif(not trng.EXACT_FLOAT_NORMAL,
                     reason="no AVX2+FMA here: torch's float normals are its DEFAULT kernel's")
-@pytest.mark.parametrize("name", sorted(DISTRIBUTIONS))
-def test_distributions_sample_what_real_torch_samples(name):
-    """torch.distributions draw through rand / normal_ / bernoulli / multinomial as torch's
-    do: the samples are torch's for a seed (to float32 rounding of their arithmetic)."""
-    check("import torch\nimport torch.distributions\ndef f():\n    torch.manual_seed(3)\n    "
-          + DISTRIBUTIONS[name] + "\n", rtol=1e-6, atol=1e-7)
+@pytest.mark.parametrize("name", sorted(ROUNDED))
+def test_draws_inside_layers_and_distributions_are_torch_s(name):
+    """Dropout inside attention, MultiheadAttention, stacked LSTMs and a Transformer layer draws
+    torch's masks, and torch.distributions draw through rand / normal_ / bernoulli /
+    multinomial as torch's do: the outputs then agree to the float32 rounding of the
+    arithmetic around the draws (Paddle's)."""
+    check("import torch\nimport torch.distributions\ndef f():\n    " + ROUNDED[name] + "\n")
