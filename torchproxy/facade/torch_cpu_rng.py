@@ -391,19 +391,30 @@ def normal_fill(stream, n, kind, mean, std):
 
 def normal_serial(stream, n, mean, std):
     """normal_distribution<double>, one element at a time (fewer than 16 elements or not
-    contiguous): Box-Muller pairs with the second sample cached in the generator; float64."""
-    out = np.empty(int(n), np.float64)
+    contiguous): Box-Muller pairs with the second sample cached in the generator; float64.
+    The pairs' uniforms are drawn in one call (the same stream order as one pair at a time)."""
+    n = int(n)
+    out = np.empty(n, np.float64)
     plain = mean == 0 and std == 1
-    for i in range(int(n)):
-        if stream.next_double_normal is not None:
-            z, stream.next_double_normal = stream.next_double_normal, None
-        else:
-            u1, u2 = _u53(stream, 2).tolist()
-            r = math.sqrt(-2.0 * math.log1p(-u2))
-            theta = 2.0 * math.pi * u1
-            stream.next_double_normal = r * math.sin(theta)
-            z = r * math.cos(theta)
-        out[i] = z if plain else _fma64(z, std, mean)
+    i = 0
+    if n and stream.next_double_normal is not None:
+        out[0], stream.next_double_normal = stream.next_double_normal, None
+        i = 1
+    pairs = (n - i + 1) // 2
+    u = _u53(stream, 2 * pairs).tolist() if pairs else []
+    for k in range(pairs):
+        u1, u2 = u[2 * k], u[2 * k + 1]
+        r = math.sqrt(-2.0 * math.log1p(-u2))
+        theta = 2.0 * math.pi * u1
+        out[i] = r * math.cos(theta)
+        second = r * math.sin(theta)
+        if i + 1 < n:
+            out[i + 1] = second
+        else:  # an odd count leaves the pair's second sample cached, as torch does
+            stream.next_double_normal = second
+        i += 2
+    if not plain:
+        out = np.array([_fma64(z, std, mean) for z in out.tolist()], np.float64)
     return out
 
 
