@@ -156,12 +156,15 @@ def _sample(kind, shape, dt, place, generator, a=None, b=None):
             if kind == "normal":
                 re, im = re * math.sqrt(0.5), im * math.sqrt(0.5)
             return paddle.complex(re, im)
-        t = fn(shape, dtype=_compute_float(dt, kernel))
-    if kind == "normal":
+        compute = _compute_float(dt, kernel)
+        t = fn(shape, dtype=compute)
+    # the defaults (randn, rand, normal_(), uniform_()) take no extra Paddle ops: on CUDA each
+    # is a kernel launch and an allocation (gpu-host-cost-h100-session12.txt)
+    if kind == "normal" and (a != 0.0 or b != 1.0):
         t = t * b + a
-    else:
+    elif kind == "uniform" and (a != 0.0 or b != 1.0):
         t = t * (b - a) + a
-    return t.astype(dt)
+    return t if compute == _dt.torch_name(dt) else t.astype(dt)
 
 
 @torch_function("torch.randn")
@@ -513,7 +516,8 @@ def _compute(dtype) -> str:
 def _fill(self, values):
     """Write ``values`` into ``self`` (in place, its dtype) and return self."""
     with paddle.no_grad():
-        paddle.assign(values.astype(self.dtype), output=self)
+        paddle.assign(values if values.dtype == self.dtype else values.astype(self.dtype),
+                      output=self)
     return self
 
 
