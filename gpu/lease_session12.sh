@@ -12,6 +12,8 @@
 #   1-3  mkdir -p /tmp/dw && cp -n .devwheels/p0N/* /tmp/dw/     (carry .devwheels/p00, p01, p02)
 #   4    cd .hc_gpu12/AFTER && ROUNDS=3 bash gpu/lease_session12.sh measure
 #                                                 (carry .devwheels/p03, .hc_gpu12)
+#   then, on a fresh machine: calls 1-3 again and `bash .hc_gpu12/prof.sh` (gpu/rng_profile.py on
+#   BEFORE and AFTER; the script is kept as docs/results/gpu-host-cost-h100-session12/prof.sh)
 # docs/results/gpu-host-cost-h100-session12.txt's header says what ran.
 # measure: install the wheels into /tmp/site, build each tree's C extensions, then
 # gpu/rng_host_cost.py (this tree's script) on BEFORE and AFTER alternating, ROUNDS processes
