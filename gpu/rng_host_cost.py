@@ -1,0 +1,210 @@
+"""Host cost of the facade's random-number calls on CUDA tensors, one tree per process (session
+38's change of torchproxy/facade/random.py and nn.init against the tree before it).
+
+    TORCHPROXY_TREE=/path/to/tree python3 gpu/rng_host_cost.py measure OUT.json [--device cuda]
+    python3 gpu/rng_host_cost.py table BEFORE_1.json AFTER_1.json BEFORE_2.json ...
+
+Why: session 38 made the CPU draws real torch's (facade/torch_cpu_rng.py); CUDA draws still go
+to Paddle's samplers, but the Python in front of them changed (_sample, _is_cpu/_device_type,
+_on entering no generator scope for a CUDA draw without a generator, Linear's reset_parameters
+through the facade's uniform_, nn.init, F.dropout routing by place).  This measures what that
+path costs per call on the host.
+
+Each cell: the calling thread's CPU time (time.thread_time) per call, best of R interleaved
+rounds of N calls, the empty loop subtracted; wall time (perf_counter) beside it.  The facade's
+statements are compiled in a module in torchproxy's scope, as a user's code is; the same
+statements run on real torch (the GPU machine's torch 2.11, CUDA) and the nearest Paddle call,
+in the same process, for scale.  With paddlepaddle-gpu 2.6.2 on sm_90 Paddle's own kernels launch
+and do nothing (the shared gpu/README.md): the host path is what is real; the values are not,
+so the correctness recorded is each result's type, shape, dtype and device only.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+SCOPED = "bench_rng_scoped"
+# label, torch statement (facade and real torch), the nearest Paddle statement (or None)
+CASES = [
+    ("torch.randn(1024, device=d)", "torch.randn(1024, device=d)", "paddle.randn([1024])"),
+    ("torch.rand(1024, device=d)", "torch.rand(1024, device=d)", "paddle.rand([1024])"),
+    ("torch.randint(0, 10, (1024,), device=d)", "torch.randint(0, 10, (1024,), device=d)",
+     "paddle.randint(0, 10, [1024])"),
+    ("torch.empty(1024, device=d)", "torch.empty(1024, device=d)", "paddle.empty([1024])"),
+    ("torch.empty(1024, device=d).normal_()", "torch.empty(1024, device=d).normal_()", None),
+    ("torch.empty(1024, device=d).uniform_()", "torch.empty(1024, device=d).uniform_()", None),
+    ("x.normal_() (x preallocated)", "x.normal_()", None),
+    ("x.uniform_() (x preallocated)", "x.uniform_()", "x.uniform_()"),
+    ("F.dropout(x, 0.1) (training)", "F.dropout(x, 0.1)", "PF.dropout(x, 0.1)"),
+    ("torch.nn.Linear(64, 64, device=d)", "torch.nn.Linear(64, 64, device=d)",
+     "paddle.nn.Linear(64, 64)"),
+    ("torch.randperm(1000, device=d)", "torch.randperm(1000, device=d)", "paddle.randperm(1000)"),
+]
+_SETUP_TORCH = "import torch\nimport torch.nn.functional as F\n"
+_SETUP_PADDLE = "import paddle\nimport paddle.nn.functional as PF\n"
+
+
+def _compile(stmt, env, module, setup):
+    ns = {"__name__": module, **env}
+    exec(setup, ns)
+    exec(f"def _f(_n):\n    for _ in range(_n):\n        {stmt}\n", ns)
+    exec(f"def _one():\n    return {stmt}\n", ns)
+    return ns["_f"], ns["_one"]
+
+
+def _loop(fn, n):
+    w0, c0 = time.perf_counter(), time.thread_time()
+    fn(n)
+    c1, w1 = time.thread_time(), time.perf_counter()
+    return (c1 - c0) / n * 1e6, (w1 - w0) / n * 1e6
+
+
+def _describe(r):
+    if hasattr(r, "weight"):
+        r = r.weight
+    return f"{type(r).__name__} {list(r.shape)} {str(r.dtype).split('.')[-1]} " \
+           f"{getattr(r, 'device', getattr(r, 'place', '?'))}"
+
+
+def measure(out, device, n, rounds):
+    tree = os.environ.get("TORCHPROXY_TREE")
+    if not tree:
+        sys.exit("TORCHPROXY_TREE: the tree to measure")
+    sys.path.insert(0, tree)
+    import numpy as np
+    import paddle
+    import torch
+
+    import torchproxy
+    gpu = device == "cuda"
+    paddle.set_device("gpu:0" if gpu else "cpu")
+    x_np = np.random.default_rng(0).standard_normal(1024).astype("float32")
+    px = paddle.to_tensor(x_np, place=paddle.CUDAPlace(0) if gpu else paddle.CPUPlace())
+    tenv = {"x": torch.from_numpy(x_np).to(device), "d": device}
+    penv = {"x": px}
+    torchproxy.enable(scope={SCOPED})
+    try:
+        ns = {"__name__": SCOPED}
+        exec("import torch", ns)
+        fenv = {"x": px, "d": device}
+        fns, seen = {}, {}
+        for label, tstmt, pstmt in CASES:
+            fns[(label, "facade")] = _compile(tstmt, fenv, SCOPED, _SETUP_TORCH)
+            fns[(label, "torch")] = _compile(tstmt, tenv, "bench_torch", _SETUP_TORCH)
+            if pstmt:
+                fns[(label, "paddle")] = _compile(pstmt, penv, "bench_paddle", _SETUP_PADDLE)
+        for key, (_f, one) in fns.items():  # one call each first: what it returns, and warm-up
+            try:
+                seen[key] = _describe(one())
+            except Exception as e:  # recorded, shown in the table: a failure is a result here
+                seen[key] = f"ERROR {type(e).__name__}: {e}"[:200]
+        empty, _ = _compile("None", {}, "bench_empty", "")
+        best = {k: [float("inf"), float("inf")] for k in fns if not seen[k].startswith("ERROR")}
+        e_cpu = e_wall = float("inf")
+        for _ in range(rounds):
+            c, w = _loop(empty, n)
+            e_cpu, e_wall = min(e_cpu, c), min(e_wall, w)
+            for k in best:
+                c, w = _loop(fns[k][0], n)
+                best[k][0], best[k][1] = min(best[k][0], c), min(best[k][1], w)
+        if gpu:
+            torch.cuda.synchronize()
+    finally:
+        torchproxy.disable()
+    from torchproxy.facade import dispatch
+    res = {
+        "tree": tree, "tree_id": open(os.path.join(tree, "TREE")).read().strip()
+        if os.path.exists(os.path.join(tree, "TREE")) else "?",
+        "torchproxy": os.path.dirname(os.path.dirname(torchproxy.__file__)),
+        "dispatcher": dispatch.backend(),
+        "versions": f"Python {sys.version.split()[0]}, Paddle {paddle.__version__}, torch "
+                    f"{torch.__version__}, {platform.machine()}, "
+                    f"{torch.cuda.get_device_name(0) if gpu else 'CPU'}",
+        "n": n, "rounds": rounds, "device": device,
+        "rows": [{"label": k[0], "side": k[1], "result": seen[k],
+                  "cpu_us": best[k][0] - e_cpu if k in best else None,
+                  "wall_us": best[k][1] - e_wall if k in best else None} for k in fns],
+    }
+    with open(out, "w") as f:
+        json.dump(res, f, indent=1)
+    print(f"{res['tree_id']}: torchproxy from {res['torchproxy']}, dispatcher {res['dispatcher']}; "
+          f"{res['versions']}")
+    for r in res["rows"]:
+        c = "-" if r["cpu_us"] is None else f"{r['cpu_us']:8.2f}"
+        w = "-" if r["wall_us"] is None else f"{r['wall_us']:8.2f}"
+        print(f"  {r['label'][:44]:44s} {r['side']:6s} cpu {c} wall {w}  {r['result']}")
+
+
+def table(paths):
+    runs = [json.load(open(p)) for p in paths]
+    by = {}  # (tree_id, label, side) -> [cpu...], results
+    results = {}
+    for run in runs:
+        for r in run["rows"]:
+            k = (run["tree_id"], r["label"], r["side"])
+            if r["cpu_us"] is not None:
+                by.setdefault(k, []).append((r["cpu_us"], r["wall_us"]))
+            results.setdefault(k, set()).add(r["result"])
+    trees = sorted({r["tree_id"] for r in runs}, key=lambda t: (not t.startswith("BEFORE"), t))
+    if len(trees) != 2:
+        sys.exit(f"two trees expected, got {trees}")
+    b, a = trees
+    nb = sum(r["tree_id"] == b for r in runs)
+    na = sum(r["tree_id"] == a for r in runs)
+    print(f"{runs[0]['versions']}; {runs[0]['device']} tensors; each process: best of "
+          f"{runs[0]['rounds']} interleaved rounds of {runs[0]['n']} calls, empty loop "
+          f"subtracted; {nb} processes of {b}, {na} of {a}, alternating")
+    print("cells: median over processes of the calling thread's CPU us per call "
+          "(min-max over processes); torch / paddle: real torch and Paddle, median over all "
+          "processes")
+    print(f"{'call':44s} {'BEFORE':>18s} {'AFTER':>18s} {'A/B':>6s} {'torch':>8s} {'paddle':>8s}")
+
+    def cell(k):
+        v = [c for c, _w in by.get(k, [])]
+        if not v:
+            return None, f"{'-':>18s}"
+        return statistics.median(v), f"{statistics.median(v):7.2f} ({min(v):.1f}-{max(v):.1f})"
+
+    for label, _t, _p in CASES:
+        mb, sb = cell((b, label, "facade"))
+        ma, sa = cell((a, label, "facade"))
+        ratio = f"{ma / mb:6.2f}" if mb and ma else f"{'-':>6s}"
+        other = []
+        for side in ("torch", "paddle"):
+            v = [c for t in (a, b) for c, _w in by.get((t, label, side), [])]
+            other.append(f"{statistics.median(v):8.2f}" if v else f"{'-':>8s}")
+        print(f"{label[:44]:44s} {sb} {sa} {ratio} {other[0]} {other[1]}")
+    print("\nwhat each call returned (type, shape, dtype, device; Paddle's sm_90 kernels write "
+          "nothing, so no values):")
+    for label, _t, _p in CASES:
+        for t in (b, a):
+            r = results.get((t, label, "facade"))
+            if r:
+                print(f"  {label[:44]:44s} {t:8s} {' | '.join(sorted(r))}")
+        r = results.get((a, label, "torch"))
+        if r:
+            print(f"  {label[:44]:44s} {'torch':8s} {' | '.join(sorted(r))}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=("measure", "table"))
+    ap.add_argument("paths", nargs="+")
+    ap.add_argument("--device", default="cuda")
+    ap.add_argument("-n", type=int, default=1000)
+    ap.add_argument("-r", "--rounds", type=int, default=7)
+    args = ap.parse_args(argv)
+    if args.mode == "measure":
+        measure(args.paths[0], args.device, args.n, args.rounds)
+    else:
+        table(args.paths)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
