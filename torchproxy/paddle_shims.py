@@ -661,7 +661,56 @@ def reshape_exact(x, shape):
         out = kernel_empty(list(shape), x.dtype, x.place)
         out.stop_gradient = x.stop_gradient
         return out
-    return x.reshape(shape)
+    out = x.reshape(shape)
+    if out is x:
+        return fresh_view(x)
+    if not out.stop_gradient and out.data_ptr() == x.data_ptr():
+        mark_reshape_view(out)
+    return out
+
+
+# Paddle's reshape, squeeze and expand to the shape a tensor already has return that tensor
+# itself; torch's view ops always return a new tensor: a view with its own autograd node
+# (ViewBackward, not a leaf), so ``p.view(-1).requires_grad_(False)``, a hook, ``.grad`` or an
+# in-place view op (``t_``, ``resize_``) on it leaves ``p`` alone.  ``view_shape`` is one kernel
+# for that view on 3.x; Paddle 2.6 registers no ``view_shape_grad`` kernel, so a view in the
+# autograd graph there is unsqueeze + squeeze (SqueezeGradNode).  Paddle 3.3's view_shape refuses
+# a tensor with 0 elements (nothing to alias: unsqueeze + squeeze too).  Remove the 2.6 branch
+# with 2.6 support.
+VIEW_SHAPE_HAS_GRAD: bool = not IS_PADDLE_2
+
+
+def fresh_view(x):
+    """A new tensor viewing ``x``'s memory with ``x``'s shape and strides (never ``x``)."""
+    if x.numel() and (VIEW_SHAPE_HAS_GRAD or x.stop_gradient or not paddle.is_grad_enabled()):
+        return mark_reshape_view(_C_ops.view_shape(x, list(x.shape)))
+    return _C_ops.squeeze(_C_ops.unsqueeze(x, [0]), [0])
+
+
+# Views made by Paddle's reshape (the facade's view / reshape / flatten / unflatten / view_as /
+# unsqueeze / squeeze of a contiguous tensor) carry a ReshapeGradNode (ViewShapeGradNode for
+# fresh_view), which Paddle also gives to COPIES (a reshape of a non-contiguous tensor) and to
+# reshapes of the facade's own temporaries.  An in-place write into such a view of a tensor in
+# the autograd graph reaches the base's memory but not the base's gradient (Paddle 2.6.2 and
+# 3.3.1: ``h.view(6).mul_(3)`` left ``h``'s gradient without the 3, silently), so only the
+# reshapes that are views a caller asked for are marked here (id -> weak reference), and
+# autograd_view_root counts exactly those as views.
+_RESHAPE_VIEW_NODES = frozenset(("ReshapeGradNode", "ViewShapeGradNode"))
+_RESHAPE_VIEWS: dict = {}
+
+
+def mark_reshape_view(t):
+    """``t`` (a reshape aliasing its input) is a view torch would return: in-place writes into
+    it under autograd get torch's refusals (_inplace_checks)."""
+    if not t.stop_gradient:
+        key = id(t)
+        _RESHAPE_VIEWS[key] = weakref.ref(t, lambda _r, key=key: _RESHAPE_VIEWS.pop(key, None))
+    return t
+
+
+def _is_reshape_view(t) -> bool:
+    ref = _RESHAPE_VIEWS.get(id(t))
+    return ref is not None and ref() is t
 
 
 # id(empty leaf) -> weakref to it: leaves with 0 elements a backward reached (Paddle 2.6 keeps
@@ -1108,9 +1157,14 @@ def autograd_view_root(t):
     """None when ``t`` is not an aliasing view in the autograd graph; else "leaf" when the chain
     of views starts at a leaf, "graph" when it starts at a computed tensor."""
     node = t.grad_fn
-    if node is None or not STRIDE_KERNELS or not _is_view_node(node):
+    if node is None or not STRIDE_KERNELS:
         return None
-    while node is not None and _is_view_node(node):
+    if not _is_view_node(node) and not (node.name() in _RESHAPE_VIEW_NODES
+                                        and _is_reshape_view(t)):
+        return None
+    # (a reshape node further up is taken for a view: at worst a copy's chain is reported as
+    # starting at a leaf, and both answers refuse the write)
+    while node is not None and (_is_view_node(node) or node.name() in _RESHAPE_VIEW_NODES):
         nxt = node.next_functions
         node = nxt[0] if nxt else None
     return "leaf" if node is not None and node.name() == "GradNodeAccumulation" else "graph"

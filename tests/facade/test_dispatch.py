@@ -166,6 +166,7 @@ SAMPLES.update({  # ops_indexing / ops_shape (tests/facade/test_shape_breadth.py
     "roll": (X, lambda: (1, 0), {}), "tile": (X, lambda: ((2, 1),), {}),
     "swapaxes": (X, lambda: (0, 1), {}), "swapaxes_": (X, lambda: (0, 1), {}),
     "swapdims_": (X, lambda: (0, 1), {}), "transpose_": (X, lambda: (0, 1), {}),
+    "unsqueeze_": (X, lambda: (0,), {}),
     "view_as": (X, lambda: (paddle.ones([4, 3]),), {}),
     "unsafe_chunk": (X, lambda: (2,), {}), "diagonal": (X, lambda: (1,), {}),
     "expand_as": (X, lambda: (paddle.ones([2, 3, 4]),), {}),

@@ -437,6 +437,109 @@ def f(x):
     return a, x.grad
 """, (X,))
 
+# a reshape that torch makes a copy (of a non-contiguous tensor) is no view: an in-place write
+# into it under autograd has torch's gradient, and is not refused like a write into a view
+CASES["inplace_on_reshape_copy"] = ("""
+import torch
+def f(x):
+    x = x.requires_grad_()
+    c = (x * 1.0).t().reshape(-1)
+    c.mul_(3)
+    (c * torch.arange(24.0)).sum().backward()
+    return c, x.grad
+""", (X,))
+
+# torch's view ops return a new tensor even where nothing changes (Paddle's reshape, squeeze
+# and expand to the same shape return their input): its own node, not a leaf, and what is done
+# to it (requires_grad_, in-place view ops) leaves the input alone
+CASES["view_ops_return_new_tensors"] = ("""
+import torch
+def f(x):
+    p = x.requires_grad_()
+    p1 = torch.arange(6.0).requires_grad_()
+    ys = [p.view(4, 6), p.reshape(4, 6), p.view_as(p), p.reshape_as(p), p.squeeze(),
+          p.squeeze(0), p.expand(4, 6), p.expand_as(p), torch.broadcast_to(p, (4, 6)),
+          p1.view(-1), p1.reshape(-1), p1.t(), p.unflatten(1, (6,)), torch.squeeze(p),
+          torch.reshape(p1, (6,))]
+    facts = [(y is p or y is p1, y.is_leaf, y.requires_grad, y.grad_fn is None) for y in ys]
+    errors = []
+    for y in ys[:3]:
+        try:
+            y.requires_grad_(False)
+            errors.append(None)
+        except RuntimeError as e:
+            errors.append(str(e))
+    with torch.no_grad():
+        d = p.detach().view(4, 6)
+        d.t_()
+    return facts, errors, p.requires_grad, tuple(p.shape), tuple(d.shape)
+""", (X,))
+
+# torch's in-place view ops change the tensor's own geometry: its memory, its base and its
+# aliases (detach(), .data, another view) keep theirs.  (Paddle: the new layout was written
+# into the memory, transposing the base's data, and the shared DenseTensor changed every alias.)
+INPLACE_VIEW_OPS = {
+    "t_": "v.t_()",
+    "transpose_": "v.transpose_(0, 1)",
+    "swapdims_": "v.swapdims_(1, 0)",
+    "unsqueeze_": "v.unsqueeze_(1)",
+    "unsqueeze_squeeze_": "v.unsqueeze_(0).squeeze_(0)",
+    "squeeze_none": "v.squeeze_()",
+    "as_strided_": "v.as_strided_((2, 3), (1, 2), v.storage_offset() + 1)",
+    "resize_": "v.resize_(3, 2)",
+    "resize_small": "v.resize_(5)",
+    "resize_as_": "v.resize_as_(torch.empty(2, 2))",
+}
+INPLACE_VIEW_SNIPPET = """
+import torch
+
+def geometry(t):
+    return (tuple(t.shape), t.stride(), t.storage_offset(), t.clone())
+
+def f(x):
+    base = x * 1.0
+    v = {view}
+    alias, data = v.detach(), v.data
+    r = {expr}
+    out = [r is v, geometry(v), geometry(alias), geometry(data), geometry(base)]
+    v.add_(100.0)  # writes land in the memory v views now
+    out.append(base.clone())
+    # under autograd: a leaf that requires grad (and a view of one) raise; a computed tensor
+    # gets the view's values and gradient
+    for make in (lambda leaf: leaf, lambda leaf: leaf[:, 1:5]):
+        leaf = x.clone().requires_grad_()
+        try:
+            v = make(leaf)
+            {expr}
+            out.append("accepted")
+        except RuntimeError as e:
+            out.append(str(e))
+    leaf = x.clone().requires_grad_()
+    base = leaf * 1.0
+    try:
+        v = {view}
+        r = {expr}
+        w = torch.arange(r.numel(), dtype=r.dtype).reshape(r.shape)
+        (r * w).sum().backward()
+        out += [tuple(r.shape), leaf.grad]
+    except RuntimeError as e:
+        out.append(str(e))
+    with torch.no_grad():  # a leaf that requires grad, grad mode off: geometry only
+        v = x.clone().requires_grad_()
+        try:
+            {expr}
+            out += [tuple(v.shape), v.requires_grad, v.is_leaf]
+        except RuntimeError as e:
+            out.append(str(e))
+    return out
+"""
+# the views the in-place op changes: of the whole base, a column slice (offset 1), a transpose
+_INPLACE_VIEWS = {"contig": "base.view(4, 6)", "slice": "base[:, 1:5]", "t": "base.t()"}
+for _op, _expr in INPLACE_VIEW_OPS.items():
+    for _b, _view in _INPLACE_VIEWS.items():
+        CASES[f"inplace_view_op-{_op}-{_b}"] = (INPLACE_VIEW_SNIPPET.format(
+            view=_view, expr=_expr), (X,))
+
 _PADDLE_2 = paddle.__version__.startswith("2.")
 # (condition, reason): cases that differ from torch for a reason gaps.toml states; strict, so a
 # fix shows up as XPASS
@@ -488,7 +591,14 @@ def f(x):
     errors = []
     for write in (lambda: a[:, 0].mul_(3), lambda: a.t()[1].copy_(a[0, :3]),
                   lambda: a.narrow(1, 1, 2).fill_(2), lambda: a.split(2, dim=1)[1].add_(1),
-                  lambda: a.diagonal().zero_() if False else a.diagonal().sub_(1)):
+                  lambda: a.diagonal().sub_(1),
+                  # reshape-made views (Paddle's ReshapeGradNode; before, the gradient silently
+                  # lacked the write's factor)
+                  lambda: a.view(6, 4).mul_(3), lambda: a.view(-1).mul_(3),
+                  lambda: a.reshape(2, 12).mul_(3), lambda: a.flatten().mul_(3),
+                  lambda: a.unflatten(1, (2, 3)).mul_(3), lambda: a.unsqueeze(0).mul_(3),
+                  lambda: a.view_as(a.t()).mul_(3), lambda: a.view(4, 6).mul_(3),
+                  lambda: a.squeeze().mul_(3), lambda: a.expand(4, 6).mul_(3)):
         try:
             write()
             errors.append(None)

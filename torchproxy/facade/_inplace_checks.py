@@ -4,6 +4,8 @@ that require grad and views of them, expanded views, copies standing in for torc
 under autograd.  Below _opbase (its in-place forms check their target) and tensor_methods."""
 from __future__ import annotations
 
+import weakref
+
 import paddle
 
 from ..paddle_shims import VERSION as PADDLE_VERSION
@@ -17,6 +19,13 @@ _shape = _original("shape").__get__  # Paddle's getter, not the scope dispatcher
 # id -> (weak reference, op name).  An in-place write into one raises instead of silently not
 # reaching the base.
 _COPIED_VIEWS: dict = {}
+
+
+def mark_copied_view(t, op):
+    """Remember ``t`` as a copy standing in for torch's view ``op``."""
+    key = id(t)
+    _COPIED_VIEWS[key] = (weakref.ref(t, lambda _r, key=key: _COPIED_VIEWS.pop(key, None)), op)
+    return t
 
 
 def check_inplace_target(self, overlap=True, views=True):

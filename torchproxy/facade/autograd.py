@@ -654,6 +654,10 @@ _FROZEN: dict = {}
 
 def _set_requires_grad(self, flag) -> None:
     flag = bool(flag)
+    if not flag and not self.is_leaf:  # (Paddle would cut the graph at a computed tensor)
+        raise RuntimeError("you can only change requires_grad flags of leaf variables. If you "
+                           "want to use a computed variable in a subgraph that doesn't require "
+                           "differentiation use var_no_grad = var.detach().")
     if self.is_leaf:
         key = id(self)
         if not flag and not self.stop_gradient:

@@ -180,12 +180,9 @@ def t(input):
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{input.ndim}D")
-    return input.t() if input.ndim == 2 else input
+    return input.t() if input.ndim == 2 else _shims.fresh_view(input)
 
 
 def _t_(self):
-    r = t(self)
-    if self.ndim == 2:
-        self.reshape_(r.shape)  # a 2-d tensor's shape swaps
-        paddle.assign(r, output=self)
-    return self
+    from .ops_indexing import become_view  # lazy: ops_indexing imports this area's neighbours
+    return become_view(self, t, "t_")

@@ -5,9 +5,14 @@ view_copy/unfold_copy and the masked-index helpers Inductor's decompositions cal
 
 Views: ``as_strided`` is a real view of the input's allocation (``paddle.as_strided``, whose
 offset is in bytes from the allocation's start, as torch's storage_offset is in elements from
-the storage's start; see storage.py).  The in-place forms that change a tensor's shape
-(``transpose_``, ``squeeze_``, ``resize_``...) write the new layout into ``self`` with
-``paddle.assign`` (values and shape as torch's; ``self`` keeps its identity).
+the storage's start; see storage.py).
+
+The in-place view ops (``t_``, ``transpose_``, ``squeeze_``, ``unsqueeze_``, ``as_strided_``,
+``resize_``...) change ``self``'s geometry only, as torch's do: ``self`` is re-seated onto a new
+DenseTensor viewing the same memory (``become_view``).  Writing the new layout into ``self``'s
+memory instead (paddle.assign, before) rewrote the base of a view in the new order
+(``b.view(2, 3).t_()`` transposed ``b``'s data), and changing the shared DenseTensor changed
+every alias with it (``x.detach()``, ``x.data``: Paddle's detach shares the DenseTensor).
 """
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ NAMES = manifest("""
         tile unfold_copy view_copy
     torch.Tensor: as_strided as_strided_ as_strided_scatter mT masked_scatter masked_scatter_
         nonzero_static put put_ resize_ resize_as_ squeeze_ swapaxes swapaxes_ swapdims_ tile
-        transpose_ unfold view_as
+        transpose_ unfold unsqueeze_ view_as
 """)
 
 import paddle
@@ -34,6 +39,10 @@ from . import ops_shape as _shape
 from ._sizes import check_view, nbytes_strided
 from .creation import checked_alloc, parse_size
 from .storage import UntypedStorage, set_, storage_offset as _offset_of
+from .storage import _empty, untyped_storage as _untyped_storage
+from ..paddle_shims import autograd_view_root, share_buffer
+from ._inplace_checks import mark_copied_view
+from ._sizes import contiguous_strides
 from .storage import _itemsize as _storage_itemsize
 from .tensor_views import stride as _torch_stride, view
 
@@ -68,9 +77,35 @@ def _copy(x):
 
 
 def _assign_into(self, result):
-    """``self`` takes ``result``'s values and shape (the in-place shape-changing forms)."""
+    """``self`` takes ``result``'s values (in-place writes of self's shape: put_,
+    masked_scatter_)."""
     result = _copy(result)  # never read from a view of the memory being written
     paddle.assign(result, output=self)
+    return self
+
+
+def become_view(self, make_view, op):
+    """torch's in-place view op ``op``: ``self`` becomes ``make_view(self)`` (a view of its own
+    memory), keeping its identity; its aliases and its base keep their geometry and values.
+    Under autograd torch refuses a leaf that requires grad (and a view of one); a computed
+    tensor gets the view's gradient: here ``self`` then holds a copy of the view (Paddle has no
+    way to give an existing tensor another tensor's view node and memory), marked so that an
+    in-place write into it raises instead of missing the base."""
+    if not self.stop_gradient and paddle.is_grad_enabled():
+        if self.is_leaf:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
+        if autograd_view_root(self) == "leaf":
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                               "an in-place operation.")
+        view = make_view(self)
+        share_buffer(_empty(_shape_of(view), self.dtype, self.place), self)  # leave the old memory
+        paddle.assign(view, output=self)  # values, shape and the view's gradient
+        mark_copied_view(self, f"Tensor.{op}")
+        return self
+    with paddle.no_grad():
+        view = make_view(self)
+    share_buffer(view, self)
     return self
 
 
@@ -164,10 +199,7 @@ def as_strided_(self, size, stride, storage_offset=None):
     """In place: ``self`` becomes that view of its own storage (torch's metadata change)."""
     size, stride = _check_geometry(size, stride)
     offset = _offset_of(self) if storage_offset is None else int(storage_offset)
-    view = as_strided(self, size, stride, offset)  # checks the bounds like torch
-    if 0 in size:
-        return _assign_into(self, view)
-    return set_(self, self.untyped_storage(), offset, size, stride)
+    return become_view(self, lambda t: as_strided(t, size, stride, offset), "as_strided_")
 
 
 torch_function("torch.as_strided_")(as_strided_)
@@ -495,7 +527,7 @@ def tile(input, dims, *more):
 
 @tensor_method("transpose_")
 def transpose_(self, dim0, dim1):
-    return _assign_into(self, _shape.transpose(self, dim0, dim1))
+    return become_view(self, lambda t: _shape.transpose(t, dim0, dim1), "transpose_")
 
 
 tensor_method("swapdims_")(transpose_)
@@ -505,7 +537,12 @@ tensor_method("swapaxes")(_shape.transpose)
 
 @tensor_method("squeeze_")
 def squeeze_(self, dim=None):
-    return _assign_into(self, _shape.squeeze(self, dim))
+    return become_view(self, lambda t: _shape.squeeze(t, dim), "squeeze_")
+
+
+@tensor_method("unsqueeze_")
+def unsqueeze_(self, dim):
+    return become_view(self, lambda t: _shape.unsqueeze(t, dim), "unsqueeze_")
 
 
 def _mT(self):
@@ -523,33 +560,44 @@ def view_as(self, other):
     return view(self, list(other.shape))
 
 
-def _resized(self, shape):
-    """self's first numel(shape) elements (row-major) in ``shape``; zeros past the old end
-    (torch leaves new memory uninitialised)."""
+def _resize(self, shape):
+    """torch's resize_: ``self`` becomes the contiguous ``shape`` starting at its storage offset
+    (storage order, whatever ``self``'s strides were).  Within the storage it is a view of it
+    (aliases keep theirs); past its end torch grows the storage itself, which a Paddle
+    allocation cannot: ``self`` then gets new memory holding the old storage's elements from
+    its offset on, zeros after them (torch leaves them uninitialised), and its aliases keep
+    the old memory."""
     shape = [int(n) for n in shape]
     if any(n < 0 for n in shape):
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: "
                            f"{shape}")
-    n, old = _numel(shape), _numel(_shape_of(self))
-    flat = self.reshape([-1])
-    if n <= old:
-        vals = flat[:n] if n else paddle.zeros([0], dtype="int64").astype(self.dtype)
-    else:
-        pad = paddle.zeros([n - old], dtype="int64").astype(self.dtype)
-        vals = paddle.concat([flat, pad]) if old else pad
-    return vals.reshape(shape)
+    if not self.stop_gradient:  # whatever the grad mode, as torch
+        raise RuntimeError("cannot resize variables that require grad")
+    n = _numel(shape)
+    have = None  # the storage's elements from self's offset on
+    if _numel(_shape_of(self)):
+        storage, offset = _untyped_storage(self), _offset_of(self)
+        room = storage.nbytes() // _storage_itemsize(self.dtype) - offset
+        if n <= room:
+            return set_(self, storage, offset, shape, contiguous_strides(shape))
+        have = _empty([0], self.dtype, self.place)
+        set_(have, storage, offset, [room])
+    with checked_alloc(shape, self.dtype, self.place):  # torch's overflow check, then OOM
+        grown = paddle.zeros([n], dtype="int64").astype(self.dtype)
+    if have is not None:
+        grown[:_numel(_shape_of(have))] = have
+    share_buffer(grown.reshape(shape), self)
+    return self
 
 
 @tensor_method("resize_")
 def resize_(self, *sizes, memory_format=None):
-    shape = parse_size(sizes, fn="resize_")
-    with checked_alloc(shape, self.dtype, self.place):  # torch's overflow check, then OOM
-        return _assign_into(self, _resized(self, shape))
+    return _resize(self, parse_size(sizes, fn="resize_"))
 
 
 @tensor_method("resize_as_")
 def resize_as_(self, the_template, memory_format=None):
-    return _assign_into(self, _resized(self, _shape_of(the_template)))
+    return _resize(self, _shape_of(the_template))
 
 
 torch_function("torch.resize_as_")(resize_as_)

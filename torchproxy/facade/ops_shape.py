@@ -20,6 +20,7 @@ NAMES = manifest("""
 import paddle
 
 from ..paddle_shims import TAKE_ALONG_AXIS_HAS_BROADCAST, ZERO_SIZE_KERNELS_FAIL, reshape_exact
+from ..paddle_shims import fresh_view
 from ..paddle_shims import widen_for_kernel
 from . import dtypes as _dt
 from ..paddle_shims import (AS_REAL_NEEDS_CONTIGUOUS, as_complex_strided, as_real_strided,
@@ -120,7 +121,7 @@ def permute(input, dims):
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
                            f"not match the length of the desired ordering of dimensions i.e. "
                            f"input.dim() = {nd} is not equal to len(dims) = {len(perm)}")
-    return input.transpose(perm) if nd else input
+    return input.transpose(perm) if nd else fresh_view(input)
 
 
 @opmath_function("torch.flatten")
@@ -148,7 +149,7 @@ def squeeze(input, dim=None):
     dims = range(nd) if dim is None else (_dims(dim, nd) or [])
     keep = [i for i in range(nd) if not (i in dims and shape[i] == 1)]
     if len(keep) == nd:
-        return input
+        return fresh_view(input)  # torch: a new view even when nothing is squeezed
     new = [shape[i] for i in keep]
     if not input.is_contiguous():  # torch drops the squeezed dims' strides, keeps the others
         own = stride(input)
@@ -543,7 +544,7 @@ def movedim(input, source, destination):
         perm[d] = s
     rest = iter(i for i in range(nd) if i not in src)
     perm = [p if p >= 0 else next(rest) for p in perm]
-    return input.transpose(perm) if nd else input
+    return input.transpose(perm) if nd else fresh_view(input)
 
 
 opmath_function("torch.moveaxis")(movedim)

@@ -11,7 +11,6 @@ NAMES = manifest("""
     torch.Tensor: contiguous expand expand_as is_contiguous reshape reshape_as stride view
 """)
 
-import weakref
 
 import paddle
 
@@ -19,7 +18,7 @@ from .. import paddle_shims as _shims
 from ..paddle_shims import (HAS_VIEW_DTYPE, astype_exact, byte_offset, reshape_exact,
                             strided_view)
 from . import dtypes as _dt
-from ._inplace_checks import _COPIED_VIEWS
+from ._inplace_checks import mark_copied_view
 from ._opbase import wrap_dim
 from .registry import tensor_method
 from .storage import _itemsize, storage_offset
@@ -346,7 +345,7 @@ def expand(self, *sizes):
         else:
             target.append(s)
     if target == shape:
-        return self
+        return _shims.fresh_view(self)  # torch: a new view even of the same shape
     return expand_view(self, target)
 
 
@@ -415,7 +414,4 @@ def view_or_marked_copy(result, base, op, strides=None, offset=None):
     if same_storage(result, base) and (strides is None or list(stride(result)) == list(strides)) \
             and (offset is None or byte_offset(result) == offset * result.element_size()):
         return result
-    key = id(result)
-    _COPIED_VIEWS[key] = (weakref.ref(result, lambda _r, key=key: _COPIED_VIEWS.pop(key, None)),
-                          op)
-    return result
+    return mark_copied_view(result, op)
