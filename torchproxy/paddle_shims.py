@@ -665,7 +665,7 @@ def reshape_exact(x, shape):
     if out is x:
         return fresh_view(x)
     if not out.stop_gradient and out.data_ptr() == x.data_ptr():
-        mark_reshape_view(out)
+        mark_reshape_view(out, x)
     return out
 
 
@@ -682,9 +682,11 @@ VIEW_SHAPE_HAS_GRAD: bool = not IS_PADDLE_2
 
 def fresh_view(x):
     """A new tensor viewing ``x``'s memory with ``x``'s shape and strides (never ``x``)."""
-    if x.numel() and (VIEW_SHAPE_HAS_GRAD or x.stop_gradient or not paddle.is_grad_enabled()):
-        return mark_reshape_view(_C_ops.view_shape(x, list(x.shape)))
-    return _C_ops.squeeze(_C_ops.unsqueeze(x, [0]), [0])
+    shape = list(x.shape)  # (x.numel() is a kernel on Paddle 2.6, none for int8)
+    if 0 not in shape and (VIEW_SHAPE_HAS_GRAD or x.stop_gradient or not paddle.is_grad_enabled()):
+        return mark_reshape_view(_C_ops.view_shape(x, shape), x)
+    view = _C_ops.squeeze(_C_ops.unsqueeze(x, [0]), [0])
+    return mark_reshape_view(view, x) if 0 not in shape else view
 
 
 # Views made by Paddle's reshape (the facade's view / reshape / flatten / unflatten / view_as /
@@ -692,25 +694,49 @@ def fresh_view(x):
 # fresh_view), which Paddle also gives to COPIES (a reshape of a non-contiguous tensor) and to
 # reshapes of the facade's own temporaries.  An in-place write into such a view of a tensor in
 # the autograd graph reaches the base's memory but not the base's gradient (Paddle 2.6.2 and
-# 3.3.1: ``h.view(6).mul_(3)`` left ``h``'s gradient without the 3, silently), so only the
-# reshapes that are views a caller asked for are marked here (id -> weak reference), and
-# autograd_view_root counts exactly those as views.
+# 3.3.1: ``h.view(6).mul_(3)`` left ``h``'s gradient without the 3, silently).  So the reshapes
+# that are views a caller asked for are recorded here with their base (id -> (weak reference,
+# base), torch's ``_base``): autograd_view_root counts exactly those as views, and an in-place
+# write into one is carried into its base (reshape_rebase: every such view covers its whole
+# base in order, so the base's new value is the view's reshaped: torch's CopySlices).
 _RESHAPE_VIEW_NODES = frozenset(("ReshapeGradNode", "ViewShapeGradNode"))
 _RESHAPE_VIEWS: dict = {}
 
 
-def mark_reshape_view(t):
-    """``t`` (a reshape aliasing its input) is a view torch would return: in-place writes into
-    it under autograd get torch's refusals (_inplace_checks)."""
+def mark_reshape_view(t, base):
+    """``t`` (a reshape of ``base`` aliasing it) is a view torch would return."""
     if not t.stop_gradient:
         key = id(t)
-        _RESHAPE_VIEWS[key] = weakref.ref(t, lambda _r, key=key: _RESHAPE_VIEWS.pop(key, None))
+        _RESHAPE_VIEWS[key] = (weakref.ref(t, lambda _r, key=key: _RESHAPE_VIEWS.pop(key, None)),
+                               base)
     return t
 
 
+def _reshape_base(t):
+    entry = _RESHAPE_VIEWS.get(id(t))
+    return entry[1] if entry is not None and entry[0]() is t else None
+
+
 def _is_reshape_view(t) -> bool:
-    ref = _RESHAPE_VIEWS.get(id(t))
-    return ref is not None and ref() is t
+    return _reshape_base(t) is not None
+
+
+def reshape_rebase(t):
+    """For ``t``, a reshape view of a reshape view ... of a computed tensor that is no view
+    itself: a function that, after an in-place write gave ``t`` the value ``value``, gives
+    each base that value (reshaped) and, with it, the write's autograd history.  None for any
+    other tensor."""
+    chain, base = [], _reshape_base(t)
+    while base is not None:
+        chain.append(base)
+        t, base = base, _reshape_base(base)
+    if not chain or t.is_leaf or autograd_view_root(t) is not None:
+        return None
+
+    def rebase(value):
+        for b in chain:
+            paddle.assign(value.reshape(list(b.shape)), output=b)
+    return rebase
 
 
 # id(empty leaf) -> weakref to it: leaves with 0 elements a backward reached (Paddle 2.6 keeps

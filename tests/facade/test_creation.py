@@ -237,3 +237,17 @@ import torch
 def f():
     return {call}
 """)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16", "float32", "float64", "int8", "uint8",
+                                   "int32", "int64", "bool", "complex64"])
+def test_tolist_gives_python_numbers(dtype):
+    # Paddle's own tolist gave a bfloat16 tensor's raw bits (16256 for 1.0) on 2.6.2 and 3.3.1;
+    # the types of the items are compared too (float, not int)
+    check(f"""
+import torch
+def f():
+    x = (torch.arange(12) % 7 - 3).to(torch.{dtype}).reshape(3, 4)
+    nested, scalar = x.t()[1:].tolist(), x[1, 2].tolist()
+    return nested, [[type(v).__name__ for v in row] for row in nested], scalar, type(scalar).__name__
+""")

@@ -9,7 +9,7 @@ import weakref
 import paddle
 
 from ..paddle_shims import VERSION as PADDLE_VERSION
-from ..paddle_shims import autograd_view_root
+from ..paddle_shims import autograd_view_root, reshape_rebase
 from .tensor import original as _original
 
 _shape = _original("shape").__get__  # Paddle's getter, not the scope dispatcher
@@ -38,7 +38,11 @@ def check_inplace_target(self, overlap=True, views=True):
     the base's gradient (gaps.toml).  The in-place operators refuse unless
 ``augmented_subscript()``:
     ``a[i] *= 2`` is ``a.__setitem__(i, a[i].__imul__(2))``, whose set_value on ``a`` gives
-    the right gradient (when ``a`` is no view itself: __setitem__ checks that)."""
+    the right gradient (when ``a`` is no view itself: __setitem__ checks that).
+    Returns None, except for a view made by reshape of a computed tensor (view, reshape,
+    flatten...), where the write is allowed: then the function the caller calls with the
+    written value once it is written, to carry it into the base (paddle_shims.reshape_rebase,
+    torch's CopySlices)."""
     copied = _COPIED_VIEWS.get(id(self))
     if copied is not None and copied[0]() is self:
         raise RuntimeError(f"torchproxy: this tensor is a copy where torch's {copied[1]} returns "
@@ -54,6 +58,9 @@ def check_inplace_target(self, overlap=True, views=True):
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
         if root == "graph" and (views() if callable(views) else views):
+            rebase = reshape_rebase(self)
+            if rebase is not None:  # carried into the base after the write (the caller's)
+                return rebase
             raise RuntimeError("torchproxy: in-place operation on a view of a tensor that "
                                "requires grad: Paddle cannot carry the write into the base's "
                                "gradient (gaps.toml 'torch.Tensor (in-place through a view under "
@@ -103,4 +110,4 @@ def check_setitem_target(self):
             (self.is_leaf or autograd_view_root(self) == "leaf"):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
-    check_inplace_target(self, overlap=False)
+    return check_inplace_target(self, overlap=False)

@@ -192,7 +192,7 @@ def make_inplace(name, fn):
     operator = name.startswith("__")  # x += y: see check_inplace_target's ``views``
 
     def method(self, *args, **kwargs):
-        _check_inplace_target(self, not operator)  # torch's leaf, view and overlap errors
+        rebase = _check_inplace_target(self, not operator)  # torch's leaf, view, overlap errors
         # under autograd the op reads a copy of self: Paddle saves its inputs for backward, and
         # the write below would change a saved self ("modified by an inplace operation",
         # where torch's x.mul_(3) saves only the 3)
@@ -206,6 +206,8 @@ def make_inplace(name, fn):
             raise RuntimeError(f"output with shape {shape} doesn't match the broadcast shape "
                                f"{list(result.shape)}")
         paddle.assign(result, output=self)
+        if rebase is not None:  # a reshape view's base takes the write (CopySlices)
+            rebase(result)
         return self
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"torch's in-place ``Tensor.{name}`` (see ``{fn.__name__}``)."
@@ -214,7 +216,8 @@ def make_inplace(name, fn):
 
 def _check_inplace_target(self, method):
     # an operator (x *= 2) on a view of a computed tensor is exact only inside a[i] *= 2
-    check_inplace_target(self, views=True if method else lambda: not augmented_subscript())
+    return check_inplace_target(self, views=True if method else
+                                lambda: not augmented_subscript())
 
 
 write_out = _write_out  # torch's out= rules (creation.py: cast check, resize, write)

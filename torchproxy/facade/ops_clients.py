@@ -49,7 +49,7 @@ def __setitem__(self, index, value):
     First torch's refusals (tensor_methods.check_setitem_target: leaves, views of leaves,
     views of computed tensors under autograd, copies standing for views)."""
     from .tensor_methods import check_setitem_target
-    check_setitem_target(self)
+    rebase = check_setitem_target(self)
     if isinstance(index, tuple) and len(index) > 1 and any(_is_mask(i) for i in index):
         parts = []
         for i in index:
@@ -69,6 +69,8 @@ def __setitem__(self, index, value):
         wide[index] = value.astype(paddle.int64) if isinstance(value, paddle.Tensor) and \
             _shims.unsigned_wide(value) else value
         self.copy_(wide.astype(self.dtype), False)
+    if rebase is not None:  # a reshape view's base takes the write (CopySlices)
+        rebase(self.clone())
 
 
 # -- x[index] on Paddle 2.6 -----------------------------------------------------------------------

@@ -573,21 +573,19 @@ def _resize(self, shape):
                            f"{shape}")
     if not self.stop_gradient:  # whatever the grad mode, as torch
         raise RuntimeError("cannot resize variables that require grad")
-    n = _numel(shape)
-    have = None  # the storage's elements from self's offset on
+    n, offset, have = _numel(shape), 0, None  # have: the old storage's elements
     if _numel(_shape_of(self)):
         storage, offset = _untyped_storage(self), _offset_of(self)
-        room = storage.nbytes() // _storage_itemsize(self.dtype) - offset
-        if n <= room:
+        size = storage.nbytes() // _storage_itemsize(self.dtype)
+        if offset + n <= size:
             return set_(self, storage, offset, shape, contiguous_strides(shape))
         have = _empty([0], self.dtype, self.place)
-        set_(have, storage, offset, [room])
+        set_(have, storage, 0, [size])
     with checked_alloc(shape, self.dtype, self.place):  # torch's overflow check, then OOM
-        grown = paddle.zeros([n], dtype="int64").astype(self.dtype)
+        grown = paddle.zeros([offset + n], dtype="int64").astype(self.dtype)
     if have is not None:
-        grown[:_numel(_shape_of(have))] = have
-    share_buffer(grown.reshape(shape), self)
-    return self
+        paddle.assign(have, output=grown[:_numel(_shape_of(have))])
+    return set_(self, _untyped_storage(grown), offset, shape, contiguous_strides(shape))
 
 
 @tensor_method("resize_")

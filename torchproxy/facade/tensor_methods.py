@@ -35,7 +35,7 @@ NAMES = manifest("""
     torch.Tensor: T __array__ _version abs bfloat16 bool byte char clone copy_ cpu cuda data_ptr double fill_
         flatten float half imag int is_floating_point item long ndimension nelement new_full new_ones
         new_tensor new_zeros numpy permute real repeat retain_grad retains_grad short split squeeze
-        to transpose tril triu type type_as unsqueeze where
+        to tolist transpose tril triu type type_as unsqueeze where
 """)
 # registered on some Paddle versions only: data_ptr on 2.6 (0-size tensors: None there)
 # clone, tril, triu, T on 2.6 (0-size tensors' gradient edges)
@@ -435,7 +435,7 @@ def copy_(self, src, non_blocking=False):
     views too; Paddle 2.6's copy_ writes wrong elements of strided views, so assign())."""
     if not isinstance(src, paddle.Tensor):
         raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
-    check_inplace_target(self)
+    rebase = check_inplace_target(self)
     if src.dtype != self.dtype:
         src = src.astype(self.dtype)
     shape = list(self.shape)
@@ -450,7 +450,13 @@ def copy_(self, src, non_blocking=False):
         return self
     if not same_place(src.place, place):
         src = copy_to(src, place, not non_blocking)
+    if rebase is not None:
+        # a reshape view: its base takes the write (CopySlices), and both keep their edge to
+        # the old value with a zero gradient, as torch's graph does (x.grad zeros, not None)
+        src = paddle.where(paddle.zeros(shape, dtype="bool"), self.clone(), src)
     paddle.assign(src, output=self)
+    if rebase is not None:
+        rebase(src)
     return self
 
 
@@ -464,8 +470,10 @@ def fill_(self, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.ndim} dimensions.")
         value = value.item()
-    check_inplace_target(self, overlap=False)  # torch fills an expanded view
+    rebase = check_inplace_target(self, overlap=False)  # torch fills an expanded view
     paddle.Tensor.fill_(self, check_fill(value, self.dtype))  # Paddle's (never in scope)
+    if rebase is not None:  # a reshape view's base takes the write (CopySlices)
+        rebase(self.clone())
     return self
 
 
@@ -481,6 +489,15 @@ def item(self):
     if n != 1:
         raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
     return self.item()  # Paddle's (facade code is out of scope)
+
+
+@tensor_method("tolist")
+def tolist(self):
+    """torch: Python numbers.  Paddle's tolist gives a bfloat16 tensor's raw bits (16256 for
+    1.0, 2.6.2 and 3.3.1); through float32 the values are exact (every bfloat16 is one)."""
+    if self.dtype == paddle.bfloat16:
+        return self.astype("float32").tolist()
+    return self.tolist()  # Paddle's (facade code is out of scope)
 
 
 @tensor_method("nelement")
