@@ -44,6 +44,15 @@ CASES = [
     ("torch.nn.Linear(64, 64, device=d)", "torch.nn.Linear(64, 64, device=d)",
      "paddle.nn.Linear(64, 64)"),
     ("torch.randperm(1000, device=d)", "torch.randperm(1000, device=d)", "paddle.randperm(1000)"),
+    # round thirteen: the samplers whose CUDA branch now draws through _sample (_draws)
+    ("x.bernoulli_(0.5)", "x.bernoulli_(0.5)", None),
+    ("torch.bernoulli(p)", "torch.bernoulli(p)", "paddle.bernoulli(p)"),
+    ("x.exponential_()", "x.exponential_()", None),
+    ("x.cauchy_()", "x.cauchy_()", None),
+    ("x.log_normal_()", "x.log_normal_()", None),
+    ("x.geometric_(0.3)", "x.geometric_(0.3)", None),
+    ("x.random_(0, 10)", "x.random_(0, 10)", None),
+    ("torch.randint_like(x, 10)", "torch.randint_like(x, 10)", None),
 ]
 _SETUP_TORCH = "import torch\nimport torch.nn.functional as F\n"
 _SETUP_PADDLE = "import paddle\nimport paddle.nn.functional as PF\n"
@@ -84,14 +93,18 @@ def measure(out, device, n, rounds):
     gpu = device == "cuda"
     paddle.set_device("gpu:0" if gpu else "cpu")
     x_np = np.random.default_rng(0).standard_normal(1024).astype("float32")
-    px = paddle.to_tensor(x_np, place=paddle.CUDAPlace(0) if gpu else paddle.CPUPlace())
-    tenv = {"x": torch.from_numpy(x_np).to(device), "d": device}
-    penv = {"x": px}
+    p_np = np.random.default_rng(1).uniform(size=1024).astype("float32")  # probabilities
+    where = paddle.CUDAPlace(0) if gpu else paddle.CPUPlace()
+    px = paddle.to_tensor(x_np, place=where)
+    pp = paddle.to_tensor(p_np, place=where)
+    tenv = {"x": torch.from_numpy(x_np).to(device), "p": torch.from_numpy(p_np).to(device),
+            "d": device}
+    penv = {"x": px, "p": pp}
     torchproxy.enable(scope={SCOPED})
     try:
         ns = {"__name__": SCOPED}
         exec("import torch", ns)
-        fenv = {"x": px, "d": device}
+        fenv = {"x": px, "p": pp, "d": device}
         fns, seen = {}, {}
         for label, tstmt, pstmt in CASES:
             fns[(label, "facade")] = _compile(tstmt, fenv, SCOPED, _SETUP_TORCH)
@@ -140,8 +153,10 @@ def measure(out, device, n, rounds):
         print(f"  {r['label'][:44]:44s} {r['side']:6s} cpu {c} wall {w}  {r['result']}")
 
 
-def table(paths):
+def table(paths, pair=None):
     runs = [json.load(open(p)) for p in paths]
+    if pair:  # the two trees named by the first word of their TREE line (BEFORE, MAIN, AFTER)
+        runs = [r for r in runs if r["tree_id"].split()[0] in pair]
     by = {}  # (tree_id, label, side) -> [cpu...], results
     results = {}
     for run in runs:
@@ -151,6 +166,8 @@ def table(paths):
                 by.setdefault(k, []).append((r["cpu_us"], r["wall_us"]))
             results.setdefault(k, set()).add(r["result"])
     trees = sorted({r["tree_id"] for r in runs}, key=lambda t: (not t.startswith("BEFORE"), t))
+    if pair:
+        trees = sorted(trees, key=lambda t: pair.index(t.split()[0]))
     if len(trees) != 2:
         sys.exit(f"two trees expected, got {trees}")
     b, a = trees
@@ -162,7 +179,7 @@ def table(paths):
     print("cells: median over processes of the calling thread's CPU us per call "
           "(min-max over processes); torch / paddle: real torch and Paddle, median over all "
           "processes")
-    print(f"{'call':44s} {'BEFORE':>18s} {'AFTER':>18s} {'A/B':>6s} {'torch':>8s} {'paddle':>8s}")
+    print(f"{'call':44s} {b.split()[0]:>18s} {a.split()[0]:>18s} {'A/B':>6s} {'torch':>8s} {'paddle':>8s}")
 
     def cell(k):
         v = [c for c, _w in by.get(k, [])]
@@ -198,11 +215,13 @@ def main(argv=None):
     ap.add_argument("--device", default="cuda")
     ap.add_argument("-n", type=int, default=1000)
     ap.add_argument("-r", "--rounds", type=int, default=7)
+    ap.add_argument("--pair", nargs=2, metavar=("B", "A"),
+                    help="table: the two trees to compare, by their TREE line's first word")
     args = ap.parse_args(argv)
     if args.mode == "measure":
         measure(args.paths[0], args.device, args.n, args.rounds)
     else:
-        table(args.paths)
+        table(args.paths, args.pair)
     return 0
 
 
