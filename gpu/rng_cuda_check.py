@@ -74,9 +74,25 @@ def values(t):
 
 # -- the probe: do Paddle's kernels on this device write values? ------------------------------
 probe = values(torch.rand(4096, device=DEV))
-REAL = bool(np.isfinite(probe).all() and probe.std() > 0.2 and 0 <= probe.min() and probe.max() < 1)
+DRAWS = bool(np.isfinite(probe).all() and probe.std() > 0.2 and 0 <= probe.min() and probe.max() < 1)
+arith = values(torch.tensor([1.0, 2.0, 3.0], device=DEV) * 3 + 1)
+ARITH = bool((arith == [4.0, 7.0, 10.0]).all())
+# the samplers are a draw and then Paddle arithmetic (scale, log1p, tan, compare, assign): their
+# values mean something only where both run
+REAL = DRAWS and ARITH
 print(f"probe torch.rand(4096): min {probe.min():.4g} max {probe.max():.4g} std {probe.std():.4g}"
-      f" -> values {'real' if REAL else 'NOT real (the kernels wrote nothing): value checks NOT RUN'}")
+      f" ({'draws real' if DRAWS else 'no draws'}); probe [1, 2, 3] * 3 + 1 = {arith.tolist()}"
+      f" ({'arithmetic runs' if ARITH else 'no arithmetic'}) -> "
+      f"{'value checks run' if REAL else 'value checks NOT RUN (the kernels write nothing here)'}")
+
+
+def safe(what, thunk):
+    """thunk()'s result, or None after reporting its exception as a FAIL."""
+    try:
+        return thunk()
+    except Exception as e:  # noqa: BLE001  a failure is a result here
+        report(False, what, f"raised {type(e).__name__}: {str(e)[:160]}")
+        return None
 
 
 def phi(z):
@@ -121,7 +137,9 @@ for name, (call, cdf) in CONT.items():
     for dt in (torch.float32, torch.float64, torch.float16):
         torch.manual_seed(1234)
         x = torch.empty(N, device=DEV, dtype=dt)
-        r = call(x)
+        r = safe(f"{name} {str(dt).split('.')[-1]}", lambda: call(x))
+        if r is None:
+            continue
         returned(name, r, x, dt)
         if dt == torch.float16:
             continue  # a half tensor's values are float32 draws rounded once; KS on float32/64
@@ -169,7 +187,9 @@ for name, call in DISC.items():
     for dt in (torch.float32, torch.float64, torch.float16):
         torch.manual_seed(99)
         x = torch.empty(N, device=DEV, dtype=dt)
-        r = call(x)
+        r = safe(f"{name} {str(dt).split('.')[-1]}", lambda: call(x))
+        if r is None:
+            continue
         returned(name, r, x, dt)
         discrete(name, values(r), str(dt).split(".")[-1])
 
@@ -184,8 +204,10 @@ for dt in (torch.float32, torch.float64, torch.float16):
                      ("torch.bernoulli(p)", lambda g=None: torch.bernoulli(p, generator=g)),
                      ("p.bernoulli()", lambda g=None: p.bernoulli(generator=g))):
         torch.manual_seed(7)
-        r = fn()
         dn = str(dt).split(".")[-1]
+        r = safe(f"{name} {dn}", fn)
+        if r is None:
+            continue
         report(list(r.shape) == [N] and r.dtype == dt and r.device.type == DEV,
                f"{name} {dn} returns", f"shape={list(r.shape)} dtype={r.dtype} device={r.device}")
         if not REAL:
@@ -198,39 +220,43 @@ for dt in (torch.float32, torch.float64, torch.float16):
                f"ones where p<0.1: {v[pv < 0.1].mean():.4f}, where p>0.9: {v[pv > 0.9].mean():.4f}")
 
 # randint / randint_like / randperm
-torch.manual_seed(3)
-r = torch.randint(0, 10, (N,), device=DEV)
-report(list(r.shape) == [N] and r.dtype == torch.int64 and r.device.type == DEV, "randint returns",
-       f"shape={list(r.shape)} dtype={r.dtype} device={r.device}")
-discrete("random_(0, 10) via torch.randint", values(r), "int64")
-r = torch.randint(0, 10, (N,), device=DEV, dtype=torch.int32)
-report(r.dtype == torch.int32 and r.device.type == DEV, "randint dtype=int32 returns",
-       f"dtype={r.dtype} device={r.device}")
-for like in (torch.empty(N, device=DEV), torch.empty(N, device=DEV, dtype=torch.int32)):
-    r = torch.randint_like(like, 10)
-    report(r.dtype == like.dtype and list(r.shape) == [N] and r.device.type == DEV,
-           f"randint_like({str(like.dtype).split('.')[-1]}) returns",
+def integer_checks():
+    torch.manual_seed(3)
+    r = torch.randint(0, 10, (N,), device=DEV)
+    report(list(r.shape) == [N] and r.dtype == torch.int64 and r.device.type == DEV, "randint returns",
+           f"shape={list(r.shape)} dtype={r.dtype} device={r.device}")
+    discrete("random_(0, 10) via torch.randint", values(r), "int64")
+    r = torch.randint(0, 10, (N,), device=DEV, dtype=torch.int32)
+    report(r.dtype == torch.int32 and r.device.type == DEV, "randint dtype=int32 returns",
            f"dtype={r.dtype} device={r.device}")
-    discrete("random_(0, 10) via randint_like", values(r), str(like.dtype).split(".")[-1])
-for dt in (None, torch.int32, torch.float32):
-    r = torch.randperm(1000, device=DEV) if dt is None else torch.randperm(1000, device=DEV, dtype=dt)
-    want = torch.int64 if dt is None else dt
-    report(r.dtype == want and list(r.shape) == [1000] and r.device.type == DEV,
-           f"randperm(1000{'' if dt is None else ', ' + str(dt)}) returns",
-           f"dtype={r.dtype} device={r.device}")
-    if REAL:
-        v = values(r)
-        report(bool((np.sort(v) == np.arange(1000)).all()), f"randperm(1000) {want} values",
-               "a permutation of 0..999" if (np.sort(v) == np.arange(1000)).all() else
-               f"not a permutation: {np.unique(v).size} distinct")
-    else:
-        report(None, f"randperm(1000) {want} values", "no values on this device")
+    for like in (torch.empty(N, device=DEV), torch.empty(N, device=DEV, dtype=torch.int32)):
+        r = torch.randint_like(like, 10)
+        report(r.dtype == like.dtype and list(r.shape) == [N] and r.device.type == DEV,
+               f"randint_like({str(like.dtype).split('.')[-1]}) returns",
+               f"dtype={r.dtype} device={r.device}")
+        discrete("random_(0, 10) via randint_like", values(r), str(like.dtype).split(".")[-1])
+    for dt in (None, torch.int32, torch.float32):
+        r = torch.randperm(1000, device=DEV) if dt is None else torch.randperm(1000, device=DEV, dtype=dt)
+        want = torch.int64 if dt is None else dt
+        report(r.dtype == want and list(r.shape) == [1000] and r.device.type == DEV,
+               f"randperm(1000{'' if dt is None else ', ' + str(dt)}) returns",
+               f"dtype={r.dtype} device={r.device}")
+        if REAL:
+            v = values(r)
+            report(bool((np.sort(v) == np.arange(1000)).all()), f"randperm(1000) {want} values",
+                   "a permutation of 0..999" if (np.sort(v) == np.arange(1000)).all() else
+                   f"not a permutation: {np.unique(v).size} distinct")
+        else:
+            report(None, f"randperm(1000) {want} values", "no values on this device")
+
+
+safe("randint / randint_like / randperm", integer_checks)
 
 # reproducibility: torch.manual_seed, generator= (same seed, same numbers; the generator's
 # draws leave the global stream alone)
 CALLS = {**{k: c for k, (c, _cdf) in CONT.items()}, **DISC}
 gen_dev = DEV if not args.paddle_branch else "cpu"
-for name, call in CALLS.items():
+def reproducibility(name, call):
     def draw(g=None):
         return values(call(torch.empty(4096, device=DEV), g))
     torch.manual_seed(2024)
@@ -248,13 +274,17 @@ for name, call in CALLS.items():
     e = draw()
     if not REAL:
         report(None, f"{name} reproducibility", "no values on this device")
-        continue
+        return
     ok = (a == b).all() and (c == d).all() and (a == e).all() and not (a == b0).all() \
         and not (a == c).all()
     report(bool(ok), f"{name} reproducibility",
            f"manual_seed repeats {(a == b).all()}; next draw differs {not (a == b0).all()}; "
            f"generator repeats {(c == d).all()}; generator leaves the global stream "
            f"{(a == e).all()}; generator != global {not (a == c).all()}")
+
+
+for name, call in CALLS.items():
+    safe(f"{name} reproducibility", lambda: reproducibility(name, call))
 
 print(f"== {len(failures)} failed" + (": " + ", ".join(failures) if failures else ""))
 sys.exit(1 if failures else 0)
