@@ -13,11 +13,15 @@
 #   1-3  mkdir -p /tmp/dw && cp -n .devwheels/p0N/* /tmp/dw/       (carry .devwheels/p00, p01, p02)
 #   4    cd .hc_gpu13/AFTER && bash gpu/lease_session13.sh checks   (carry .devwheels/p03, .hc_gpu13)
 #   5    cd .hc_gpu13/AFTER && ROUNDS=3 bash gpu/lease_session13.sh measure       (carry .hc_gpu13)
+#   second lease: calls 1-3 again, then
+#   6    cd .hc_gpu13/AFTER && ROUNDS=4 bash gpu/lease_session13.sh round2 (carry .devwheels/p03, .hc_gpu13)
 # checks: install the wheels into /tmp/site, build each tree's C extensions, the Paddle probe,
 #   gpu/rng_profile.py on BEFORE, MAIN and AFTER (randint, randperm and the samplers),
 #   gpu/rng_cuda_check.py on AFTER and MAIN, gpu/pinned_check.py (torch 2.11, then the facade).
 # measure: gpu/rng_host_cost.py on BEFORE, MAIN and AFTER alternating, ROUNDS processes each, and
 #   the BEFORE/AFTER and MAIN/AFTER tables.
+# round2: gpu/pinned_check.py with a fresh pinned x per statement (torch, Paddle alone, the
+#   facade), then gpu/rng_host_cost.py --only the changed cases, ROUNDS processes per tree.
 # docs/results/gpu-host-cost-h100-session13.txt's header says what ran; the logs and JSONs are
 # in docs/results/gpu-host-cost-h100-session13/.
 set -uo pipefail
@@ -83,10 +87,39 @@ measure() {
   echo "== table MAIN AFTER"
   python3 gpu/rng_host_cost.py table "$OUT"/json/*.json --pair MAIN AFTER
 }
+round2() {
+  # second lease: ops on pinned tensors with a fresh x per statement (torch 2.11, Paddle alone,
+  # the facade), then a focused host-cost run: the cases this round changed, more processes
+  site || return 1
+  echo "== $(date -u +%FT%TZ) $(nvidia-smi -L)"
+  for t in $TREES; do
+    (cd ../$t && python3 setup.py build_ext --inplace -q >/tmp/build_$t.log 2>&1) || tail -5 /tmp/build_$t.log
+    echo "$t: $(cat ../$t/TREE), C extensions: $(ls ../$t/torchproxy/*.so | wc -l)"
+  done
+  echo "== gpu/pinned_check.py: torch $(python3 -c 'import torch; print(torch.__version__)'), Paddle alone, the facade (AFTER)"
+  timeout 100 python3 gpu/pinned_check.py torch "$OUT/pinned_torch.json" 2>&1 | grep -v "^W11"
+  timeout 100 python3 gpu/pinned_check.py paddle 2>&1 | grep -v "^W11"
+  TORCHPROXY_TREE=$(cd ../AFTER && pwd) timeout 100 python3 gpu/pinned_check.py facade \
+    "$OUT/pinned_facade.json" --against "$OUT/pinned_torch.json" 2>&1 | grep -v "^W11"
+  mkdir -p "$OUT/json2"
+  for i in $(seq 1 "${ROUNDS:-4}"); do
+    for t in $TREES; do
+      echo "== round $i: $t gpu/rng_host_cost.py measure --only ..."
+      TORCHPROXY_TREE=$(cd ../$t && pwd) timeout 150 python3 gpu/rng_host_cost.py measure \
+        "$OUT/json2/${t}_$i.json" --device cuda -n "${N:-400}" -r "${R:-5}" --only randn randint \
+        randperm bernoulli exponential_ cauchy_ log_normal_ geometric_ 2>&1 | grep -v "^W11" | tail -2
+    done
+  done
+  echo "== table BEFORE AFTER"
+  python3 gpu/rng_host_cost.py table "$OUT"/json2/*.json --pair BEFORE AFTER | sed '/^what each/,$d'
+  echo "== table MAIN AFTER"
+  python3 gpu/rng_host_cost.py table "$OUT"/json2/*.json --pair MAIN AFTER | sed '/^what each/,$d'
+}
 {
   case "$step" in
     checks) checks ;;
     measure) measure ;;
+    round2) round2 ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
   echo "== done $(date -u +%FT%TZ)"

@@ -2,6 +2,7 @@
 real torch against the facade (GPU machine: torch 2.11 CUDA and paddlepaddle-gpu).
 
     python3 gpu/pinned_check.py torch OUT_torch.json
+    python3 gpu/pinned_check.py paddle          (Paddle alone, for where the facade's results come from)
     TORCHPROXY_TREE=/path/to/tree python3 gpu/pinned_check.py facade OUT.json --against OUT_torch.json
 
 torch: the result of an op on a pinned CPU tensor is a CPU tensor (pinned only when it is the
@@ -27,9 +28,11 @@ STMTS = [
 
 
 def run(torch, out):
-    x = torch.tensor(X).pin_memory()
     rows = []
     for stmt in STMTS:
+        # a fresh pinned x for each statement, and x's own device/pinned after it: whether the
+        # statement left x where it was
+        x = torch.tensor(X).pin_memory()
         y = torch.empty(4).pin_memory()
         try:
             r = eval(stmt, {"__name__": SCOPED, "torch": torch, "x": x, "y": y, "X": X})
@@ -44,6 +47,7 @@ def run(torch, out):
                 row = {"type": type(r).__name__, "values": np.asarray(r).reshape(-1).tolist()}
         except Exception as e:  # a failure is a result here: recorded and compared
             row = {"type": "ERROR", "error": f"{type(e).__name__}: {e}"[:160]}
+        row["x_after"] = f"{x.device} pinned={bool(x.is_pinned())}"
         rows.append({"stmt": stmt, **row})
     with open(out, "w") as f:
         json.dump(rows, f, indent=1)
@@ -51,16 +55,42 @@ def run(torch, out):
 
 
 def describe(r):
+    after = f"; x after: {r['x_after']}"
     if r["type"] == "ERROR":
-        return r["error"]
+        return r["error"] + after
     vals = [round(v, 4) if isinstance(v, float) else v for v in r["values"]]
     if r["type"] != "Tensor":
-        return f"{r['type']} {vals}"
-    return f"{r['device']} pinned={r['pinned']} self={r['is_x']} {vals}"
+        return f"{r['type']} {vals}" + after
+    return f"{r['device']} pinned={r['pinned']} self={r['is_x']} {vals}" + after
+
+
+PADDLE_STMTS = ["x + 1", "x * 2", "x.sum()", "paddle.exp(x)", "x.clone()", "x.detach()",
+                "x.cuda()", "x.cpu()", "x.astype('float64')", "x[1:3]", "x.reshape([2, 2])",
+                "paddle.concat([x, x])", "x.numpy()"]
+
+
+def run_paddle():
+    """The same on Paddle alone (no facade): where its results land, and whether x stays."""
+    import numpy as np
+    import paddle
+    for stmt in PADDLE_STMTS:
+        x = paddle.to_tensor(np.array(X, np.float32)).pin_memory()
+        try:
+            r = eval(stmt, {"paddle": paddle, "x": x})
+            got = (f"{r.place} {np.asarray(r.cpu().numpy()).reshape(-1).round(4).tolist()}"
+                   if isinstance(r, paddle.Tensor) else f"{type(r).__name__} "
+                   f"{np.asarray(r).reshape(-1).round(4).tolist()}")
+        except Exception as e:  # noqa: BLE001  recorded
+            got = f"{type(e).__name__}: {str(e)[:120]}"
+        print(f"paddle {stmt:28s} {got}; x after: {x.place}")
 
 
 def main():
-    mode, out = sys.argv[1], sys.argv[2]
+    mode = sys.argv[1]
+    if mode == "paddle":
+        run_paddle()
+        return 0
+    out = sys.argv[2]
     if mode == "torch":
         import torch
         rows = run(torch, out)
@@ -86,7 +116,8 @@ def main():
             print(f"{'?':4s} {r['stmt']:34s} facade {describe(r)}")
             continue
         same = describe(r) == describe(t) or (
-            r["type"] == t["type"] == "Tensor" and r["device"] == t["device"]
+            r["x_after"] == t["x_after"]
+            and r["type"] == t["type"] == "Tensor" and r["device"] == t["device"]
             and r["pinned"] == t["pinned"] and r["is_x"] == t["is_x"]
             and len(r["values"]) == len(t["values"])
             and all(abs(a - b) <= 1e-5 * (1 + abs(b)) for a, b in zip(r["values"], t["values"])))

@@ -80,7 +80,7 @@ def _describe(r):
            f"{getattr(r, 'device', getattr(r, 'place', '?'))}"
 
 
-def measure(out, device, n, rounds):
+def measure(out, device, n, rounds, only=None):
     tree = os.environ.get("TORCHPROXY_TREE")
     if not tree:
         sys.exit("TORCHPROXY_TREE: the tree to measure")
@@ -107,6 +107,8 @@ def measure(out, device, n, rounds):
         fenv = {"x": px, "p": pp, "d": device}
         fns, seen = {}, {}
         for label, tstmt, pstmt in CASES:
+            if only and not any(o in label for o in only):
+                continue
             fns[(label, "facade")] = _compile(tstmt, fenv, SCOPED, _SETUP_TORCH)
             fns[(label, "torch")] = _compile(tstmt, tenv, "bench_torch", _SETUP_TORCH)
             if pstmt:
@@ -179,7 +181,17 @@ def table(paths, pair=None):
     print("cells: median over processes of the calling thread's CPU us per call "
           "(min-max over processes); torch / paddle: real torch and Paddle, median over all "
           "processes")
-    print(f"{'call':44s} {b.split()[0]:>18s} {a.split()[0]:>18s} {'A/B':>6s} {'torch':>8s} {'paddle':>8s}")
+    print(f"{'call':44s} {b.split()[0]:>18s} {a.split()[0]:>18s} {'A/B':>6s} {'torch':>8s} "
+          f"{'paddle':>8s} {'B-paddle':>9s} {'A-paddle':>9s}")
+    # facade minus the nearest Paddle call in the same process: the facade's own host cost over
+    # Paddle's (Paddle's launch cost on sm_90 varies from process to process, this less)
+    over = {}
+    for run in runs:
+        rows = {(r["label"], r["side"]): r["cpu_us"] for r in run["rows"]}
+        for (label, side), c in rows.items():
+            pc = rows.get((label, "paddle"))
+            if side == "facade" and c is not None and pc is not None:
+                over.setdefault((run["tree_id"], label), []).append(c - pc)
 
     def cell(k):
         v = [c for c, _w in by.get(k, [])]
@@ -195,7 +207,9 @@ def table(paths, pair=None):
         for side in ("torch", "paddle"):
             v = [c for t in (a, b) for c, _w in by.get((t, label, side), [])]
             other.append(f"{statistics.median(v):8.2f}" if v else f"{'-':>8s}")
-        print(f"{label[:44]:44s} {sb} {sa} {ratio} {other[0]} {other[1]}")
+        extra = [f"{statistics.median(over[(t, label)]):9.1f}" if (t, label) in over
+                 else f"{'-':>9s}" for t in (b, a)]
+        print(f"{label[:44]:44s} {sb} {sa} {ratio} {other[0]} {other[1]} {extra[0]} {extra[1]}")
     print("\nwhat each call returned (type, shape, dtype, device; Paddle's sm_90 kernels write "
           "nothing, so no values):")
     for label, _t, _p in CASES:
@@ -215,11 +229,12 @@ def main(argv=None):
     ap.add_argument("--device", default="cuda")
     ap.add_argument("-n", type=int, default=1000)
     ap.add_argument("-r", "--rounds", type=int, default=7)
+    ap.add_argument("--only", nargs="+", help="measure: only the cases whose label holds one")
     ap.add_argument("--pair", nargs=2, metavar=("B", "A"),
                     help="table: the two trees to compare, by their TREE line's first word")
     args = ap.parse_args(argv)
     if args.mode == "measure":
-        measure(args.paths[0], args.device, args.n, args.rounds)
+        measure(args.paths[0], args.device, args.n, args.rounds, args.only)
     else:
         table(args.paths, args.pair)
     return 0
