@@ -15,6 +15,8 @@
 #   5    cd .hc_gpu13/AFTER && ROUNDS=3 bash gpu/lease_session13.sh measure       (carry .hc_gpu13)
 #   second lease: calls 1-3 again, then
 #   6    cd .hc_gpu13/AFTER && ROUNDS=4 bash gpu/lease_session13.sh round2 (carry .devwheels/p03, .hc_gpu13)
+#   third lease (AFTER = the pinned cpu()/numpy() fix): calls 1-3 again, then
+#   7    cd .hc_gpu13/AFTER && bash gpu/lease_session13.sh round3  (carry .devwheels/p03, .hc_gpu13)
 # checks: install the wheels into /tmp/site, build each tree's C extensions, the Paddle probe,
 #   gpu/rng_profile.py on BEFORE, MAIN and AFTER (randint, randperm and the samplers),
 #   gpu/rng_cuda_check.py on AFTER and MAIN, gpu/pinned_check.py (torch 2.11, then the facade).
@@ -115,11 +117,31 @@ round2() {
   echo "== table MAIN AFTER"
   python3 gpu/rng_host_cost.py table "$OUT"/json2/*.json --pair MAIN AFTER | sed '/^what each/,$d'
 }
+round3() {
+  # third lease: the pinned check again on the tree with the cpu()/numpy() fix, and how much a
+  # single Paddle op's host cost varies between processes (with CUDA_MODULE_LOADING either way)
+  site || return 1
+  echo "== $(date -u +%FT%TZ) $(nvidia-smi -L)"
+  (cd ../AFTER && python3 setup.py build_ext --inplace -q >/tmp/build_AFTER.log 2>&1) || tail -5 /tmp/build_AFTER.log
+  echo "AFTER: $(cat ../AFTER/TREE), C extensions: $(ls ../AFTER/torchproxy/*.so | wc -l)"
+  echo "== gpu/pinned_check.py: torch $(python3 -c 'import torch; print(torch.__version__)'), then the facade (AFTER)"
+  timeout 100 python3 gpu/pinned_check.py torch "$OUT/pinned_torch.json" 2>&1 | grep -v "^W11"
+  TORCHPROXY_TREE=$(cd ../AFTER && pwd) timeout 100 python3 gpu/pinned_check.py facade \
+    "$OUT/pinned_facade.json" --against "$OUT/pinned_torch.json" 2>&1 | grep -v "^W11"
+  echo "== gpu/paddle_launch_cost.py: CPU us per call, best of 5 x 400, one line per process"
+  for env in default EAGER LAZY; do
+    for k in 1 2 3; do
+      if [ $env = default ]; then timeout 60 python3 gpu/paddle_launch_cost.py "$env/$k" 2>&1 | grep -v "^W11"
+      else CUDA_MODULE_LOADING=$env timeout 60 python3 gpu/paddle_launch_cost.py "$env/$k" 2>&1 | grep -v "^W11"; fi
+    done
+  done
+}
 {
   case "$step" in
     checks) checks ;;
     measure) measure ;;
     round2) round2 ;;
+    round3) round3 ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
   echo "== done $(date -u +%FT%TZ)"
