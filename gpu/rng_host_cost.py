@@ -80,7 +80,7 @@ def _describe(r):
            f"{getattr(r, 'device', getattr(r, 'place', '?'))}"
 
 
-def measure(out, device, n, rounds, only=None):
+def measure(out, device, n, rounds, only=None, paddle_branch=False):
     tree = os.environ.get("TORCHPROXY_TREE")
     if not tree:
         sys.exit("TORCHPROXY_TREE: the tree to measure")
@@ -101,6 +101,9 @@ def measure(out, device, n, rounds, only=None):
             "d": device}
     penv = {"x": px, "p": pp}
     torchproxy.enable(scope={SCOPED})
+    if paddle_branch:  # the samplers' non-CPU (Paddle) branch, on Paddle's CPU kernels
+        from torchproxy.facade import random as frandom
+        frandom._is_cpu = lambda place: False
     try:
         ns = {"__name__": SCOPED}
         exec("import torch", ns)
@@ -140,7 +143,8 @@ def measure(out, device, n, rounds, only=None):
         "versions": f"Python {sys.version.split()[0]}, Paddle {paddle.__version__}, torch "
                     f"{torch.__version__}, {platform.machine()}, "
                     f"{torch.cuda.get_device_name(0) if gpu else 'CPU'}",
-        "n": n, "rounds": rounds, "device": device,
+        "n": n, "rounds": rounds,
+        "device": device + (" (the samplers' Paddle branch)" if paddle_branch else ""),
         "rows": [{"label": k[0], "side": k[1], "result": seen[k],
                   "cpu_us": best[k][0] - e_cpu if k in best else None,
                   "wall_us": best[k][1] - e_wall if k in best else None} for k in fns],
@@ -230,11 +234,16 @@ def main(argv=None):
     ap.add_argument("-n", type=int, default=1000)
     ap.add_argument("-r", "--rounds", type=int, default=7)
     ap.add_argument("--only", nargs="+", help="measure: only the cases whose label holds one")
+    ap.add_argument("--paddle-branch", action="store_true",
+                    help="measure (CPU): the samplers' non-CPU branch (the one CUDA tensors take) "
+                         "on Paddle's CPU kernels, whose host cost does not vary as sm_90's does")
     ap.add_argument("--pair", nargs=2, metavar=("B", "A"),
                     help="table: the two trees to compare, by their TREE line's first word")
     args = ap.parse_args(argv)
     if args.mode == "measure":
-        measure(args.paths[0], args.device, args.n, args.rounds, args.only)
+        if args.paddle_branch and args.device != "cpu":
+            sys.exit("--paddle-branch runs on the CPU")
+        measure(args.paths[0], args.device, args.n, args.rounds, args.only, args.paddle_branch)
     else:
         table(args.paths, args.pair)
     return 0
