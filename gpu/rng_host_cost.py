@@ -44,6 +44,15 @@ CASES = [
     ("torch.nn.Linear(64, 64, device=d)", "torch.nn.Linear(64, 64, device=d)",
      "paddle.nn.Linear(64, 64)"),
     ("torch.randperm(1000, device=d)", "torch.randperm(1000, device=d)", "paddle.randperm(1000)"),
+    # round thirteen: the samplers whose CUDA branch now draws through _sample (_draws)
+    ("x.bernoulli_(0.5)", "x.bernoulli_(0.5)", None),
+    ("torch.bernoulli(p)", "torch.bernoulli(p)", "paddle.bernoulli(p)"),
+    ("x.exponential_()", "x.exponential_()", None),
+    ("x.cauchy_()", "x.cauchy_()", None),
+    ("x.log_normal_()", "x.log_normal_()", None),
+    ("x.geometric_(0.3)", "x.geometric_(0.3)", None),
+    ("x.random_(0, 10)", "x.random_(0, 10)", None),
+    ("torch.randint_like(x, 10)", "torch.randint_like(x, 10)", None),
 ]
 _SETUP_TORCH = "import torch\nimport torch.nn.functional as F\n"
 _SETUP_PADDLE = "import paddle\nimport paddle.nn.functional as PF\n"
@@ -71,7 +80,7 @@ def _describe(r):
            f"{getattr(r, 'device', getattr(r, 'place', '?'))}"
 
 
-def measure(out, device, n, rounds):
+def measure(out, device, n, rounds, only=None, paddle_branch=False):
     tree = os.environ.get("TORCHPROXY_TREE")
     if not tree:
         sys.exit("TORCHPROXY_TREE: the tree to measure")
@@ -84,16 +93,25 @@ def measure(out, device, n, rounds):
     gpu = device == "cuda"
     paddle.set_device("gpu:0" if gpu else "cpu")
     x_np = np.random.default_rng(0).standard_normal(1024).astype("float32")
-    px = paddle.to_tensor(x_np, place=paddle.CUDAPlace(0) if gpu else paddle.CPUPlace())
-    tenv = {"x": torch.from_numpy(x_np).to(device), "d": device}
-    penv = {"x": px}
+    p_np = np.random.default_rng(1).uniform(size=1024).astype("float32")  # probabilities
+    where = paddle.CUDAPlace(0) if gpu else paddle.CPUPlace()
+    px = paddle.to_tensor(x_np, place=where)
+    pp = paddle.to_tensor(p_np, place=where)
+    tenv = {"x": torch.from_numpy(x_np).to(device), "p": torch.from_numpy(p_np).to(device),
+            "d": device}
+    penv = {"x": px, "p": pp}
     torchproxy.enable(scope={SCOPED})
+    if paddle_branch:  # the samplers' non-CPU (Paddle) branch, on Paddle's CPU kernels
+        from torchproxy.facade import random as frandom
+        frandom._is_cpu = lambda place: False
     try:
         ns = {"__name__": SCOPED}
         exec("import torch", ns)
-        fenv = {"x": px, "d": device}
+        fenv = {"x": px, "p": pp, "d": device}
         fns, seen = {}, {}
         for label, tstmt, pstmt in CASES:
+            if only and not any(o in label for o in only):
+                continue
             fns[(label, "facade")] = _compile(tstmt, fenv, SCOPED, _SETUP_TORCH)
             fns[(label, "torch")] = _compile(tstmt, tenv, "bench_torch", _SETUP_TORCH)
             if pstmt:
@@ -125,7 +143,8 @@ def measure(out, device, n, rounds):
         "versions": f"Python {sys.version.split()[0]}, Paddle {paddle.__version__}, torch "
                     f"{torch.__version__}, {platform.machine()}, "
                     f"{torch.cuda.get_device_name(0) if gpu else 'CPU'}",
-        "n": n, "rounds": rounds, "device": device,
+        "n": n, "rounds": rounds,
+        "device": device + (" (the samplers' Paddle branch)" if paddle_branch else ""),
         "rows": [{"label": k[0], "side": k[1], "result": seen[k],
                   "cpu_us": best[k][0] - e_cpu if k in best else None,
                   "wall_us": best[k][1] - e_wall if k in best else None} for k in fns],
@@ -140,8 +159,10 @@ def measure(out, device, n, rounds):
         print(f"  {r['label'][:44]:44s} {r['side']:6s} cpu {c} wall {w}  {r['result']}")
 
 
-def table(paths):
+def table(paths, pair=None):
     runs = [json.load(open(p)) for p in paths]
+    if pair:  # the two trees named by the first word of their TREE line (BEFORE, MAIN, AFTER)
+        runs = [r for r in runs if r["tree_id"].split()[0] in pair]
     by = {}  # (tree_id, label, side) -> [cpu...], results
     results = {}
     for run in runs:
@@ -151,6 +172,8 @@ def table(paths):
                 by.setdefault(k, []).append((r["cpu_us"], r["wall_us"]))
             results.setdefault(k, set()).add(r["result"])
     trees = sorted({r["tree_id"] for r in runs}, key=lambda t: (not t.startswith("BEFORE"), t))
+    if pair:
+        trees = sorted(trees, key=lambda t: pair.index(t.split()[0]))
     if len(trees) != 2:
         sys.exit(f"two trees expected, got {trees}")
     b, a = trees
@@ -162,7 +185,17 @@ def table(paths):
     print("cells: median over processes of the calling thread's CPU us per call "
           "(min-max over processes); torch / paddle: real torch and Paddle, median over all "
           "processes")
-    print(f"{'call':44s} {'BEFORE':>18s} {'AFTER':>18s} {'A/B':>6s} {'torch':>8s} {'paddle':>8s}")
+    print(f"{'call':44s} {b.split()[0]:>18s} {a.split()[0]:>18s} {'A/B':>6s} {'torch':>8s} "
+          f"{'paddle':>8s} {'B-paddle':>9s} {'A-paddle':>9s}")
+    # facade minus the nearest Paddle call in the same process: the facade's own host cost over
+    # Paddle's (Paddle's launch cost on sm_90 varies from process to process, this less)
+    over = {}
+    for run in runs:
+        rows = {(r["label"], r["side"]): r["cpu_us"] for r in run["rows"]}
+        for (label, side), c in rows.items():
+            pc = rows.get((label, "paddle"))
+            if side == "facade" and c is not None and pc is not None:
+                over.setdefault((run["tree_id"], label), []).append(c - pc)
 
     def cell(k):
         v = [c for c, _w in by.get(k, [])]
@@ -178,7 +211,9 @@ def table(paths):
         for side in ("torch", "paddle"):
             v = [c for t in (a, b) for c, _w in by.get((t, label, side), [])]
             other.append(f"{statistics.median(v):8.2f}" if v else f"{'-':>8s}")
-        print(f"{label[:44]:44s} {sb} {sa} {ratio} {other[0]} {other[1]}")
+        extra = [f"{statistics.median(over[(t, label)]):9.1f}" if (t, label) in over
+                 else f"{'-':>9s}" for t in (b, a)]
+        print(f"{label[:44]:44s} {sb} {sa} {ratio} {other[0]} {other[1]} {extra[0]} {extra[1]}")
     print("\nwhat each call returned (type, shape, dtype, device; Paddle's sm_90 kernels write "
           "nothing, so no values):")
     for label, _t, _p in CASES:
@@ -198,11 +233,19 @@ def main(argv=None):
     ap.add_argument("--device", default="cuda")
     ap.add_argument("-n", type=int, default=1000)
     ap.add_argument("-r", "--rounds", type=int, default=7)
+    ap.add_argument("--only", nargs="+", help="measure: only the cases whose label holds one")
+    ap.add_argument("--paddle-branch", action="store_true",
+                    help="measure (CPU): the samplers' non-CPU branch (the one CUDA tensors take) "
+                         "on Paddle's CPU kernels, whose host cost does not vary as sm_90's does")
+    ap.add_argument("--pair", nargs=2, metavar=("B", "A"),
+                    help="table: the two trees to compare, by their TREE line's first word")
     args = ap.parse_args(argv)
     if args.mode == "measure":
-        measure(args.paths[0], args.device, args.n, args.rounds)
+        if args.paddle_branch and args.device != "cpu":
+            sys.exit("--paddle-branch runs on the CPU")
+        measure(args.paths[0], args.device, args.n, args.rounds, args.only, args.paddle_branch)
     else:
-        table(args.paths)
+        table(args.paths, args.pair)
     return 0
 
 

@@ -206,3 +206,37 @@ def f():
     z = torch.zeros(3, dtype=torch.float16)
     return y is x, x.dtype, bool((x >= -1).all() and (x < 1).all()), z.normal_(0, 1) is z, z.dtype
 """)
+
+
+# -- the samplers' non-CPU branch ----------------------------------------------------------------
+# The branch CUDA tensors take (Paddle's samplers, then the branch's own arithmetic: _sample,
+# _draws, _randint_wide), run here on Paddle's CPU kernels by making random._is_cpu answer False:
+# this machine has no GPU, and Paddle 2.6.2's GPU wheel runs no kernels of its own on the H100
+# (docs/results/gpu-h100-rng-cuda-check-session13.txt), so this is where that code's values are
+# checked.  The draws are Paddle's (seeded from the torch stream), not torch's.
+BRANCH = ["rand", "randn", "randint", "uniform_", "normal_", "exponential_", "bernoulli_",
+          "bernoulli", "t_bernoulli", "log_normal_", "geometric_", "random_"]
+
+
+@pytest.mark.parametrize("name", BRANCH)
+def test_non_cpu_branch_moments_and_seeds(name, monkeypatch):
+    from torchproxy.facade import random as frandom
+    monkeypatch.setattr(frandom, "_is_cpu", lambda place: False)
+    test_moments(name)
+    a = _draw(name, 5)
+    assert np.array_equal(a, _draw(name, 5))       # the same seed, the same draws
+    assert not np.array_equal(a, _draw(name, 6))
+
+
+def test_non_cpu_branch_supports(monkeypatch):
+    from torchproxy.facade import random as frandom
+    monkeypatch.setattr(frandom, "_is_cpu", lambda place: False)
+    assert set(np.unique(_draw("randint"))) <= set(range(3, 10))
+    assert sorted(_draw("randperm").astype(int)) == list(range(50))
+    assert set(np.unique(_draw("random_"))) == set(range(7))
+    assert set(np.unique(_draw("bernoulli_"))) == {0.0, 1.0}
+    u = _draw("uniform_")
+    assert u.min() >= 2 and u.max() < 5
+    g = _draw("geometric_")
+    assert np.all(g >= 1) and np.all(g == np.round(g))
+    assert abs(np.median(_draw("cauchy_")) - 1.0) < 0.25   # median of Cauchy(1, 2)

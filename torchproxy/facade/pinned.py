@@ -13,8 +13,10 @@ paid only by ``pin_memory=True`` calls.  torch's own checks come first (a device
 CPU: "Only dense CPU tensors can be pinned"), so nothing is drawn or allocated before them.
 
 What differs (gaps.toml): Paddle computes on pinned tensors with GPU kernels and returns GPU
-tensors (``pinned * 2`` is a CUDA tensor; torch's is a CPU one), and a view of pinned memory
-(``paddle.as_strided``, a transpose) is one too, so empty_strided with other than row-major
+tensors (``pinned * 2`` is a CUDA tensor; torch's is a CPU one), and moves the pinned input itself
+to the GPU as it does so (Paddle 2.6.2 alone does the same: docs/results/
+gpu-h100-pinned-session13.txt); a view of pinned memory (``paddle.as_strided``, a transpose,
+slicing, reshape) is a GPU tensor too, so empty_strided with other than row-major
 strides and empty_permuted refuse pin_memory=True by name.  Pinned tensors are for what torch
 code uses them for: staging host data for (non-blocking) copies to the GPU.
 """

@@ -141,8 +141,8 @@ def _sample(kind, shape, dt, place, generator, a=None, b=None):
     torch's numbers on the CPU, Paddle's on CUDA."""
     kernel = "normal_kernel_cpu" if kind == "normal" else "check_uniform_bounds"
     n = _dt.torch_name(dt)
-    if not n.startswith("complex"):
-        _compute_float(dt, kernel)
+    is_complex = n.startswith("complex")
+    compute = None if is_complex else _compute_float(dt, kernel)
     a = 0.0 if a is None else a
     b = 1.0 if b is None else b
     if _is_cpu(place):
@@ -150,13 +150,12 @@ def _sample(kind, shape, dt, place, generator, a=None, b=None):
         return (_cpu_normal if kind == "normal" else _cpu_uniform)(list(shape), dt, a, b, stream)
     fn = paddle.randn if kind == "normal" else paddle.rand
     with _on(place, generator):
-        if n.startswith("complex"):
+        if is_complex:
             part = "float64" if n == "complex128" else "float32"
             re, im = fn(shape, dtype=part), fn(shape, dtype=part)
             if kind == "normal":
                 re, im = re * math.sqrt(0.5), im * math.sqrt(0.5)
             return paddle.complex(re, im)
-        compute = _compute_float(dt, kernel)
         t = fn(shape, dtype=compute)
     # the defaults (randn, rand, normal_(), uniform_()) take no extra Paddle ops: on CUDA each
     # is a kernel launch and an allocation (gpu-host-cost-h100-session12.txt)
@@ -164,7 +163,17 @@ def _sample(kind, shape, dt, place, generator, a=None, b=None):
         t = t * b + a
     elif kind == "uniform" and (a != 0.0 or b != 1.0):
         t = t * (b - a) + a
-    return t if compute == _dt.torch_name(dt) else t.astype(dt)
+    return t if compute == n else t.astype(dt)
+
+
+def _draws(kind, like, place, generator, dtype=None):
+    """CUDA: standard ``kind`` draws ("normal"/"uniform") of ``like``'s shape in the math type
+    of ``dtype`` (default like's): float64 for float64, float32 otherwise (half tensors are
+    computed in float32 and rounded once, by _fill).  The samplers whose CPU branch replays
+    torch's stream (exponential_, cauchy_, log_normal_, geometric_, bernoulli) take their CUDA
+    draws here, through the same _sample path as randn/rand."""
+    math_dt = _dt.DTYPES[_compute(like.dtype if dtype is None else dtype)]
+    return _sample(kind, list(like.shape), math_dt, place, generator)
 
 
 @torch_function("torch.randn")
@@ -188,14 +197,18 @@ def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, d
 
 
 def _integers(low, high, shape, dt, place, generator):
-    """randint's values in [low, high) as a tensor of torch dtype ``dt``."""
+    """randint's values in [low, high) as a tensor of Paddle dtype ``dt`` (the caller wraps the
+    allocation in checked_alloc)."""
     if _is_cpu(place):
         stream = _stream(generator)
         with stream.lock:
             v = _trng.random_from_to(stream, math.prod(shape), low, high, _dt.torch_name(dt))
         return _to_tensor(v, shape, dt)
-    with _on(place, generator), checked_alloc(shape, _INT64, place):
-        return _randint_wide(int(low), int(high), list(shape), place, None).astype(dt)
+    # one generator scope (_randint_wide's) and no same-dtype cast: on CUDA every Paddle op is a
+    # launch and an allocation, and torch.randint's default int64 needs none
+    # (gpu-host-cost-h100-session13.txt)
+    t = _randint_wide(int(low), int(high), list(shape), place, generator)
+    return t if t.dtype == dt else t.astype(dt)
 
 
 @torch_function("torch.randint")
@@ -242,7 +255,9 @@ def randint_like(input, *args, low=None, high=None, generator=None, dtype=None, 
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
-    t = _integers(int(low), int(high), list(input.shape), dt, place, generator)
+    shape = list(input.shape)
+    with checked_alloc(shape, _INT64, place):
+        t = _integers(int(low), int(high), shape, dt, place, generator)
     return _finish(t, requires_grad)
 
 
@@ -585,7 +600,7 @@ def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
     if _is_cpu(self.place):
         return _serial(self, generator,
                        lambda s, n: np.exp(_trng.normal_serial(s, n, float(mean), float(std))))
-    z = _normal_like(self.shape, self.dtype, self.place, generator)
+    z = _draws("normal", self, self.place, generator)
     return _fill(self, paddle.exp(z * std + mean))
 
 
@@ -596,7 +611,7 @@ def exponential_(self, lambd=1.0, *, generator=None):
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
     if _is_cpu(self.place):
         return _serial(self, generator, lambda s, n: _trng.exponential(s, n, float(lambd)))
-    u = _uniform_like(self.shape, self.dtype, self.place, generator)
+    u = _draws("uniform", self, self.place, generator)
     return _fill(self, -paddle.log1p(-u) / lambd)
 
 
@@ -609,7 +624,7 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
         return _serial(self, generator, lambda s, n: np.array(
             [median + sigma * math.tan(math.pi * (u - 0.5)) for u in _trng._u53(s, n).tolist()],
             np.float64))
-    u = _uniform_like(self.shape, self.dtype, self.place, generator)
+    u = _draws("uniform", self, self.place, generator)
     return _fill(self, median + sigma * paddle.tan(math.pi * (u - 0.5)))
 
 
@@ -621,21 +636,8 @@ def geometric_(self, p, *, generator=None):
         lp = math.log1p(-p)
         return _serial(self, generator, lambda s, n: np.array(
             [math.ceil(math.log(u) / lp) for u in _trng._u53(s, n).tolist()], np.float64))
-    u = _uniform_like(self.shape, "float64", self.place, generator)
+    u = _draws("uniform", self, self.place, generator, "float64")
     return _fill(self, paddle.ceil(paddle.log1p(-u) / math.log1p(-p)).clip(min=1))
-
-
-def _uniform_like(shape, dtype, place, generator):
-    """U[0, 1) in float32 (float64 for float64 tensors) on a CUDA ``place``."""
-    compute = _compute(dtype)
-    with _on(place, generator):
-        return paddle.rand(list(shape), dtype=compute)
-
-
-def _normal_like(shape, dtype, place, generator):
-    compute = _compute(dtype)
-    with _on(place, generator):
-        return paddle.randn(list(shape), dtype=compute)
 
 
 _MANTISSA = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
@@ -732,7 +734,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
         stream = _stream(generator)
         return _fill_in_memory_order(
             self, lambda shape: _bernoulli_cpu(shape, self.dtype, p, stream))
-    u = _uniform_like(self.shape, "float64", self.place, generator)
+    u = _draws("uniform", self, self.place, generator, "float64")
     return _fill(self, (u < prob))
 
 
@@ -756,7 +758,7 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     if _is_cpu(input.place):
         res = _bernoulli_cpu(list(input.shape), input.dtype, probs, _stream(generator))
         return _out(res, out)
-    u = _uniform_like(input.shape, "float64", input.place, generator)
+    u = _draws("uniform", input, input.place, generator, "float64")
     pr = probs.astype("float64") if isinstance(probs, paddle.Tensor) else probs
     res = (u < pr).astype(input.dtype)
     return _out(res, out)
@@ -787,7 +789,8 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     else:
         with _on(place, generator):
             perm = paddle.randperm(n, dtype="int64") if n else paddle.zeros([0], dtype="int64")
-    res = perm.astype(dt)
+    # no same-dtype cast for the default int64: a Paddle op (a launch on CUDA) that copies
+    res = perm if perm.dtype == dt else perm.astype(dt)
     if requires_grad:
         res.stop_gradient = False
     return _out(res, out)

@@ -238,8 +238,9 @@ def cuda(self, device=None, non_blocking=False, memory_format=None):
 
 @tensor_method("cpu")
 def cpu(self, memory_format=None):
-    if self.place.is_cpu_place():
-        return self
+    place = self.place
+    if place.is_cpu_place() or place.is_cuda_pinned_place():
+        return self  # torch: a pinned tensor is a CPU tensor, and x.cpu() is x itself
     if is_meta(self):
         raise NotImplementedError(_NO_DATA)
     return copy_to(self, paddle.CPUPlace(), True)
@@ -274,7 +275,17 @@ def numpy(self, *, force=False):
     if not force and not self.stop_gradient:
         raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                            "tensor.detach().numpy() instead.")
-    if not self.place.is_cpu_place():
+    place = self.place
+    if place.is_cuda_pinned_place():
+        # torch: host memory, so an array (shared with the tensor there); here a copy: Paddle
+        # moves a pinned tensor to the GPU in place when a GPU kernel takes it as an input
+        # (docs/results/gpu-h100-pinned-session13.txt), which would leave a shared array on
+        # released memory
+        name = _name(self.dtype)
+        if name in _NO_NUMPY_DTYPE:
+            raise TypeError(f"Got unsupported ScalarType {_NO_NUMPY_DTYPE[name]}")
+        return _original("numpy")(self)
+    if not place.is_cpu_place():
         if not force and not is_meta(self):
             raise TypeError(f"can't convert {device_of_place(self.place)} device type tensor to "
                             "numpy. Use Tensor.cpu() to copy the tensor to host memory first.")
