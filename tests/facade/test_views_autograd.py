@@ -477,6 +477,40 @@ def f(x, y):
         out.append((h.detach().clone(), gx, gy))
     return out
 """, (X, X + 1))
+# the same through the in-place methods that are Paddle's own (zero_, abs_, tril_, triu_,
+# fill_diagonal_, index_put_) and the functional in-place forms (F.silu(x, inplace=True)...),
+# which wrote into the view without the base's gradient, silently; on a leaf that requires grad
+# they raise torch's RuntimeError (Paddle: ValueError, gradfuzz G14)
+CASES["inplace_paddle_methods_and_functional_through_reshape_views"] = ("""
+import torch
+F = torch.nn.functional
+def f(x):
+    x = x.requires_grad_()
+    w = torch.arange(24.0).reshape(4, 6)
+    out = []
+    writes = (lambda v: v.zero_(), lambda v: v.abs_(), lambda v: v.tril_(1), lambda v: v.triu_(),
+              lambda v: v.fill_diagonal_(3.0, True), lambda v: v.fill_diagonal_(2.0),
+              lambda v: v.index_put_((torch.tensor([1, 3]),), torch.tensor(5.0)),
+              lambda v: v.index_put_((torch.tensor([1, 1]),), torch.ones(4), accumulate=True),
+              lambda v: F.silu(v, inplace=True), lambda v: F.hardtanh(v, -0.7, 0.9, True),
+              lambda v: F.relu(v, inplace=True), lambda v: F.leaky_relu(v, 0.2, True),
+              lambda v: F.elu(v, inplace=True), lambda v: F.dropout(v, 0.0, True, True),
+              lambda v: torch.nn.SiLU(inplace=True)(v), lambda v: torch.nn.ReLU6(inplace=True)(v))
+    for write in writes:
+        h = x * 2.0
+        write(h.view(6, 4))
+        loss = (h * w).sum() + (h ** 2).sum()
+        out.append((h.detach().clone(), torch.autograd.grad(loss, x)[0]))
+    errors = []
+    for write in writes:
+        try:
+            write(x.detach().clone().requires_grad_().view(6, 4)[0:0] if False else
+                  x.detach().clone().requires_grad_())
+            errors.append(None)
+        except RuntimeError as e:
+            errors.append(str(e))
+    return out, errors
+""", (X,))
 # the base saved before the write: torch's version check raises at backward
 CASES["inplace_through_reshape_view_of_saved_base"] = ("""
 import torch

@@ -51,7 +51,7 @@ def f(x, w):
 # ... on Paddle 3.x only: Paddle 2.6.2 has no double gradient for these ops (or, cos, a broken
 # one), so the facade raises NotProvidedError naming Paddle's op
 PADDLE2 = __import__("paddle").__version__.startswith("2.")
-PADDLE2_LACKS = {"exp": "exp", "cos": "cos", "relu": "maximum", "elu": "where",
+PADDLE2_LACKS = {"exp": "exp", "cos": "cos", "elu": "where",
                  "leaky_relu": "where", "logsumexp": "exp", "where": "where",
                  "index": "gather_nd", "log_softmax": "exp", "cross_entropy": "where"}
 

@@ -4,6 +4,8 @@ that require grad and views of them, expanded views, copies standing in for torc
 under autograd.  Below _opbase (its in-place forms check their target) and tensor_methods."""
 from __future__ import annotations
 
+import functools
+import inspect
 import weakref
 
 import paddle
@@ -71,6 +73,44 @@ def check_inplace_target(self, overlap=True, views=True):
             raise RuntimeError("unsupported operation: more than one element of the written-to "
                                "tensor refers to a single memory location. Please clone() the "
                                "tensor before performing the operation.")
+
+
+def inplace_result(input, out, inplace):
+    """``out`` (an op computed out of place), or with ``inplace`` (F.relu(x, inplace=True),
+    nn.SiLU(inplace=True)...) written into ``input``: torch's refusals first, and for a view
+    made by reshape the write carried into its base (CopySlices).  (Written with a bare
+    paddle.assign, a write into a view was silently missing from the base's gradient.)"""
+    if not inplace:
+        return out
+    rebase = check_inplace_target(input)
+    paddle.assign(out, output=input)
+    if rebase is not None:
+        rebase(out)
+    return input
+
+
+def inplace_form(fn):
+    """``fn(input, ..., inplace=False)``, an activation computed out of place and written with
+    inplace_result, made safe under autograd: with ``inplace`` and an ``input`` that requires
+    grad, ``fn`` computes from a clone of ``input``, so what its Paddle ops save for backward
+    is not the tensor then written (torch's silu_/elu_/hardtanh_ have backward formulas that
+    allow the write; Paddle's saved input would fail its version check at backward:
+    nn.SiLU(inplace=True), nn.ReLU6(inplace=True), nn.Hardswish(inplace=True) could not be
+    trained).  Without grad nothing is cloned."""
+    at = list(inspect.signature(fn).parameters).index("inplace")  # after input: args[at - 1]
+
+    @functools.wraps(fn)
+    def run(input, *args, **kwargs):
+        keyword = "inplace" in kwargs
+        inplace = kwargs["inplace"] if keyword else len(args) >= at and args[at - 1]
+        if not inplace or input.stop_gradient or not paddle.is_grad_enabled():
+            return fn(input, *args, **kwargs)
+        if keyword:
+            kwargs["inplace"] = False
+        else:
+            args = args[:at - 1] + (False,) + args[at:]
+        return inplace_result(input, fn(input.clone(), *args, **kwargs), True)
+    return run
 
 
 # the instructions between an in-place operator and the store of its result (CPython 3.10:

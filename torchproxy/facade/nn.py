@@ -33,6 +33,7 @@ from . import dtypes as _dt
 from .autograd import clear_grad
 from ._accurate_sum import accurate_mean, accurate_sum, exact_broadcast
 from ._nn_common import _floating, _is_int, _ntuple_values, _reduce, legacy_reduction  # noqa: F401
+from ._inplace_checks import inplace_form, inplace_result
 from ._opbase import log_softmax_kernel, opmath_function
 from .ops import _cpp_name
 from .random import dropout_cpu
@@ -497,6 +498,7 @@ def gelu(input, approximate: str = "none"):
 
 
 @torch_function(F + "silu")
+@inplace_form
 def silu(input, inplace: bool = False):
     if not input.stop_gradient and paddle.is_grad_enabled():
         return _maybe_inplace(input, _silu_differentiable(input), inplace)
@@ -524,11 +526,7 @@ def tanh(input):
     return UNARY["tanh"](input)
 
 
-def _maybe_inplace(input, out, inplace):
-    if not inplace:
-        return out
-    paddle.assign(out, input)
-    return input
+_maybe_inplace = inplace_result  # F.silu(x, inplace=True), F.dropout(..., inplace=True)...
 
 
 @torch_function(F + "layer_norm")
@@ -641,6 +639,8 @@ def _linear_dtype_error(input, weight, bias):
 def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or 0 in input.shape:
+        return input  # torch's _dropout_impl: the input itself, nothing written or checked
     if training and 0 < p < 1 and _is_cpu_tensor(input) and input.size:
         return _maybe_inplace(input, dropout_cpu(input, p, list(input.shape)), inplace)
     out = PF.dropout(input, p=p, training=training)

@@ -29,7 +29,8 @@ import paddle.nn.functional as PF
 from ._nn_common import _floating, _is_int, _reduce, legacy_reduction  # noqa: F401
 from ._nn_common import _ntuple_values as _ntuple  # noqa: F401
 from ._accurate_sum import exact_broadcast
-from .nn import _relu, softmax  # _relu: Paddle's relu, computed in float32 for CPU halves
+from ._inplace_checks import inplace_form, inplace_result
+from .nn import _cpu_half, _relu, softmax  # _relu: Paddle's relu, float32 for CPU halves
 from .registry import torch_function
 
 
@@ -41,20 +42,17 @@ def _t(x, like):
     return paddle.full([], x, dtype=like.dtype)
 
 
-def _inplace(input, out, inplace):
-    if not inplace:
-        return out
-    paddle.assign(out, input)
-    return input
+_inplace = inplace_result  # F.relu(x, inplace=True)... (one helper for every nn module)
+_hardtanh = _cpu_half(PF.hardtanh)
 
 
 # -- activations --------------------------------------------------------------------------------
 def _act(name, fn, inplace_name=None):
     fn = torch_function(F + name)(fn)
     if inplace_name:
-        def ip(input, *args, **kwargs):
+        def ip(input, *args, **kwargs):  # every such fn takes inplace (inplace_form's clone)
             kwargs.pop("inplace", None)
-            return _inplace(input, fn(input, *args, **kwargs), True)
+            return fn(input, *args, inplace=True, **kwargs)
         ip.__name__ = inplace_name
         torch_function(F + inplace_name)(ip)
     return fn
@@ -79,16 +77,27 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
+def _negative_part(input):
+    """``(input > 0, input where it is not, else 0)``: the exponential branch of elu/celu/selu
+    without paddle.minimum, whose tie at 0 splits the gradient (3.3: elu'(0) was 0.5, 2.6: 0;
+    torch: alpha)."""
+    pos = input > 0
+    return pos, paddle.where(pos, _t(0, input), input)
+
+
+@inplace_form
 def elu(input, alpha=1.0, inplace=False):
-    out = paddle.where(input > 0, input, alpha * (paddle.exp(paddle.minimum(input, _t(0, input))) - 1))
+    pos, neg = _negative_part(input)
+    out = paddle.where(pos, input, alpha * (paddle.exp(neg) - 1))
     return _inplace(input, out, inplace)
 
 
+@inplace_form
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
-    out = paddle.where(input > 0, input,
-                       alpha * (paddle.exp(paddle.minimum(input, _t(0, input)) / alpha) - 1))
+    pos, neg = _negative_part(input)
+    out = paddle.where(pos, input, alpha * (paddle.exp(neg / alpha) - 1))
     return _inplace(input, out, inplace)
 
 
@@ -96,6 +105,7 @@ _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
+@inplace_form
 def selu(input, inplace=False):
     return _inplace(input, _SELU_SCALE * elu(input, _SELU_ALPHA), inplace)
 
@@ -121,14 +131,17 @@ def softshrink(input, lambd=0.5):
                         paddle.where(input < -lambd, input + lambd, paddle.zeros_like(input)))
 
 
+@inplace_form
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     if _is_int(input):  # torch keeps the integer dtype
         return _inplace(input, paddle.clip(input, int(min_val), int(max_val)), inplace)
-    return _inplace(input, paddle.clip(input, min_val, max_val), inplace)
+    # Paddle's hardtanh has torch's gradient: none at the bounds (clip's passes it there)
+    return _inplace(input, _hardtanh(input, float(min_val), float(max_val)), inplace)
 
 
+@inplace_form
 def hardswish(input, inplace=False):
     return _inplace(input, input * paddle.clip(input + 3, 0.0, 6.0) / 6, inplace)
 
@@ -174,6 +187,7 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return _inplace(input, out, inplace)
 
 
+@inplace_form
 def mish(input, inplace=False):
     return _inplace(input, input * paddle.tanh(PF.softplus(input)), inplace)
 

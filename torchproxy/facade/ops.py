@@ -39,6 +39,7 @@ import builtins
 import numpy as np
 
 import paddle
+import paddle.nn.functional as _PF
 
 from .. import paddle_shims as _shims
 
@@ -120,12 +121,25 @@ def _abs(x):
     return paddle.abs(x) if w is x else paddle.abs(w).astype(x.dtype)
 
 
+def _relu(x):
+    """torch.relu / Tensor.relu: Paddle's relu for floating dtypes (its gradient at 0 is torch's
+    0; paddle.maximum's tie gave 0.5 on Paddle 3.3), in float32 for CPU halves (no kernel);
+    integers through maximum (float-only relu kernel, no gradient)."""
+    if x.dtype in (paddle.float32, paddle.float64):
+        return _PF.relu(x)
+    if x.dtype in (paddle.float16, paddle.bfloat16):
+        if x.place.is_cpu_place():
+            return _PF.relu(x.astype("float32")).astype(x.dtype)  # exact
+        return _PF.relu(x)
+    return paddle.maximum(x, _full([], 0, x.dtype, x))
+
+
 _SAME_DTYPE = {
     "abs": _abs, "neg": _neg, "square": paddle.square, "sign": _sign,
     "floor": _integral_identity("floor", paddle.floor),
     "ceil": _integral_identity("ceil", paddle.ceil),
     "trunc": _integral_identity("trunc", paddle.trunc),
-    "relu": lambda x: paddle.maximum(x, _full([], 0, x.dtype, x)),  # Paddle: float-only relu
+    "relu": lambda x: _relu(x),
 }
 
 

@@ -146,7 +146,17 @@ def _minmax(torch_name, reduce_all, reduce_dim, elementwise, result_cls):
         x = _nobool(input)
         values = reduce_dim(x, axis=d, keepdim=keepdim).astype(input.dtype)
         indices = (paddle.argmax if torch_name == "max" else paddle.argmin)(
-            x, axis=d, keepdim=keepdim)
+            x, axis=d, keepdim=True)
+        if not input.stop_gradient and paddle.is_grad_enabled():
+            # torch's gradient goes to the returned index only (Paddle's max/min split it
+            # among ties: 0.5 each on 3.3).  The gathered values equal the reduced ones, so
+            # adding their detached difference keeps the values (NaN included) exactly
+            picked = paddle.take_along_axis(input, indices, axis=d)
+            if not keepdim:
+                picked = picked.squeeze(d)
+            values = picked + (values - picked).detach()
+        if not keepdim:
+            indices = indices.squeeze(d)
         return result_cls(values, indices.astype("int64"))
     fn.__name__ = torch_name
     return op(f"torch.{torch_name}", method=True)(fn)

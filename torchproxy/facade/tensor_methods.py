@@ -32,10 +32,11 @@ from .registry import manifest
 # The torch names this area registers (registry.check_area compares them with what its
 # import registered: a name added or removed must be added or removed here).
 NAMES = manifest("""
-    torch.Tensor: T __array__ _version abs bfloat16 bool byte char clone copy_ cpu cuda data_ptr double fill_
-        flatten float half imag int is_floating_point item long ndimension nelement new_full new_ones
-        new_tensor new_zeros numpy permute real repeat retain_grad retains_grad short split squeeze
-        to tolist transpose tril triu type type_as unsqueeze where
+    torch.Tensor: T __array__ _version abs abs_ bfloat16 bool byte char clone copy_ cpu cuda data_ptr
+        double fill_ fill_diagonal_ flatten float half imag index_put_ int is_floating_point item long
+        ndimension nelement new_full new_ones new_tensor new_zeros numpy permute real repeat
+        retain_grad retains_grad short split squeeze to tolist transpose tril tril_ triu triu_ type
+        type_as unsqueeze where zero_
 """)
 # registered on some Paddle versions only: data_ptr on 2.6 (0-size tensors: None there)
 # clone, tril, triu, T on 2.6 (0-size tensors' gradient edges)
@@ -486,6 +487,42 @@ def fill_(self, value):
     if rebase is not None:  # a reshape view's base takes the write (CopySlices)
         rebase(self.clone())
     return self
+
+
+# Paddle's own in-place methods that already compute torch's values and gradient, given torch's
+# refusals first (a leaf that requires grad: torch's RuntimeError, Paddle's ValueError; a view
+# of a computed tensor under autograd) and, for a view made by reshape, the write carried into
+# its base (CopySlices).  Without this, a scoped caller reached Paddle's method directly: the
+# write into a view was silently missing from the base's gradient (h.view(6).zero_()).
+def _checked_paddle_inplace(name, call, through_a_view=False):
+    paddle_method = _original(name)
+
+    def method(self, *args, **kwargs):
+        if through_a_view and self.is_leaf and not self.stop_gradient \
+                and paddle.is_grad_enabled():  # torch writes through self.diagonal()
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                               "an in-place operation.")
+        rebase = check_inplace_target(self, overlap=False)
+        call(paddle_method, self, *args, **kwargs)
+        if rebase is not None:
+            rebase(self.clone())
+        return self
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"torch's ``Tensor.{name}``: Paddle's, after torch's in-place checks."
+    return tensor_method(name)(method)
+
+
+_checked_paddle_inplace("zero_", lambda m, self: m(self))
+_checked_paddle_inplace("abs_", lambda m, self: m(self))
+_checked_paddle_inplace("tril_", lambda m, self, diagonal=0: m(self, diagonal))
+_checked_paddle_inplace("triu_", lambda m, self, diagonal=0: m(self, diagonal))
+# torch's second argument is wrap (Paddle's is offset)
+_checked_paddle_inplace("fill_diagonal_",
+                        lambda m, self, fill_value, wrap=False: m(self, fill_value, 0, wrap),
+                        through_a_view=True)
+# torch names the values ``values`` (Paddle: value)
+_checked_paddle_inplace("index_put_", lambda m, self, indices, values, accumulate=False:
+                        m(self, indices, values, accumulate))
 
 
 @tensor_method("type_as")
