@@ -618,7 +618,31 @@ def empty_view(x, shape):
 # ================================================================================================
 ZERO_SIZE_GRAD_CRASHES: bool = IS_PADDLE_2
 
-_EMPTY_SOURCES: dict = {}  # id(empty tensor made here) -> (weakref to it, its sources)
+
+class TensorSideTable:
+    """A value kept beside each of some tensors while the tensor lives (Paddle tensors take no
+    attributes of ours): id(tensor) -> (weak reference, value).  An id is reused once its
+    tensor is gone, so an entry counts only while its weak reference still gives that tensor,
+    and the reference's callback drops it."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self):
+        self._entries: dict = {}
+
+    def put(self, t, value) -> None:
+        key, entries = id(t), self._entries
+        entries[key] = (weakref.ref(t, lambda _r, key=key: entries.pop(key, None)), value)
+
+    def get(self, t, default=None):
+        entry = self._entries.get(id(t))
+        return entry[1] if entry is not None and entry[0]() is t else default
+
+    def discard(self, t) -> None:
+        self._entries.pop(id(t), None)
+
+
+_EMPTY_SOURCES = TensorSideTable()  # empty tensor made here -> its sources
 
 
 class _ZeroGradEdge(paddle.autograd.PyLayer):
@@ -639,8 +663,7 @@ class _ZeroGradEdge(paddle.autograd.PyLayer):
         for ref in ctx.empty_leaves:
             leaf = ref()
             if leaf is not None:
-                _REACHED_EMPTY_LEAVES[id(leaf)] = weakref.ref(
-                    leaf, lambda _r, k=id(leaf): _REACHED_EMPTY_LEAVES.pop(k, None))
+                _REACHED_EMPTY_LEAVES.put(leaf, True)
         zeros = tuple(paddle.zeros(shape, dtype=dt) for shape, dt in ctx.specs)
         if not ctx.value:
             return zeros if len(zeros) != 1 else zeros[0]
@@ -700,25 +723,14 @@ def fresh_view(x):
 # write into one is carried into its base (reshape_rebase: every such view covers its whole
 # base in order, so the base's new value is the view's reshaped: torch's CopySlices).
 _RESHAPE_VIEW_NODES = frozenset(("ReshapeGradNode", "ViewShapeGradNode"))
-_RESHAPE_VIEWS: dict = {}
+_RESHAPE_VIEWS = TensorSideTable()  # view -> its base
 
 
 def mark_reshape_view(t, base):
     """``t`` (a reshape of ``base`` aliasing it) is a view torch would return."""
     if not t.stop_gradient:
-        key = id(t)
-        _RESHAPE_VIEWS[key] = (weakref.ref(t, lambda _r, key=key: _RESHAPE_VIEWS.pop(key, None)),
-                               base)
+        _RESHAPE_VIEWS.put(t, base)
     return t
-
-
-def _reshape_base(t):
-    entry = _RESHAPE_VIEWS.get(id(t))
-    return entry[1] if entry is not None and entry[0]() is t else None
-
-
-def _is_reshape_view(t) -> bool:
-    return _reshape_base(t) is not None
 
 
 def reshape_rebase(t):
@@ -726,10 +738,10 @@ def reshape_rebase(t):
     itself: a function that, after an in-place write gave ``t`` the value ``value``, gives
     each base that value (reshaped) and, with it, the write's autograd history.  None for any
     other tensor."""
-    chain, base = [], _reshape_base(t)
+    chain, base = [], _RESHAPE_VIEWS.get(t)
     while base is not None:
         chain.append(base)
-        t, base = base, _reshape_base(base)
+        t, base = base, _RESHAPE_VIEWS.get(base)
     if not chain or t.is_leaf or autograd_view_root(t) is not None:
         return None
 
@@ -739,36 +751,32 @@ def reshape_rebase(t):
     return rebase
 
 
-# id(empty leaf) -> weakref to it: leaves with 0 elements a backward reached (Paddle 2.6 keeps
-# their .grad None; torch holds an empty gradient)
-_REACHED_EMPTY_LEAVES: dict = {}
+# leaves with 0 elements a backward reached (Paddle 2.6 keeps their .grad None; torch holds an
+# empty gradient)
+_REACHED_EMPTY_LEAVES = TensorSideTable()
 
 
 def empty_leaf_grad(t):
     """Paddle 2.6: the gradient torch holds for ``t``, a leaf with 0 elements that a backward
     reached through the edges above (an empty tensor of its shape), or None.  Remove with 2.6
     support (with ZERO_SIZE_GRAD_CRASHES)."""
-    ref = _REACHED_EMPTY_LEAVES.get(id(t))
-    if ref is None or ref() is not t:
+    if not _REACHED_EMPTY_LEAVES.get(t, False):
         return None
     return paddle.zeros(list(t.shape), dtype=t.dtype)
 
 
 def forget_empty_leaf_grad(t) -> None:
     """``t.grad = None`` (zero_grad): the empty gradient above is released too."""
-    _REACHED_EMPTY_LEAVES.pop(id(t), None)
+    _REACHED_EMPTY_LEAVES.discard(t)
 
 
 def _record(t, sources):
-    key = id(t)
-    _EMPTY_SOURCES[key] = (weakref.ref(t, lambda _r, k=key: _EMPTY_SOURCES.pop(k, None)),
-                           sources)
+    _EMPTY_SOURCES.put(t, sources)
     return t
 
 
 def _recorded(t):
-    rec = _EMPTY_SOURCES.get(id(t))
-    return rec[1] if rec is not None and rec[0]() is t else None
+    return _EMPTY_SOURCES.get(t)
 
 
 def grad_sources(values, out=None, seen=None):
@@ -1186,7 +1194,7 @@ def autograd_view_root(t):
     if node is None or not STRIDE_KERNELS:
         return None
     if not _is_view_node(node) and not (node.name() in _RESHAPE_VIEW_NODES
-                                        and _is_reshape_view(t)):
+                                        and _RESHAPE_VIEWS.get(t) is not None):
         return None
     # (a reshape node further up is taken for a view: at worst a copy's chain is reported as
     # starting at a leaf, and both answers refuse the write)

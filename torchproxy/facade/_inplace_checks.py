@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import functools
 import inspect
-import weakref
 
 import paddle
 
 from ..paddle_shims import VERSION as PADDLE_VERSION
-from ..paddle_shims import autograd_view_root, reshape_rebase
+from ..paddle_shims import TensorSideTable, autograd_view_root, reshape_rebase
 from .tensor import original as _original
 
 _shape = _original("shape").__get__  # Paddle's getter, not the scope dispatcher
@@ -20,13 +19,12 @@ _shape = _original("shape").__get__  # Paddle's getter, not the scope dispatcher
 # Results that torch returns as views but this Paddle can only copy (gaps.toml lists the ops):
 # id -> (weak reference, op name).  An in-place write into one raises instead of silently not
 # reaching the base.
-_COPIED_VIEWS: dict = {}
+_COPIED_VIEWS = TensorSideTable()  # copy -> the torch view op it stands for
 
 
 def mark_copied_view(t, op):
     """Remember ``t`` as a copy standing in for torch's view ``op``."""
-    key = id(t)
-    _COPIED_VIEWS[key] = (weakref.ref(t, lambda _r, key=key: _COPIED_VIEWS.pop(key, None)), op)
+    _COPIED_VIEWS.put(t, op)
     return t
 
 
@@ -45,9 +43,9 @@ def check_inplace_target(self, overlap=True, views=True):
     flatten...), where the write is allowed: then the function the caller calls with the
     written value once it is written, to carry it into the base (paddle_shims.reshape_rebase,
     torch's CopySlices)."""
-    copied = _COPIED_VIEWS.get(id(self))
-    if copied is not None and copied[0]() is self:
-        raise RuntimeError(f"torchproxy: this tensor is a copy where torch's {copied[1]} returns "
+    copied = _COPIED_VIEWS.get(self)
+    if copied is not None:
+        raise RuntimeError(f"torchproxy: this tensor is a copy where torch's {copied} returns "
                            f"a view (Paddle {PADDLE_VERSION} cannot alias it here), so an "
                            "in-place write would not reach its base; write into the base, or "
                            "clone() first if a separate tensor is meant")
