@@ -1327,6 +1327,7 @@ CPU_KERNEL_WIDENING = {
                {"int8": "int16"},
     "index_select": {"int8": "int32", "int16": "int32", "uint8": "int32", "float16": "float32"},
     "abs": {"int8": "int32", "int16": "int32", "uint8": "int32"},  # (int8 -128 wraps back)
+    "maximum": {"int8": "int32", "int16": "int32", "uint8": "int32"},  # (relu of them)
 }
 
 

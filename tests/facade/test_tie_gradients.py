@@ -54,3 +54,19 @@ def f():
     (y * w).sum().backward()
     return y, x.grad
 """)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "float16", "bfloat16", "float32",
+                                   "bool"])
+@pytest.mark.parametrize("expr", ["torch.relu(x)", "x.relu()", "F.relu(x)", "torch.nn.ReLU()(x)",
+                                  "torch.nn.ReLU(inplace=True)(x)", "F.relu(x, inplace=True)"])
+def test_every_relu_entry_point_takes_every_dtype(dtype, expr):
+    # one relu serves them all (ops._relu): nn.ReLU of an integer tensor raised Paddle's
+    # missing-kernel error while torch.relu worked; bool raises on both sides (error type)
+    check(f"""
+import torch
+F = torch.nn.functional
+def f():
+    x = (torch.arange(-3, 3) * (1 if torch.{dtype} != torch.bool else 0)).to(torch.{dtype})
+    return {expr}
+""")

@@ -36,6 +36,7 @@ from ._nn_common import _floating, _is_int, _ntuple_values, _reduce, legacy_redu
 from ._inplace_checks import inplace_form, inplace_result
 from ._opbase import log_softmax_kernel, opmath_function
 from .ops import _cpp_name
+from .ops import _relu as _ops_relu
 from .random import dropout_cpu
 from .registry import module, torch_function, type_
 
@@ -511,7 +512,7 @@ _silu = _cpu_half(PF.silu)
 # Where a gradient is recorded, x * sigmoid(x) differentiates through sigmoid's stable one;
 # its values are the kernel's within rounding.
 _silu_differentiable = _cpu_half(lambda x: x * PF.sigmoid(x))
-_relu = _cpu_half(PF.relu)  # Paddle's CPU build has no half relu kernel (torch.autocast's bfloat16)
+_relu = _ops_relu  # one relu for torch.relu, Tensor.relu, F.relu and nn.ReLU (ops._relu)
 
 
 @torch_function(F + "sigmoid")

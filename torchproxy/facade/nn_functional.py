@@ -60,9 +60,7 @@ def _act(name, fn, inplace_name=None):
 
 @torch_function(F + "relu")
 def relu(input, inplace=False):
-    if _is_int(input):  # Paddle's relu has float kernels only
-        return _inplace(input, paddle.maximum(input, paddle.zeros([], dtype=input.dtype)), inplace)
-    return _inplace(input, _relu(input), inplace)
+    return _inplace(input, _relu(input), inplace)  # (integers: through maximum, ops._relu)
 
 
 

@@ -122,16 +122,20 @@ def _abs(x):
 
 
 def _relu(x):
-    """torch.relu / Tensor.relu: Paddle's relu for floating dtypes (its gradient at 0 is torch's
-    0; paddle.maximum's tie gave 0.5 on Paddle 3.3), in float32 for CPU halves (no kernel);
-    integers through maximum (float-only relu kernel, no gradient)."""
+    """torch.relu / Tensor.relu, and F.relu / nn.ReLU (nn._relu): Paddle's relu for floating
+    dtypes (its gradient at 0 is torch's 0; paddle.maximum's tie gave 0.5 on Paddle 3.3), in
+    float32 for CPU halves (no kernel); integers through maximum (float-only relu kernel, no
+    gradient; int8/int16/uint8, which have no CPU maximum kernel, widened and cast back:
+    exact)."""
     if x.dtype in (paddle.float32, paddle.float64):
         return _PF.relu(x)
     if x.dtype in (paddle.float16, paddle.bfloat16):
         if x.place.is_cpu_place():
             return _PF.relu(x.astype("float32")).astype(x.dtype)  # exact
         return _PF.relu(x)
-    return paddle.maximum(x, _full([], 0, x.dtype, x))
+    w = _shims.widen_for_kernel("maximum", x)
+    r = paddle.maximum(w, _full([], 0, w.dtype, w))
+    return r if w is x else r.astype(x.dtype)
 
 
 _SAME_DTYPE = {
