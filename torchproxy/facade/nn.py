@@ -502,8 +502,8 @@ def gelu(input, approximate: str = "none"):
 @inplace_form
 def silu(input, inplace: bool = False):
     if not input.stop_gradient and paddle.is_grad_enabled():
-        return _maybe_inplace(input, _silu_differentiable(input), inplace)
-    return _maybe_inplace(input, _silu(input), inplace)
+        return inplace_result(input, _silu_differentiable(input), inplace)
+    return inplace_result(input, _silu(input), inplace)
 
 
 _silu = _cpu_half(PF.silu)
@@ -525,9 +525,6 @@ def sigmoid(input):
 def tanh(input):
     from .ops import UNARY  # torch.tanh: int/bool inputs give the default float dtype
     return UNARY["tanh"](input)
-
-
-_maybe_inplace = inplace_result  # F.silu(x, inplace=True), F.dropout(..., inplace=True)...
 
 
 @torch_function(F + "layer_norm")
@@ -643,9 +640,9 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
     if p == 0 or not training or 0 in input.shape:
         return input  # torch's _dropout_impl: the input itself, nothing written or checked
     if training and 0 < p < 1 and _is_cpu_tensor(input) and input.size:
-        return _maybe_inplace(input, dropout_cpu(input, p, list(input.shape)), inplace)
+        return inplace_result(input, dropout_cpu(input, p, list(input.shape)), inplace)
     out = PF.dropout(input, p=p, training=training)
-    return _maybe_inplace(input, out, inplace)
+    return inplace_result(input, out, inplace)
 
 
 def _is_cpu_tensor(t) -> bool:
@@ -985,7 +982,7 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return _maybe_inplace(input, _relu(input), self.inplace)
+        return inplace_result(input, _relu(input), self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""

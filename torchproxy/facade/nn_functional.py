@@ -42,7 +42,6 @@ def _t(x, like):
     return paddle.full([], x, dtype=like.dtype)
 
 
-_inplace = inplace_result  # F.relu(x, inplace=True)... (one helper for every nn module)
 _hardtanh = _cpu_half(PF.hardtanh)
 
 
@@ -60,7 +59,7 @@ def _act(name, fn, inplace_name=None):
 
 @torch_function(F + "relu")
 def relu(input, inplace=False):
-    return _inplace(input, _relu(input), inplace)  # (integers: through maximum, ops._relu)
+    return inplace_result(input, _relu(input), inplace)  # (integers: through maximum, ops._relu)
 
 
 
@@ -87,7 +86,7 @@ def _negative_part(input):
 def elu(input, alpha=1.0, inplace=False):
     pos, neg = _negative_part(input)
     out = paddle.where(pos, input, alpha * (paddle.exp(neg) - 1))
-    return _inplace(input, out, inplace)
+    return inplace_result(input, out, inplace)
 
 
 @inplace_form
@@ -96,7 +95,7 @@ def celu(input, alpha=1.0, inplace=False):
         raise RuntimeError("ZeroDivisionError")
     pos, neg = _negative_part(input)
     out = paddle.where(pos, input, alpha * (paddle.exp(neg / alpha) - 1))
-    return _inplace(input, out, inplace)
+    return inplace_result(input, out, inplace)
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -105,7 +104,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 @inplace_form
 def selu(input, inplace=False):
-    return _inplace(input, _SELU_SCALE * elu(input, _SELU_ALPHA), inplace)
+    return inplace_result(input, _SELU_SCALE * elu(input, _SELU_ALPHA), inplace)
 
 
 def glu(input, dim=-1):
@@ -134,22 +133,22 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     if _is_int(input):  # torch keeps the integer dtype
-        return _inplace(input, paddle.clip(input, int(min_val), int(max_val)), inplace)
+        return inplace_result(input, paddle.clip(input, int(min_val), int(max_val)), inplace)
     # Paddle's hardtanh has torch's gradient: none at the bounds (clip's passes it there)
-    return _inplace(input, _hardtanh(input, float(min_val), float(max_val)), inplace)
+    return inplace_result(input, _hardtanh(input, float(min_val), float(max_val)), inplace)
 
 
 @inplace_form
 def hardswish(input, inplace=False):
-    return _inplace(input, input * paddle.clip(input + 3, 0.0, 6.0) / 6, inplace)
+    return inplace_result(input, input * paddle.clip(input + 3, 0.0, 6.0) / 6, inplace)
 
 
 def hardsigmoid(input, inplace=False):
-    return _inplace(input, paddle.clip(input / 6 + 0.5, 0.0, 1.0), inplace)
+    return inplace_result(input, paddle.clip(input / 6 + 0.5, 0.0, 1.0), inplace)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return _inplace(input, paddle.where(input > 0, input, input * negative_slope), inplace)
+    return inplace_result(input, paddle.where(input > 0, input, input * negative_slope), inplace)
 
 
 def prelu(input, weight):
@@ -182,12 +181,12 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
         out = paddle.where(input >= 0, input, input * a)
     else:
         out = leaky_relu(input, (lower + upper) / 2)
-    return _inplace(input, out, inplace)
+    return inplace_result(input, out, inplace)
 
 
 @inplace_form
 def mish(input, inplace=False):
-    return _inplace(input, input * paddle.tanh(PF.softplus(input)), inplace)
+    return inplace_result(input, input * paddle.tanh(PF.softplus(input)), inplace)
 
 
 def softsign(input):
@@ -200,7 +199,7 @@ def tanhshrink(input):
 
 
 def threshold(input, threshold, value, inplace=False):
-    return _inplace(input, paddle.where(input > threshold, input, _t(value, input)), inplace)
+    return inplace_result(input, paddle.where(input > threshold, input, _t(value, input)), inplace)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):

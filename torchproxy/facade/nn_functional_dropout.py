@@ -11,7 +11,8 @@ NAMES = manifest("""
 
 import paddle
 
-from .nn_functional import _inplace, _SELU_ALPHA, _SELU_SCALE, F
+from ._inplace_checks import inplace_result
+from .nn_functional import _SELU_ALPHA, _SELU_SCALE, F
 from .random import dropout_cpu
 from .registry import torch_function
 
@@ -36,7 +37,7 @@ def _feature_dropout(input, p, training, inplace, batched_ndim, name):
         keep = paddle.bernoulli(paddle.full(x.shape[:2] + [1] * (x.ndim - 2), 1 - p, dtype=x.dtype))
         out = x * keep / (1 - p)
     out = out.squeeze(0) if unbatched else out
-    return _inplace(input, out, inplace)
+    return inplace_result(input, out, inplace)
 
 
 @torch_function(F + "dropout1d")
@@ -62,14 +63,14 @@ def _alpha(input, p, training, inplace, feature):
     if not training or p == 0:
         return input
     if p == 1:  # torch: input * 0 (nan stays nan)
-        return _inplace(input, input * paddle.zeros([], dtype=input.dtype), inplace)
+        return inplace_result(input, input * paddle.zeros([], dtype=input.dtype), inplace)
     alpha_p = -_SELU_ALPHA * _SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
     b = -a * alpha_p * p
     shape = input.shape[:2] + [1] * (input.ndim - 2) if feature else input.shape
     keep = paddle.bernoulli(paddle.full(shape, 1 - p, dtype=input.dtype))
     out = (input * keep + alpha_p * (1 - keep)) * a + b
-    return _inplace(input, out, inplace)
+    return inplace_result(input, out, inplace)
 
 
 @torch_function(F + "alpha_dropout")
