@@ -39,13 +39,16 @@ site() {
   install_paddle_site || return 1
   export PYTHONPATH=/tmp/site
 }
-checks() {
-  site || return 1
-  echo "== $(date -u +%FT%TZ) $(nvidia-smi -L)"
+build_trees() {  # each tree's C extensions, built in place
   for t in $TREES; do
     (cd ../$t && python3 setup.py build_ext --inplace -q >/tmp/build_$t.log 2>&1) || tail -5 /tmp/build_$t.log
     echo "$t: $(cat ../$t/TREE), C extensions: $(ls ../$t/torchproxy/*.so | wc -l)"
   done
+}
+checks() {
+  site || return 1
+  echo "== $(date -u +%FT%TZ) $(nvidia-smi -L)"
+  build_trees
   python3 - <<'PY'
 import numpy as np, paddle
 x = paddle.to_tensor(np.arange(4, dtype="float32"), place=paddle.CUDAPlace(0))
@@ -94,10 +97,7 @@ round2() {
   # the facade), then a focused host-cost run: the cases this round changed, more processes
   site || return 1
   echo "== $(date -u +%FT%TZ) $(nvidia-smi -L)"
-  for t in $TREES; do
-    (cd ../$t && python3 setup.py build_ext --inplace -q >/tmp/build_$t.log 2>&1) || tail -5 /tmp/build_$t.log
-    echo "$t: $(cat ../$t/TREE), C extensions: $(ls ../$t/torchproxy/*.so | wc -l)"
-  done
+  build_trees
   echo "== gpu/pinned_check.py: torch $(python3 -c 'import torch; print(torch.__version__)'), Paddle alone, the facade (AFTER)"
   timeout 100 python3 gpu/pinned_check.py torch "$OUT/pinned_torch.json" 2>&1 | grep -v "^W11"
   timeout 100 python3 gpu/pinned_check.py paddle 2>&1 | grep -v "^W11"

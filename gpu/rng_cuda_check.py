@@ -133,23 +133,32 @@ def returned(name, r, x, dt):
            f"dtype={r.dtype} device={r.device}")
 
 
-for name, (call, cdf) in CONT.items():
+def draws(name, call, seed):
+    """(dtype name, dtype, result) of the in-place sampler ``call`` on a fresh tensor of each
+    float dtype, seeded with ``seed``, after the check of what it returns (a call that raised is
+    reported by safe() and skipped)."""
     for dt in (torch.float32, torch.float64, torch.float16):
-        torch.manual_seed(1234)
+        torch.manual_seed(seed)
         x = torch.empty(N, device=DEV, dtype=dt)
-        r = safe(f"{name} {str(dt).split('.')[-1]}", lambda: call(x))
+        dt_name = str(dt).split(".")[-1]
+        r = safe(f"{name} {dt_name}", lambda: call(x))
         if r is None:
             continue
         returned(name, r, x, dt)
+        yield dt_name, dt, r
+
+
+for name, (call, cdf) in CONT.items():
+    for dt_name, dt, r in draws(name, call, 1234):
         if dt == torch.float16:
             continue  # a half tensor's values are float32 draws rounded once; KS on float32/64
         v = values(r)
         if not REAL:
-            report(None, f"{name} {str(dt).split('.')[-1]} KS", "no values on this device")
+            report(None, f"{name} {dt_name} KS", "no values on this device")
             continue
         d, bound = ks(v, cdf)
         report(bool(np.isfinite(v).all()) and d < bound,
-               f"{name} {str(dt).split('.')[-1]} KS", f"D={d:.4f} (bound {bound:.4f} at alpha 0.001)")
+               f"{name} {dt_name} KS", f"D={d:.4f} (bound {bound:.4f} at alpha 0.001)")
 
 
 def discrete(name, v, dt_name):
@@ -184,14 +193,8 @@ DISC = {
     "random_(0, 10)": lambda x, g=None: x.random_(0, 10, generator=g),
 }
 for name, call in DISC.items():
-    for dt in (torch.float32, torch.float64, torch.float16):
-        torch.manual_seed(99)
-        x = torch.empty(N, device=DEV, dtype=dt)
-        r = safe(f"{name} {str(dt).split('.')[-1]}", lambda: call(x))
-        if r is None:
-            continue
-        returned(name, r, x, dt)
-        discrete(name, values(r), str(dt).split(".")[-1])
+    for dt_name, _dt, r in draws(name, call, 99):
+        discrete(name, values(r), dt_name)
 
 # bernoulli with tensor probabilities: x.bernoulli_(p), torch.bernoulli(p), p.bernoulli()
 pn = np.random.default_rng(5).uniform(size=N)
